@@ -1,0 +1,96 @@
+"""Diagnostics: the one error type of schedc and its formatter.
+
+Every problem with user input (a `.sched` spec, a canonical instance file, an answer) is
+reported as a :class:`Diagnostic` record — code, message, position, optional hint — and
+raised inside a :class:`SchedcError`, which may carry several diagnostics at once (the
+semantic pass reports all errors, not only the first). The CLI prints them with
+:func:`format_diagnostics` as ``file:line:col: error[CODE]: message``, followed by the
+source line, a caret line and the hint, and exits with status 2. Nothing else is caught.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import msgspec
+
+
+class Span(msgspec.Struct, frozen=True, kw_only=True):
+    """A 1-based source position: where a node starts and ends in its file."""
+
+    line: int
+    column: int
+    end_line: int = 0
+    end_column: int = 0
+
+
+class Diagnostic(msgspec.Struct, frozen=True, kw_only=True):
+    """One error record: what went wrong, where, and what to do about it."""
+
+    code: str
+    message: str
+    file: str = "<input>"
+    span: Span | None = None
+    hint: str | None = None
+    severity: str = "error"
+
+
+class SchedcError(Exception):
+    """The root error type: bad input, reported as one or more diagnostics.
+
+    ``source`` (the text of the file, when known) lets the formatter show the offending
+    line with a caret under the column.
+    """
+
+    def __init__(self, diagnostics: Sequence[Diagnostic] | Diagnostic, source: str | None = None):
+        if isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics: list[Diagnostic] = list(diagnostics)
+        self.source = source
+        super().__init__(format_diagnostics(self.diagnostics, source))
+
+    @classmethod
+    def at(
+        cls,
+        code: str,
+        message: str,
+        *,
+        file: str = "<input>",
+        line: int | None = None,
+        column: int = 1,
+        hint: str | None = None,
+        source: str | None = None,
+    ) -> SchedcError:
+        """Build an error with a single diagnostic at ``line:column`` (no position if line is None)."""
+        span = Span(line=line, column=column) if line is not None else None
+        return cls(Diagnostic(code=code, message=message, file=file, span=span, hint=hint), source)
+
+
+def _source_excerpt(source: str, span: Span) -> list[str]:
+    lines = source.splitlines()
+    if not 1 <= span.line <= len(lines):
+        return []
+    text = lines[span.line - 1].expandtabs(1)
+    width = 1
+    if span.end_line == span.line and span.end_column > span.column:
+        width = span.end_column - span.column
+    gutter = f"{span.line:>4} | "
+    return [gutter + text, " " * (len(gutter) + span.column - 1) + "^" * width]
+
+
+def format_diagnostic(diag: Diagnostic, source: str | None = None) -> str:
+    """Render one diagnostic as ``file:line:col: error[CODE]: message`` plus excerpt and hint."""
+    where = diag.file
+    if diag.span is not None:
+        where += f":{diag.span.line}:{diag.span.column}"
+    out = [f"{where}: {diag.severity}[{diag.code}]: {diag.message}"]
+    if source is not None and diag.span is not None:
+        out.extend(_source_excerpt(source, diag.span))
+    if diag.hint:
+        out.append(f"  = hint: {diag.hint}")
+    return "\n".join(out)
+
+
+def format_diagnostics(diags: Iterable[Diagnostic], source: str | None = None) -> str:
+    """Render several diagnostics, one block each, in the order given."""
+    return "\n".join(format_diagnostic(d, source) for d in diags)
