@@ -1,0 +1,65 @@
+"""The instance and family-spec roots of the IR."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from schedc.ir.nodes import Activity, Calendar, Entity, EntityClass, Meta, Node, Resource, SlotDecision
+from schedc.kinds import AnyConstraint
+
+Structure = Literal["interval", "slot"]
+
+
+class Objective(Node, frozen=True, kw_only=True):
+    """What is minimised: ``makespan`` (``max_a E_a``) or ``penalty`` (the weighted sum of
+    the penalties of all active soft constraints)."""
+
+    sense: Literal["minimize"] = "minimize"
+    measure: Literal["makespan", "penalty"]
+
+
+class PlanStep(Node, frozen=True, kw_only=True):
+    """One statement category of the rendering plan; ``shuffle`` allows reordering its items."""
+
+    category: str
+    shuffle: bool = False
+
+
+class Family(Node, frozen=True, kw_only=True):
+    """A family spec: what all instances of a problem class share.
+
+    ``kinds`` lists the constraint kinds its instances may use; ``classes`` the entity
+    classes (slot families) with their attribute schemas; ``decision`` what is assigned.
+    ``answer`` is the answer line format, ``roles`` maps theme roles to the words used for
+    them, ``plan`` orders the statement categories, ``background`` states the domain rules.
+    """
+
+    name: str
+    title: str = ""
+    structure: Structure
+    objective: Literal["makespan", "penalty"]
+    kinds: tuple[str, ...] = ()
+    classes: tuple[EntityClass, ...] = ()
+    decision: SlotDecision | None = None
+    answer: str = ""
+    roles: tuple[tuple[str, str], ...] = ()
+    plan: tuple[PlanStep, ...] = ()
+    background: str = ""
+
+    def entity_class(self, name: str) -> EntityClass | None:
+        return next((c for c in self.classes if c.name == name), None)
+
+
+class Instance(Node, frozen=True, kw_only=True):
+    """One problem instance: its data, constraints and objective, under a family spec."""
+
+    name: str
+    family: str
+    meta: Meta = Meta()
+    horizon: int | None = None
+    calendar: Calendar | None = None
+    resources: tuple[Resource, ...] = ()
+    activities: tuple[Activity, ...] = ()
+    entities: tuple[Entity, ...] = ()
+    constraints: tuple[AnyConstraint, ...] = ()  # type: ignore[valid-type]
+    objective: Objective

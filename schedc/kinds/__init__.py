@@ -1,0 +1,71 @@
+"""The closed set of constraint kinds, one module each, and their registry.
+
+``KINDS`` maps the kind name used in ``.sched`` text and JSON to its struct; ``AnyConstraint``
+is the tagged union msgspec decodes. Adding a kind = one module + one line in ``_ALL``.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+from schedc.kinds.base import (
+    AttrRef,
+    Bound,
+    Constraint,
+    Row,
+    RowError,
+    Selector,
+    TableContext,
+    ValueFilter,
+    Windows,
+)
+from schedc.kinds.costs import AssignmentCost, CapacityOverflow, Compactness, CostEntry, Spread, Stability
+from schedc.kinds.counting import Coverage, CountBounds, OnePerSlot, Requirement
+from schedc.kinds.precedence_lag import Edge, PrecedenceLag
+from schedc.kinds.resources import CumulativeRenewable, ModeChoice, NonrenewableBudget, UnaryNoOverlap
+from schedc.kinds.sequences import ConsecutiveRunBounds, PatternCost, PatternProhibition, WindowPatternCost
+from schedc.kinds.slots import SlotConflict, Unavailability, Unavailable
+
+_ALL: tuple[type[Constraint], ...] = (
+    PrecedenceLag,
+    UnaryNoOverlap,
+    CumulativeRenewable,
+    NonrenewableBudget,
+    ModeChoice,
+    OnePerSlot,
+    Coverage,
+    CountBounds,
+    SlotConflict,
+    Unavailability,
+    ConsecutiveRunBounds,
+    PatternProhibition,
+    WindowPatternCost,
+    AssignmentCost,
+    CapacityOverflow,
+    Spread,
+    Stability,
+    Compactness,
+)
+
+KINDS: dict[str, type[Constraint]] = {cls.__struct_config__.tag: cls for cls in _ALL}  # type: ignore[misc]
+AnyConstraint = Union[_ALL]  # type: ignore[valid-type]  # noqa: UP007
+
+INTERVAL_KINDS = frozenset({"precedence_lag", "unary_no_overlap", "cumulative_renewable",
+                            "nonrenewable_budget", "mode_choice"})
+SLOT_KINDS = frozenset(KINDS) - INTERVAL_KINDS
+
+
+def kind_name(constraint: Constraint) -> str:
+    """The tag of a constraint's kind (``precedence_lag``, ``coverage``, …)."""
+    return type(constraint).__struct_config__.tag  # type: ignore[return-value]
+
+
+__all__ = [
+    "KINDS", "AnyConstraint", "INTERVAL_KINDS", "SLOT_KINDS", "kind_name",
+    "AttrRef", "Bound", "Constraint", "Row", "RowError", "Selector", "TableContext", "ValueFilter", "Windows",
+    "AssignmentCost", "CapacityOverflow", "Compactness", "CostEntry", "Spread", "Stability",
+    "Coverage", "CountBounds", "OnePerSlot", "Requirement", "Edge", "PrecedenceLag",
+    "CumulativeRenewable", "ModeChoice", "NonrenewableBudget", "UnaryNoOverlap",
+    "ConsecutiveRunBounds", "PatternCost", "PatternProhibition", "WindowPatternCost",
+    "SlotConflict", "Unavailability", "Unavailable",
+]

@@ -1,0 +1,162 @@
+"""What every constraint kind shares: common fields, parameter types, table rows.
+
+A constraint kind is a frozen :class:`Constraint` subclass tagged with its kind name
+(``kind`` in JSON). Each kind lives in its own module which owns its meaning: the struct,
+a docstring with the formal definition and the counting rule of its violations, and the
+row syntax of its table when it has one. The ``.sched`` statement of a constraint is
+generic — ``hard|soft W [inactive "why"] KIND ID key=value... [table ... end]`` — and the
+parser fills the struct's fields from the ``key=value`` parameters by their annotations
+(:mod:`schedc.params`), so a new kind never needs a grammar change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, Literal
+
+import msgspec
+
+from schedc.diagnostics import Span
+
+Boundary = Literal["observed"]
+
+
+class AttrRef(msgspec.Struct, frozen=True, kw_only=True, tag="attr"):
+    """A bound read per agent from one of its attributes (``@lectures`` in the text)."""
+
+    attr: str
+
+
+Bound = int | AttrRef | None
+"""A lower/upper bound: a constant, a per-agent attribute, or absent."""
+
+
+class Selector(msgspec.Struct, frozen=True, kw_only=True):
+    """A set of entities of class ``cls``: all of them, those whose attributes equal the
+    ``where`` pairs (``employee[contract=0]``), or the listed ``names`` (``nurse{N1 N2}``)."""
+
+    cls: str
+    where: tuple[tuple[str, str], ...] = ()
+    names: tuple[str, ...] = ()
+
+
+class ValueFilter(msgspec.Struct, frozen=True, kw_only=True):
+    """Which assignments of an agent-slot count.
+
+    ``work``: assigned a value other than the family's free value; ``free``: not assigned
+    (or assigned the free value); ``values``: assigned one of ``values``.
+    """
+
+    mode: Literal["work", "free", "values"]
+    values: tuple[str, ...] = ()
+
+
+WORK = ValueFilter(mode="work")
+
+
+class Windows(msgspec.Struct, frozen=True, kw_only=True):
+    """The sequence a run or window rule looks at.
+
+    ``days``: one element per day. ``weekends``: one element per weekend of the given
+    definition (``SaturdaySunday``, ``FridaySaturdaySunday``, ``SaturdaySundayMonday``,
+    ``FridaySaturdaySundayMonday``): the block of consecutive days starting on every day of
+    the horizon whose weekday is the definition's first day, cut at the horizon end.
+    """
+
+    over: Literal["days", "weekends"] = "days"
+    weekend: str | None = None
+
+
+class Constraint(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
+    """Fields common to every constraint kind.
+
+    ``hard`` constraints must hold; their violations are counted by the kind's rule.
+    ``soft`` ones (``hard = False``) add ``weight × penalty`` to the objective, the penalty
+    being the kind's measure of violation. An ``active = False`` constraint is carried
+    (and can be shown) but is neither enforced nor scored; ``reason`` says why.
+    """
+
+    id: str
+    hard: bool = True
+    weight: int = 1
+    active: bool = True
+    reason: str | None = None
+    span: Span | None = None
+
+    #: Name of the field filled from the statement's ``table ... end`` body, if any.
+    TABLE_FIELD: ClassVar[str | None] = None
+
+    @classmethod
+    def parse_rows(cls, rows: Sequence[Row], params: dict[str, object], ctx: TableContext) -> tuple[object, ...]:
+        """Turn table rows into the value of :attr:`TABLE_FIELD` (kinds with tables override).
+
+        ``params`` are the statement's other parameters (already typed), ``ctx`` what the
+        instance has declared so far.
+        """
+        raise NotImplementedError
+
+    def format_rows(self, ctx: TableContext) -> list[str]:
+        """The canonical table rows of this constraint (kinds with tables override)."""
+        raise NotImplementedError
+
+
+class TableContext(msgspec.Struct, frozen=True, kw_only=True):
+    """What a table body may need from its instance: horizon days and value names in order."""
+
+    days: int = 0
+    values: tuple[str, ...] = ()
+
+
+class Row:
+    """One table row: its cells and their positions, with typed accessors.
+
+    Errors raised through :meth:`error` become positioned diagnostics in the parser.
+    """
+
+    __slots__ = ("cells", "columns", "line")
+
+    def __init__(self, cells: list[str], columns: list[int], line: int):
+        self.cells = cells
+        self.columns = columns
+        self.line = line
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    def error(self, message: str, index: int = 0, hint: str | None = None) -> RowError:
+        column = self.columns[index] if index < len(self.columns) else (self.columns[-1] if self.columns else 1)
+        return RowError(message, self.line, column, hint)
+
+    def expect_len(self, n: int, what: str) -> None:
+        if len(self.cells) != n:
+            raise self.error(f"expected {n} cells ({what}), found {len(self.cells)}",
+                             min(n, len(self.cells) - 1) if self.cells else 0)
+
+    def int(self, index: int, what: str, minimum: int | None = 0) -> int:
+        text = self.cells[index]
+        try:
+            value = int(text)
+        except ValueError:
+            raise self.error(f"expected {what} (an integer), found {text!r}", index) from None
+        if minimum is not None and value < minimum:
+            raise self.error(f"{what} must be at least {minimum}, found {value}", index)
+        return value
+
+    def opt_int(self, index: int, what: str) -> int | None:
+        return None if self.cells[index] == "-" else self.int(index, what)
+
+
+class RowError(Exception):
+    """A malformed table row (converted to a diagnostic by the parser)."""
+
+    def __init__(self, message: str, line: int, column: int, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+        self.hint = hint
+
+
+def fmt_opt(value: int | None) -> str:
+    """A table cell for an optional integer (``-`` when absent)."""
+    return "-" if value is None else str(value)

@@ -1,0 +1,165 @@
+"""Cost kinds of slot families: ``assignment_cost``, ``capacity_overflow``, ``spread``,
+``stability``, ``compactness``.
+
+These are the soft terms of timetabling and rostering objectives; as hard rules (rare)
+each unit of penalty is one violation unit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import msgspec
+
+from schedc.kinds.base import Bound, Constraint, Row, Selector, TableContext
+
+ANY_DAY = -1
+
+
+class CostEntry(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
+    """Cost ``cost`` when agent ``agent`` is assigned ``value`` on ``day`` (``when=assigned``)
+    or when it is not (``when=unassigned``). ``value = "*"`` stands for any working value,
+    ``day = -1`` (``*`` in the text) for every day."""
+
+    agent: str
+    day: int
+    value: str
+    cost: int
+    when: Literal["assigned", "unassigned"] = "assigned"
+
+
+class AssignmentCost(Constraint, frozen=True, kw_only=True, tag="assignment_cost"):
+    """Linear costs of individual assignments (preferences, requests, skill mismatches).
+
+    Formal meaning: penalty ``Σ_entries cost · [condition]`` where the condition of an
+    entry (e, d, v, c, assigned) is "e has value v on day d" (v = ``*``: any working
+    value; d = ``*``: each day counts separately) and of an ``unassigned`` entry its
+    negation.
+
+    Counting rule (hard): one violation per entry whose condition holds.
+
+    Table rows (``layout=sparse``): ``agent day value cost`` with ``*`` wildcards and
+    ``!value`` for ``unassigned``. ``layout=dense``: ``agent c(0,v1) c(0,v2) …`` — one row per
+    agent, every day in order and within a day every value of the value class in
+    declaration order (a full preference matrix, as NSPLib).
+    """
+
+    entries: tuple[CostEntry, ...] = ()
+    layout: Literal["sparse", "dense"] = "sparse"
+
+    TABLE_FIELD = "entries"
+
+    @classmethod
+    def parse_rows(cls, rows: Sequence[Row], params: dict[str, object], ctx: TableContext) -> tuple[CostEntry, ...]:
+        if params.get("layout") == "dense":
+            return tuple(e for row in rows for e in _parse_dense(row, ctx))
+        return tuple(_parse_sparse(row) for row in rows)
+
+    def format_rows(self, ctx: TableContext) -> list[str]:
+        if self.layout == "dense":
+            return _format_dense(self.entries, ctx)
+        return [_format_sparse(e) for e in self.entries]
+
+
+def _parse_sparse(row: Row) -> CostEntry:
+    row.expect_len(4, "agent day value cost")
+    day = ANY_DAY if row.cells[1] == "*" else row.int(1, "a day (or *)")
+    value = row.cells[2]
+    when: Literal["assigned", "unassigned"] = "assigned"
+    if value.startswith("!"):
+        value, when = value[1:], "unassigned"
+    if not value:
+        raise row.error("expected a value name (or *) after '!'", 2)
+    return CostEntry(agent=row.cells[0], day=day, value=value, cost=row.int(3, "a cost", minimum=None), when=when)
+
+
+def _format_sparse(e: CostEntry) -> str:
+    day = "*" if e.day == ANY_DAY else str(e.day)
+    value = ("!" if e.when == "unassigned" else "") + e.value
+    return f"{e.agent} {day} {value} {e.cost}"
+
+
+def _parse_dense(row: Row, ctx: TableContext) -> list[CostEntry]:
+    width = ctx.days * len(ctx.values)
+    if len(row) != width + 1:
+        raise row.error(f"a dense cost row is an agent and {ctx.days} days x {len(ctx.values)} values = "
+                        f"{width} costs, found {len(row) - 1}", min(len(row) - 1, width + 1))
+    agent = row.cells[0]
+    return [CostEntry(agent=agent, day=k // len(ctx.values), value=ctx.values[k % len(ctx.values)],
+                      cost=row.int(k + 1, "a cost", minimum=None)) for k in range(width)]
+
+
+def _format_dense(entries: Sequence[CostEntry], ctx: TableContext) -> list[str]:
+    width = ctx.days * len(ctx.values)
+    return [entries[i].agent + " " + " ".join(str(e.cost) for e in entries[i:i + width])
+            for i in range(0, len(entries), width)]
+
+
+def is_dense_grid(entries: Sequence[CostEntry], ctx: TableContext) -> bool:
+    """True when ``entries`` are a full agent × day × value grid in canonical order."""
+    width = ctx.days * len(ctx.values)
+    if width == 0 or len(entries) % width:
+        return False
+    for i, e in enumerate(entries):
+        k = i % width
+        if (e.day != k // len(ctx.values) or e.value != ctx.values[k % len(ctx.values)]
+                or e.when != "assigned" or e.agent != entries[i - k].agent):
+            return False
+    return True
+
+
+class CapacityOverflow(Constraint, frozen=True, kw_only=True, tag="capacity_overflow"):
+    """Each assignment costs the agent's demand in excess of the value's capacity.
+
+    Formal meaning: penalty ``Σ_{x[e,s,v]=1} max(0, e.demand − v.capacity)`` with the
+    attribute names given by ``demand`` and ``capacity`` (ITC-2007 RoomCapacity: students
+    without a seat, per lecture).
+
+    Counting rule (hard): one violation per overflowing assignment; amount = the overflow.
+    """
+
+    demand: str
+    capacity: str
+
+
+class Spread(Constraint, frozen=True, kw_only=True, tag="spread"):
+    """Each agent's assignments should cover at least ``min`` distinct days.
+
+    Formal meaning: ``#{d : Σ_{p,v} x[e,(d,p),v] ≥ 1} ≥ min(e)``. Penalty: the number of
+    missing days ``max(0, min(e) − #days)`` (ITC-2007 MinWorkingDays).
+
+    Counting rule (hard): one violation per agent short of days; amount = missing days.
+    """
+
+    agents: Selector
+    min: Bound = None
+
+
+class Stability(Constraint, frozen=True, kw_only=True, tag="stability"):
+    """Each agent should use at most ``max`` distinct values.
+
+    Formal meaning: ``#{v : ∃s x[e,s,v] = 1} ≤ max``. Penalty: ``max(0, #values − max)``
+    (ITC-2007 RoomStability with max = 1: every extra room costs 1).
+
+    Counting rule (hard): one violation per agent over the limit; amount = the excess.
+    """
+
+    agents: Selector
+    max: int = 1
+
+
+class Compactness(Constraint, frozen=True, kw_only=True, tag="compactness"):
+    """Group timetables without isolated lectures.
+
+    For a group g (an entity of class ``groups`` listing agents in its ``members``
+    attribute) let ``a[g,p] = Σ_{e ∈ g} Σ_v x[e,p,v]``. Period p is *isolated* for g when
+    ``a[g,p] > 0`` and neither the previous nor the next period **of the same day** has
+    ``a[g,·] > 0``. Penalty: ``Σ_g Σ_{p isolated} a[g,p]`` (ITC-2007 CurriculumCompactness,
+    weight 2: a course in k curricula can be isolated k times).
+
+    Counting rule (hard): one violation per (group, isolated period); amount = a[g,p].
+    """
+
+    groups: str
+    members: str = "members"

@@ -1,0 +1,104 @@
+"""Counting kinds of slot families: ``one_per_slot``, ``coverage``, ``count_bounds``.
+
+All three bound the number of assignments ``x[agent, slot, value] = 1`` in some box.
+A count below ``min`` has a *deficit* ``min − count``, above ``max`` an *excess*
+``count − max``; the penalty of a soft rule is ``weight × (deficit + excess)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import msgspec
+
+from schedc.kinds.base import WORK, Bound, Constraint, Row, Selector, ValueFilter, fmt_opt, TableContext
+
+
+class OnePerSlot(Constraint, frozen=True, kw_only=True, tag="one_per_slot"):
+    """At most (or, with ``exactly``, exactly) one assignment per agent-slot or value-slot.
+
+    ``per=agent``: for every agent e and slot s, ``Σ_v x[e,s,v] ≤ 1`` (``= 1`` if exactly):
+    an employee works at most one shift per day; a course has at most one lecture per period.
+    ``per=value``: for every value v and slot s, ``Σ_e x[e,s,v] ≤ 1``: a room hosts at most
+    one lecture per period.
+
+    Counting rule: per (agent or value, slot), an excess of k assignments is k violations;
+    with ``exactly``, a missing assignment is one violation.
+    """
+
+    per: Literal["agent", "value"] = "agent"
+    exactly: bool = False
+
+
+class Requirement(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
+    """Staffing of one (slot, value): between ``min`` and ``max`` agents (None = unbounded).
+
+    ``day`` is 0-based; ``period`` is None for day-grained families."""
+
+    day: int
+    period: int | None
+    value: str
+    min: int | None
+    max: int | None
+
+
+class Coverage(Constraint, frozen=True, kw_only=True, tag="coverage"):
+    """Staffing requirements per slot and value, counted over all agents.
+
+    Formal meaning: for every requirement (s, v, lo, hi): ``lo ≤ Σ_e x[e,s,v] ≤ hi``
+    (exact when lo = hi). A (slot, value) without a row has no requirement, unless
+    ``complete`` is set, in which case it must have ``0`` assignments (over-staffing a
+    shift with no demand is then a violation, as in INRC-2010).
+
+    Counting rule: each missing or surplus agent in a (slot, value) is one violation unit;
+    one violation record per (slot, value) with amount = deficit + excess.
+
+    Table rows: ``day value min max`` (day-grained) or ``day period value min max``;
+    ``-`` for an absent bound.
+    """
+
+    requirements: tuple[Requirement, ...] = ()
+    complete: bool = False
+
+    TABLE_FIELD = "requirements"
+
+    @classmethod
+    def parse_rows(cls, rows: Sequence[Row], params: dict[str, object], ctx: TableContext) -> tuple[Requirement, ...]:
+        return tuple(_parse_requirement(row) for row in rows)
+
+    def format_rows(self, ctx: TableContext) -> list[str]:
+        return [_format_requirement(r) for r in self.requirements]
+
+
+def _parse_requirement(row: Row) -> Requirement:
+    if len(row) == 4:
+        return Requirement(day=row.int(0, "a day"), period=None, value=row.cells[1],
+                           min=row.opt_int(2, "a minimum"), max=row.opt_int(3, "a maximum"))
+    if len(row) == 5:
+        return Requirement(day=row.int(0, "a day"), period=row.int(1, "a period"), value=row.cells[2],
+                           min=row.opt_int(3, "a minimum"), max=row.opt_int(4, "a maximum"))
+    raise row.error(f"expected 'day value min max' or 'day period value min max', found {len(row)} cells")
+
+
+def _format_requirement(r: Requirement) -> str:
+    slot = str(r.day) if r.period is None else f"{r.day} {r.period}"
+    return f"{slot} {r.value} {fmt_opt(r.min)} {fmt_opt(r.max)}"
+
+
+class CountBounds(Constraint, frozen=True, kw_only=True, tag="count_bounds"):
+    """Per-agent bounds on the number of matching assignments over the horizon.
+
+    Formal meaning: for every agent e selected by ``agents``,
+    ``min(e) ≤ #{(s, v) : x[e,s,v] = 1, v matches values} ≤ max(e)``, where a bound may be
+    a constant or an attribute of e (``min=@lectures``). For ``values=free`` the count is
+    the number of slots where e has no working assignment.
+
+    Counting rule: one violation record per agent out of bounds; amount = deficit + excess
+    (a course with 4 of 6 lectures has amount 2, as the ITC-2007 "Lectures" count).
+    """
+
+    agents: Selector
+    values: ValueFilter = WORK
+    min: Bound = None
+    max: Bound = None

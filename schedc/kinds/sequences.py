@@ -1,0 +1,103 @@
+"""Sequence kinds of rostering families: ``consecutive_run_bounds``,
+``pattern_prohibition``, ``window_pattern_cost``.
+
+They look at each agent's day-by-day sequence (or its sequence of weekends, see
+:class:`~schedc.kinds.base.Windows`). A day *matches* a value filter as defined in
+:class:`~schedc.kinds.base.ValueFilter`; a weekend matches when any of its days does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import msgspec
+
+from schedc.kinds.base import WORK, Boundary, Constraint, Row, Selector, ValueFilter, Windows, TableContext
+
+
+class ConsecutiveRunBounds(Constraint, frozen=True, kw_only=True, tag="consecutive_run_bounds"):
+    """Every maximal run of matching elements has a length within [min, max].
+
+    Formal meaning: for every agent e and every maximal run R of consecutive elements of
+    ``over`` (days or weekends) that match ``values``: ``min ≤ |R| ≤ max``. With
+    ``boundary=observed`` a run touching the first or last element is judged by its
+    observed length (no history, no exemption at the horizon ends).
+
+    Penalty (soft): ``Σ_R max(0, |R| − max) + Σ_R max(0, min − |R|)`` (every element
+    beyond the maximum, every element missing from a short run), times ``weight``.
+
+    Counting rule (hard): one violation per run out of bounds; amount as the penalty.
+    """
+
+    agents: Selector
+    values: ValueFilter = WORK
+    over: Windows = Windows()
+    min: int | None = None
+    max: int | None = None
+    boundary: Boundary = "observed"
+
+
+PatternEntry = str
+"""``work`` (any working value), ``free`` (no working value) or a value name."""
+
+
+class PatternProhibition(Constraint, frozen=True, kw_only=True, tag="pattern_prohibition"):
+    """An unwanted sequence of days.
+
+    Formal meaning: the pattern ``p_0 … p_{L−1}`` occurs at start day t when
+    ``t + L − 1`` lies in the horizon, ``weekday(t) = anchor`` if an anchor is given, and
+    day t+i matches p_i for every i (``free``: no working value; ``work``: any working
+    value; a value name: exactly that value).
+
+    Penalty (soft) and counting rule (hard): one unit per occurrence.
+    """
+
+    agents: Selector
+    pattern: tuple[PatternEntry, ...]
+    anchor: str | None = None
+
+
+class PatternCost(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
+    """Cost of one work/free pattern of a window, written with ``W`` (worked) and ``F`` (free)."""
+
+    pattern: str
+    cost: int
+
+
+class WindowPatternCost(Constraint, frozen=True, kw_only=True, tag="window_pattern_cost"):
+    """A cost for what an agent does inside each window (e.g. each weekend).
+
+    ``cost=table``: the window's worked/free pattern (``W``/``F`` per day, in day order) is
+    looked up in ``table``; patterns not listed cost 0. Windows shorter than
+    ``min_length`` are ignored.
+    ``cost=mixed_values``: for a window whose days are all worked, ``Σ_t (L − n_t)`` over
+    the values t used, L the window length and n_t the days with value t (2-day weekend:
+    0 if both shifts are equal, 2 otherwise); windows not fully worked cost 0.
+
+    Penalty (soft): the sum over windows, times ``weight``. Counting rule (hard): one
+    violation per window with a non-zero cost; amount = that cost.
+
+    Table rows: ``PATTERN cost``, e.g. ``WF 1``.
+    """
+
+    agents: Selector
+    windows: Windows
+    cost: Literal["table", "mixed_values"] = "table"
+    table: tuple[PatternCost, ...] = ()
+    min_length: int = 2
+
+    TABLE_FIELD = "table"
+
+    @classmethod
+    def parse_rows(cls, rows: Sequence[Row], params: dict[str, object], ctx: TableContext) -> tuple[PatternCost, ...]:
+        out = []
+        for row in rows:
+            row.expect_len(2, "a W/F pattern and its cost")
+            if not row.cells[0] or set(row.cells[0]) - {"W", "F"}:
+                raise row.error(f"a window pattern is written with W and F only, found {row.cells[0]!r}")
+            out.append(PatternCost(pattern=row.cells[0], cost=row.int(1, "a cost")))
+        return tuple(out)
+
+    def format_rows(self, ctx: TableContext) -> list[str]:
+        return [f"{p.pattern} {p.cost}" for p in self.table]
