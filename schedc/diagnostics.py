@@ -10,7 +10,7 @@ source line, a caret line and the hint, and exits with status 2. Nothing else is
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
 
@@ -42,12 +42,24 @@ class SchedcError(Exception):
     line with a caret under the column.
     """
 
-    def __init__(self, diagnostics: Sequence[Diagnostic] | Diagnostic, source: str | None = None):
+    def __init__(self, diagnostics: Sequence[Diagnostic] | Diagnostic,
+                 source: str | Mapping[str, str] | None = None):
         if isinstance(diagnostics, Diagnostic):
             diagnostics = [diagnostics]
         self.diagnostics: list[Diagnostic] = list(diagnostics)
-        self.source = source
-        super().__init__(format_diagnostics(self.diagnostics, source))
+        if isinstance(source, str):
+            self.sources: dict[str, str] = {d.file: source for d in self.diagnostics}
+        else:
+            self.sources = dict(source or {})
+        super().__init__(format_diagnostics(self.diagnostics, self.sources))
+
+    @classmethod
+    def merge(cls, errors: Sequence[SchedcError]) -> SchedcError:
+        """One error holding the diagnostics (and sources) of several."""
+        sources: dict[str, str] = {}
+        for e in errors:
+            sources.update(e.sources)
+        return cls([d for e in errors for d in e.diagnostics], sources)
 
     @classmethod
     def at(
@@ -91,6 +103,11 @@ def format_diagnostic(diag: Diagnostic, source: str | None = None) -> str:
     return "\n".join(out)
 
 
-def format_diagnostics(diags: Iterable[Diagnostic], source: str | None = None) -> str:
-    """Render several diagnostics, one block each, in the order given."""
-    return "\n".join(format_diagnostic(d, source) for d in diags)
+def format_diagnostics(diags: Iterable[Diagnostic], sources: str | Mapping[str, str] | None = None) -> str:
+    """Render several diagnostics, one block each, in the order given.
+
+    ``sources`` maps file names to their text (or is the one text of all of them).
+    """
+    if sources is None or isinstance(sources, str):
+        return "\n".join(format_diagnostic(d, sources) for d in diags)
+    return "\n".join(format_diagnostic(d, sources.get(d.file)) for d in diags)

@@ -180,6 +180,7 @@ class Collector:
         self.file = file
         self.text = text
         self.diagnostics: list[Diagnostic] = []
+        self.sources: dict[str, str] = {file: text}
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(code=code, message=message, file=self.file, span=span, hint=hint))
@@ -187,9 +188,14 @@ class Collector:
     def row_error(self, exc: RowError, code: str = "E107") -> None:
         self.error(code, exc.message, Span(line=exc.line, column=exc.column), exc.hint)
 
+    def add(self, exc: SchedcError) -> None:
+        """Take over the diagnostics (and source texts) of another error."""
+        self.diagnostics.extend(exc.diagnostics)
+        self.sources.update({k: v for k, v in exc.sources.items() if k not in self.sources})
+
     def raise_if_any(self) -> None:
         if self.diagnostics:
-            raise SchedcError(self.diagnostics, self.text)
+            raise SchedcError(self.diagnostics, self.sources)
 
 
 def _word_of(raw: tuple[str, Any]) -> str | None:
@@ -267,10 +273,10 @@ class InstanceBuilder:
 
             self.family = load_family(family, self.search)
         except SchedcError as exc:
-            for d in exc.diagnostics:
-                span = d.span if d.file != "<input>" else _tok_span(stmt.parts[1])
-                file = d.file if d.file != "<input>" else self.out.file
-                self.out.diagnostics.append(msgspec.structs.replace(d, span=span, file=file))
+            located = [d if d.file != "<input>" else
+                       msgspec.structs.replace(d, span=_tok_span(stmt.parts[1]), file=self.out.file)
+                       for d in exc.diagnostics]
+            self.out.add(SchedcError(located, exc.sources))
 
     def on_meta_stmt(self, stmt: Stmt) -> None:
         if not self.once("meta", stmt):
@@ -354,7 +360,11 @@ class InstanceBuilder:
                            f"({' '.join(columns or [])})", stmt.span)
             return
         for row in rows:
-            self.entities.append(_read_entity(row, cls))
+            if not cls.attributes:  # a class without attributes lists several names per row
+                self.entities.extend(Entity(name=name, cls=cls.name, span=Span(line=row.line, column=col))
+                                     for name, col in zip(row.cells, row.columns, strict=True))
+            else:
+                self.entities.append(_read_entity(row, cls))
 
     def on_constraint_stmt(self, stmt: Stmt) -> None:
         built = _build_constraint(stmt, self.out, self.table_context())

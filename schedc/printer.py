@@ -18,6 +18,7 @@ from schedc.params import field_types, format_value, quote_word
 from schedc.parser import COMMON_FIELDS
 
 INDENT = "  "
+NAMES_PER_ROW = 20
 
 
 def print_instance(instance: Instance, family: Family | None = None) -> str:
@@ -120,6 +121,10 @@ def _activities(activities: Sequence[Activity], resources: Sequence[Resource]) -
 def _entities(cls_name: str, entities: Sequence[Entity], family: Family) -> list[str]:
     cls = family.entity_class(cls_name)
     attrs = [a.name for a in cls.attributes] if cls else sorted(entities[0].attrs)
+    if not attrs:
+        names = [_cell(e.name) for e in entities]
+        return _table(cls_name, attrs, (" ".join(names[i:i + NAMES_PER_ROW])
+                                         for i in range(0, len(names), NAMES_PER_ROW)))
     return _table(cls_name, attrs, (" ".join([_cell(e.name)] + [_attr_cell(e.attrs.get(a)) for a in attrs])
                                      for e in entities))
 
@@ -150,7 +155,7 @@ def _constraint(c: Constraint, ctx: TableContext) -> list[str]:
         if name in defaults and defaults[name] == value:
             continue
         line += f" {name}={format_value(value)}"
-    if cls.TABLE_FIELD is None:
+    if cls.TABLE_FIELD is None or (not getattr(c, cls.TABLE_FIELD) and cls.TABLE_FIELD in defaults):
         return [line]
     if isinstance(c, AssignmentCost) and c.layout == "dense" and not is_dense_grid(c.entries, ctx):
         raise ValueError(f"assignment_cost {c.id}: layout=dense needs a full agent x day x value grid")

@@ -129,25 +129,40 @@ class Checker:
             self.check_activity(a)
 
     def check_activity(self, a: Any) -> None:
+        """Modes must use defined resources; at least one mode must fit every capacity.
+
+        A mode that needs more than a resource's capacity can never run (real multi-mode
+        PSPLIB files contain such modes); it is an error only when no mode of the activity
+        can run, since then no schedule exists.
+        """
         if not a.modes:
             self.error("E202", f"activity {a.name} has no mode", a.span)
+            return
+        too_large: list[str] = []
         for number, mode in enumerate(a.modes, start=1):
             if mode.duration > MAX_TIME:
                 self.error("E207", f"duration {mode.duration} of {a.name} exceeds {MAX_TIME}", a.span)
-            for use in mode.uses:
-                self.check_use(a, number, use)
+            problems = [p for use in mode.uses if (p := self.check_use(a, number, use))]
+            if problems:
+                too_large.append(problems[0])
+        if len(too_large) == len(a.modes):
+            self.error("E206", f"activity {a.name} cannot run: {too_large[0]}"
+                       + (" (and every other mode exceeds a capacity too)" if len(a.modes) > 1 else ""),
+                       a.span, "a demand larger than its resource's capacity can never be scheduled")
 
-    def check_use(self, a: Any, number: int, use: Any) -> None:
+    def check_use(self, a: Any, number: int, use: Any) -> str | None:
+        """Report undefined resources and negative amounts; return why the use exceeds capacity."""
         resource = self.resources.get(use.resource)
         if resource is None:
             self.error("E202", f"activity {a.name} uses undefined resource {use.resource!r}", a.span,
                        _known(self.resources))
-            return
+            return None
         if use.amount < 0:
             self.error("E203", f"activity {a.name} mode {number} has a negative amount of {use.resource}", a.span)
         elif use.amount > resource.capacity:
-            self.error("E206", f"activity {a.name} mode {number} needs {use.amount} of {resource.name}, more than "
-                       f"its capacity {resource.capacity}", a.span, "no schedule can run this mode")
+            return (f"mode {number} needs {use.amount} of {resource.name}, more than its capacity "
+                    f"{resource.capacity}")
+        return None
 
     # ---------------------------------------------------------------- slot data
 

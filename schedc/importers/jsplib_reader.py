@@ -7,7 +7,7 @@ machines (Taillard's 1-based machine numbers are shifted by one). No IR is built
 Standard layout (all JSPLib files of the project data)::
 
     [# comment lines]        lines whose first non-blank character is '#', allowed anywhere
-    n m                      number of jobs, number of machines
+    n m                      number of jobs, number of machines (nothing else on that line)
     M P  M P ...             n jobs, each m (machine, processing time) pairs, machines 0..m-1
 
 Taillard layout::
@@ -38,6 +38,7 @@ I106  negative processing time
 I107  a job line holds the wrong number of values (not exactly m machine/duration pairs)
 I108  extra tokens after the last job
 I109  ``read_jobshop``: the layout is neither standard nor Taillard
+I110  extra tokens on the ``n m`` header line
 I150  Taillard: the file cannot be read
 I151  Taillard: malformed header (names line not starting with 'Nb', or not 4/6 header values)
 I152  Taillard: the file ends inside the Machines block
@@ -216,6 +217,7 @@ def read_jsplib(path: str | Path) -> JobShopData:
     stream, comments = _open(path, "I101")
     n_jobs = _header_count(stream, "the number of jobs n", _STANDARD, "I104")
     n_machines = _header_count(stream, "the number of machines m", _STANDARD, "I104")
+    _check_header_line_end(stream, "I110", "'n m'")
     data = stream.tokens[stream.pos:]
     rows = _rows(stream, data, n_jobs, 2 * n_machines, _STANDARD,
                  row_name=lambda j: f"job {j}",
@@ -237,6 +239,14 @@ def _header_count(stream: TokenStream, what: str, codes: _Codes, range_code: str
     if value < 1:
         raise _error(stream, range_code, f"expected {what} to be at least 1, found {value}", token)
     return value
+
+
+def _check_header_line_end(stream: TokenStream, code: str, header: str) -> None:
+    """The header line holds nothing after its values."""
+    last, nxt = stream.tokens[stream.pos - 1], stream.peek()
+    if nxt is not None and nxt.line == last.line:
+        raise _error(stream, code, f"expected the end of the header line after {header}, found "
+                     f"{nxt.text!r}", nxt)
 
 
 def _standard_job(stream: TokenStream, job: int, row: list[Token], n_machines: int,

@@ -19,9 +19,9 @@ for ``.gen``). When the rows occupy exactly one line each (the normal case) each
 the right width, which locates a missing or extra value precisely. Indices in messages (nurse,
 day, shift) are 0-based, like the record tuples.
 
-Checks: N, D >= 1 and S >= 2 (at least one working shift plus the free one); coverage and every
-``.gen`` number >= 0; every ``.gen`` min <= its max. Preference costs are stored as given (any
-integer; NSPLib uses 1..4, lower = more desirable).
+Checks: the header line holds only its numbers; N, D >= 1 and S >= 2 (at least one working
+shift plus the free one); coverage and every ``.gen`` number >= 0; every ``.gen`` min <= its
+max. Preference costs are stored as given (any integer; NSPLib uses 1..4, lower = better).
 
 Error codes (every error is a :class:`~schedc.diagnostics.SchedcError` with file, line, column):
 
@@ -37,6 +37,7 @@ I608  invalid ``.gen`` header: days below 1 or fewer than 2 shift types
 I609  negative ``.gen`` value
 I610  a ``.gen`` minimum exceeds its maximum
 I611  ``check_pair``: the ``.gen`` days or shift types differ from the ``.nsp`` file
+I612  extra tokens on the header line (``N D S`` or ``D S``)
 ====  ==========================================================================================
 """
 
@@ -156,6 +157,14 @@ def _header(stream: TokenStream, names: Sequence[str]) -> list[tuple[int, Token]
     return values
 
 
+def _check_header_line_end(stream: TokenStream, header: str) -> None:
+    """The header line holds nothing after its values."""
+    last, nxt = stream.tokens[stream.pos - 1], stream.peek()
+    if nxt is not None and nxt.line == last.line:
+        raise _error(stream, "I612", f"expected the end of the header line after {header}, found "
+                     f"{nxt.text!r}", nxt)
+
+
 def _by_line(tokens: Sequence[Token]) -> list[list[Token]]:
     """Group consecutive tokens by source line."""
     groups: list[list[Token]] = []
@@ -222,6 +231,7 @@ def read_nsp(path: str | Path) -> NspData:
         stream, ("the number of nurses N", "the number of days D", "the number of shift types S"))
     _check_dimensions(stream, "I604", ((n, n_tok, "nurses N", 1), (d, d_tok, "days D", 1),
                                        (s, s_tok, "shift types S (including the free shift)", 2)))
+    _check_header_line_end(stream, "'N D S'")
     data_start = stream.pos
     rows = _rows(stream, d + n, lambda r: s if r < d else d * s,
                  row_name=lambda r: _nsp_row_name(r, d),
@@ -270,6 +280,7 @@ def read_gen(path: str | Path) -> GenCase:
     (d, d_tok), (s, s_tok) = _header(stream, ("the number of days D", "the number of shift types S"))
     _check_dimensions(stream, "I608", ((d, d_tok, "days D", 1),
                                        (s, s_tok, "shift types S (including the free shift)", 2)))
+    _check_header_line_end(stream, "'D S'")
     data_start = stream.pos
     rows = _rows(stream, 2 + s, lambda r: 2 if r < 2 else 4,
                  row_name=lambda r: _gen_row_name(r, s),

@@ -8,6 +8,7 @@ A count below ``min`` has a *deficit* ``min − count``, above ``max`` an *exces
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import groupby
 from typing import Literal
 
 import msgspec
@@ -55,7 +56,9 @@ class Coverage(Constraint, frozen=True, kw_only=True, tag="coverage"):
     one violation record per (slot, value) with amount = deficit + excess.
 
     Table rows: ``day value min max`` (day-grained) or ``day period value min max``;
-    ``-`` for an absent bound.
+    ``-`` for an absent bound. Compact form for day-grained requirements, one row per day:
+    ``day VALUE=N VALUE=LO..HI VALUE=LO.. VALUE=..HI`` (exact, range, minimum, maximum) —
+    the form the printer uses.
     """
 
     requirements: tuple[Requirement, ...] = ()
@@ -65,10 +68,53 @@ class Coverage(Constraint, frozen=True, kw_only=True, tag="coverage"):
 
     @classmethod
     def parse_rows(cls, rows: Sequence[Row], params: dict[str, object], ctx: TableContext) -> tuple[Requirement, ...]:
-        return tuple(_parse_requirement(row) for row in rows)
+        out: list[Requirement] = []
+        for row in rows:
+            if len(row) >= 2 and "=" in row.cells[1]:
+                out.extend(_parse_day_row(row))
+            else:
+                out.append(_parse_requirement(row))
+        return tuple(out)
 
     def format_rows(self, ctx: TableContext) -> list[str]:
-        return [_format_requirement(r) for r in self.requirements]
+        if any(r.period is not None for r in self.requirements):
+            return [_format_requirement(r) for r in self.requirements]
+        lines: list[str] = []
+        for day, group in groupby(self.requirements, key=lambda r: r.day):
+            lines.append(f"{day} " + " ".join(f"{r.value}={_format_range(r.min, r.max)}" for r in group))
+        return lines
+
+
+def _parse_day_row(row: Row) -> list[Requirement]:
+    day = row.int(0, "a day")
+    out = []
+    for k in range(1, len(row)):
+        value, sep, spec = row.cells[k].rpartition("=")
+        if not sep or not value:
+            raise row.error(f"expected VALUE=N, VALUE=LO..HI, VALUE=LO.. or VALUE=..HI, found {row.cells[k]!r}", k)
+        lo, hi = _parse_range(row, k, spec)
+        out.append(Requirement(day=day, period=None, value=value, min=lo, max=hi))
+    return out
+
+
+def _parse_range(row: Row, k: int, spec: str) -> tuple[int | None, int | None]:
+    lo_text, dots, hi_text = spec.partition("..")
+    try:
+        lo = int(lo_text) if lo_text else None
+        hi = int(hi_text) if hi_text else None
+    except ValueError:
+        raise row.error(f"expected a count or a range LO..HI, found {spec!r}", k) from None
+    if not dots:
+        hi = lo
+    if (lo is None and hi is None) or (lo is not None and lo < 0) or (hi is not None and hi < 0):
+        raise row.error(f"expected non-negative counts, found {spec!r}", k)
+    return lo, hi
+
+
+def _format_range(lo: int | None, hi: int | None) -> str:
+    if lo is not None and lo == hi:
+        return str(lo)
+    return f"{'' if lo is None else lo}..{'' if hi is None else hi}"
 
 
 def _parse_requirement(row: Row) -> Requirement:

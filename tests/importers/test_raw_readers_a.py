@@ -109,6 +109,7 @@ def _toy_errors() -> list[tuple[str, str, int, tuple[str, ...]]]:
         ("3 3\n0 5 1 4 2 3\n2 2 0 7 1 1\n1 6 2 2 0 4\nEOF\n", "I108", 5, ("end of the file after 3 jobs",)),
         ("0 3\n", "I104", 1, ("number of jobs n to be at least 1",)),
         ("3 three\n", "I103", 1, ("number of machines m",)),
+        ("3 3 9\n0 5 1 4 2 3\n2 2 0 7 1 1\n1 6 2 2 0 4\n", "I110", 1, ("end of the header line", "'9'")),
     ]
 
 
@@ -380,6 +381,7 @@ def _nsp_errors() -> list[tuple[str, str, int, tuple[str, ...]]]:
         (full + "9\n", "I607", 8, ("extra token '9'",)),
         ("2 2 1\n", "I604", 1, ("shift types S", "at least 2")),
         ("2 2\n", "I602", 1, ("number of shift types S",)),
+        ("2 2 3 1\n" + _small_nsp().split("\n", 1)[1], "I612", 1, ("end of the header line after 'N D S'",)),
     ]
 
 
@@ -398,6 +400,7 @@ def _gen_errors() -> list[tuple[str, str, int, tuple[str, ...]]]:
          ("maximum number of consecutive working days", "'x'")),
         (GEN + "5\r\n", "I607", 13, ("extra token '5'",)),
         (GEN.replace("7\t4", "7\t1", 1), "I608", 1, ("shift types S",)),
+        (GEN.replace("7\t4", "7\t4\t4", 1), "I612", 1, ("'D S'",)),
     ]
 
 

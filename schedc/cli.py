@@ -1,0 +1,113 @@
+"""The ``schedc`` command line: a thin layer over :mod:`schedc.api`.
+
+Bad input is reported as diagnostics on standard error with exit status 2; only the
+project's own error type is caught, so the CLI framework's exits pass through.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from schedc import api
+from schedc.diagnostics import SchedcError
+from schedc.importers import ALL_FORMATS
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="schedc: one formal spec of a scheduling problem for solvers, prompts and verifiers.")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def reports_errors(func: F) -> F:
+    """Print SchedcError diagnostics to stderr and exit 2 instead of a traceback."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except SchedcError as exc:
+            typer.echo(str(exc), err=True)
+            raise typer.Exit(2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+@app.command("import")
+@reports_errors
+def import_cmd(
+    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="one of: " + ", ".join(ALL_FORMATS))],
+    paths: Annotated[list[Path], typer.Argument(help="source files (.txt, .fjs, .sm, .mm, .ctt, .xml, .nsp)")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="output folder for the .sched files")],
+    bks: Annotated[Path | None, typer.Option(help="BKS table: instance,bks,kind,lower_bound,difficulty,source")] = None,
+    case: Annotated[list[Path] | None, typer.Option("--case", help="NSPLib case file (.gen); repeatable")] = None,
+) -> None:
+    """Convert canonical instance files into canonical .sched files."""
+    written = api.import_sources(fmt, paths, out, bks, case or [])
+    for path in written:
+        typer.echo(str(path))
+
+
+@app.command("fmt")
+@reports_errors
+def fmt_cmd(
+    files: Annotated[list[Path], typer.Argument(help=".sched files to rewrite in canonical form")],
+    check: Annotated[bool, typer.Option("--check", help="only report files that are not canonical (exit 1)")] = False,
+) -> None:
+    """Rewrite .sched files in canonical form (or check that they are)."""
+    unformatted = [f for f in files if not api.format_file(f, check=check)]
+    for f in unformatted:
+        typer.echo(f"{'would reformat' if check else 'reformatted'} {f}")
+    if check and unformatted:
+        raise typer.Exit(1)
+
+
+@app.command("parse")
+@reports_errors
+def parse_cmd(
+    file: Annotated[Path, typer.Argument(help="a .sched instance or family spec")],
+    as_json: Annotated[bool, typer.Option("--json", help="print the IR as JSON")] = False,
+) -> None:
+    """Parse and check a .sched file; print its IR as JSON with --json."""
+    data = api.to_json(file)
+    if as_json:
+        sys.stdout.write(data.decode() + "\n")
+    else:
+        typer.echo(f"{file}: ok")
+
+
+@app.command("info")
+@reports_errors
+def info_cmd(
+    file: Annotated[Path, typer.Argument(help="a .sched instance or family spec")],
+    as_json: Annotated[bool, typer.Option("--json", help="print as JSON")] = False,
+) -> None:
+    """Show family, sizes, constraints by kind and reference values of a .sched file."""
+    from schedc.parser import parse_file
+
+    info = api.describe(parse_file(file))
+    if as_json:
+        typer.echo(json.dumps(info, indent=2))
+        return
+    for key, value in info.items():
+        if isinstance(value, dict):
+            typer.echo(f"{key}:")
+            for k, v in value.items():
+                typer.echo(f"  {k}: {v}")
+        else:
+            typer.echo(f"{key}: {value}")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()
