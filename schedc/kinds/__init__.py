@@ -20,7 +20,7 @@ from schedc.kinds.base import (
     Windows,
 )
 from schedc.kinds.costs import AssignmentCost, CapacityOverflow, Compactness, CostEntry, Spread, Stability
-from schedc.kinds.counting import Coverage, CountBounds, OnePerSlot, Requirement
+from schedc.kinds.counting import CountBounds, Coverage, OnePerSlot, Requirement
 from schedc.kinds.precedence_lag import Edge, PrecedenceLag
 from schedc.kinds.resources import CumulativeRenewable, ModeChoice, NonrenewableBudget, UnaryNoOverlap
 from schedc.kinds.sequences import ConsecutiveRunBounds, PatternCost, PatternProhibition, WindowPatternCost

@@ -13,7 +13,7 @@ from typing import Literal
 
 import msgspec
 
-from schedc.kinds.base import WORK, Bound, Constraint, Row, Selector, ValueFilter, fmt_opt, TableContext
+from schedc.kinds.base import WORK, Bound, Constraint, Row, Selector, TableContext, ValueFilter, fmt_opt
 
 
 class OnePerSlot(Constraint, frozen=True, kw_only=True, tag="one_per_slot"):

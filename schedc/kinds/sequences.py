@@ -13,7 +13,7 @@ from typing import Literal
 
 import msgspec
 
-from schedc.kinds.base import WORK, Boundary, Constraint, Row, Selector, ValueFilter, Windows, TableContext
+from schedc.kinds.base import WORK, Boundary, Constraint, Row, Selector, TableContext, ValueFilter, Windows
 
 
 class ConsecutiveRunBounds(Constraint, frozen=True, kw_only=True, tag="consecutive_run_bounds"):

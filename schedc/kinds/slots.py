@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from schedc.kinds.base import Constraint, Row, fmt_opt, TableContext
+from schedc.kinds.base import Constraint, Row, TableContext, fmt_opt
 
 
 class SlotConflict(Constraint, frozen=True, kw_only=True, tag="slot_conflict"):
