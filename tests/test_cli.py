@@ -1,0 +1,105 @@
+"""The command line: each command, exit codes, and no traceback on bad input."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from schedc.cli import app
+from tests.conftest import DATA, ROOT
+
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_import_writes_canonical_files(tmp_path: Path) -> None:
+    result = run("import", "jsplib", DATA / "jsplib" / "ft06.txt", DATA / "jsplib" / "la01.txt",
+                 "-o", tmp_path, "--bks", DATA / "jsplib" / "bks.csv")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ft06.sched", "la01.sched"]
+    assert run("fmt", "--check", tmp_path / "ft06.sched").exit_code == 0
+
+
+def test_import_nsplib_pairs(tmp_path: Path) -> None:
+    cases = DATA / "nsplib" / "Cases"
+    result = run("import", "nsplib", DATA / "nsplib" / "N25" / "1.nsp", "--case", cases / "1.gen",
+                 "--case", cases / "2.gen", "-o", tmp_path)
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["n25_1_case1.sched", "n25_1_case2.sched"]
+
+
+def test_info_reports_sizes_kinds_and_bks(tmp_path: Path) -> None:
+    run("import", "psplib-sm", DATA / "psplib-sm" / "j301_1.sm", "-o", tmp_path,
+        "--bks", DATA / "psplib-sm" / "bks.csv")
+    result = run("info", tmp_path / "j301_1.sched", "--json")
+    assert result.exit_code == 0, result.output
+    info = json.loads(result.output)
+    assert info["family"] == "rcpsp" and info["sizes"]["activities"] == 30 and info["sizes"]["resources"] == 4
+    assert info["constraints"] == {"cumulative_renewable": 1, "mode_choice": 1, "precedence_lag": 1}
+    assert info["meta"]["bks"] == 43 and info["meta"]["bks_kind"] == "optimal"
+
+
+def test_parse_json_round_trips(tmp_path: Path) -> None:
+    from schedc.ir import from_json
+
+    result = run("parse", ROOT / "examples" / "itc2007_small.sched", "--json")
+    assert result.exit_code == 0, result.output
+    instance = from_json(result.output)
+    assert instance.name == "itc2007_small" and len(instance.constraints) == 9
+
+
+def test_fmt_rewrites_and_check_fails_on_unformatted(tmp_path: Path) -> None:
+    target = tmp_path / "rcpsp_small.sched"
+    shutil.copy(ROOT / "examples" / "rcpsp_small.sched", target)
+    assert run("fmt", "--check", target).exit_code == 1
+    original = target.read_text()
+    assert run("fmt", target).exit_code == 0
+    assert target.read_text() != original
+    assert run("fmt", "--check", target).exit_code == 0
+
+
+def test_bad_spec_gives_diagnostics_and_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.sched"
+    bad.write_text("instance x family jobshop\nresources table\n  M1 unary\nend\nhard precedence_lag p table\n"
+                   "  J1.1 -> J9.9\nend\n")
+    result = run("parse", bad)
+    assert result.exit_code == 2
+    assert "bad.sched:5:1: error[E202]: p: undefined activity 'J1.1'" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_fmt_leaves_a_bad_file_untouched(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.sched"
+    bad.write_text("instance x family jobshop\nhard unknown_kind k\n")
+    before = bad.read_bytes()
+    result = run("fmt", bad)
+    assert result.exit_code == 2 and "unknown constraint kind 'unknown_kind'" in result.output
+    assert bad.read_bytes() == before
+
+
+def test_missing_file_is_a_diagnostic(tmp_path: Path) -> None:
+    result = run("import", "itc2007", tmp_path / "nope.ctt", "-o", tmp_path / "out")
+    assert result.exit_code == 2 and "cannot read file" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_installed_console_script_works_outside_the_checkout(tmp_path: Path) -> None:
+    """The installed package finds its grammar and family specs (package data), not the checkout's."""
+    script = Path(sys.executable).parent / "schedc"
+    if not script.exists():
+        import pytest
+
+        pytest.skip("schedc console script not installed in this environment")
+    shutil.copy(ROOT / "examples" / "ft06.sched", tmp_path / "ft06.sched")
+    done = subprocess.run([str(script), "info", "ft06.sched"], cwd=tmp_path, capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert "family: jobshop" in done.stdout
