@@ -12,11 +12,14 @@ parser fills the struct's fields from the ``key=value`` parameters by their anno
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 import msgspec
 
 from schedc.diagnostics import Span
+
+if TYPE_CHECKING:
+    from schedc.kinds.context import EvalContext, View, Violation
 
 Boundary = Literal["observed"]
 
@@ -98,6 +101,18 @@ class Constraint(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
     def format_rows(self, ctx: TableContext) -> list[str]:
         """The canonical table rows of this constraint (kinds with tables override)."""
         raise NotImplementedError
+
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        """Every violated unit of this constraint in a schedule (each kind implements its meaning)."""
+        raise NotImplementedError
+
+    def violation(self, message: str, amount: int = 1, entities: tuple[str, ...] = (),
+                  time: int | None = None, day: int | None = None) -> Violation:
+        """A violation record of this constraint."""
+        from schedc.kinds.context import Violation
+
+        return Violation(constraint=self.id, kind=type(self).__struct_config__.tag, hard=self.hard,  # type: ignore[arg-type]
+                         amount=amount, entities=entities, time=time, day=day, message=message)
 
 
 class TableContext(msgspec.Struct, frozen=True, kw_only=True):

@@ -8,11 +8,14 @@ each unit of penalty is one violation unit.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
-from schedc.kinds.base import Bound, Constraint, Row, Selector, TableContext
+from schedc.kinds.base import WORK, Bound, Constraint, Row, Selector, TableContext
+
+if TYPE_CHECKING:
+    from schedc.kinds.context import EvalContext, View, Violation
 
 ANY_DAY = -1
 
@@ -50,6 +53,19 @@ class AssignmentCost(Constraint, frozen=True, kw_only=True, tag="assignment_cost
 
     TABLE_FIELD = "entries"
 
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        out = []
+        for e in self.entries:
+            if not e.cost:
+                continue
+            days = view.day_values(e.agent) if e.agent in view.cells else [[] for _ in range(ctx.days)]
+            for day in range(ctx.days) if e.day == ANY_DAY else (e.day,):
+                held = ctx.matches(WORK, days[day]) if e.value == "*" else e.value in days[day]
+                if held == (e.when == "assigned"):
+                    out.append(self.violation(_entry_message(ctx, e, day), amount=e.cost,
+                                              entities=(ctx.show(e.agent),), day=day))
+        return out
+
     @classmethod
     def parse_rows(cls, rows: Sequence[Row], params: dict[str, object], ctx: TableContext) -> tuple[CostEntry, ...]:
         if params.get("layout") == "dense":
@@ -60,6 +76,13 @@ class AssignmentCost(Constraint, frozen=True, kw_only=True, tag="assignment_cost
         if self.layout == "dense":
             return _format_dense(self.entries, ctx)
         return [_format_sparse(e) for e in self.entries]
+
+
+def _entry_message(ctx: EvalContext, e: CostEntry, day: int) -> str:
+    what = "works" if e.value == "*" else f"has {ctx.show(e.value)}"
+    if e.when == "unassigned":
+        what = "does not work" if e.value == "*" else f"does not have {ctx.show(e.value)}"
+    return f"{ctx.show(e.agent)} {what} on day {day} (cost {e.cost})"
 
 
 def _parse_sparse(row: Row) -> CostEntry:
@@ -122,6 +145,18 @@ class CapacityOverflow(Constraint, frozen=True, kw_only=True, tag="capacity_over
     demand: str
     capacity: str
 
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        out = []
+        for a in view.assignments:
+            demand = ctx.attrs(ctx.agent_cls, a.agent).get(self.demand, 0)
+            capacity = ctx.attrs(ctx.value_cls, a.value).get(self.capacity, 0)
+            if demand > capacity:
+                out.append(self.violation(
+                    f"{ctx.show(a.agent)} has {demand} {self.demand} in {ctx.show(a.value)} of {self.capacity} "
+                    f"{capacity} on day {a.day} period {a.period}", amount=demand - capacity,
+                    entities=(ctx.show(a.agent), ctx.show(a.value)), day=a.day))
+        return out
+
 
 class Spread(Constraint, frozen=True, kw_only=True, tag="spread"):
     """Each agent's assignments should cover at least ``min`` distinct days.
@@ -135,6 +170,16 @@ class Spread(Constraint, frozen=True, kw_only=True, tag="spread"):
     agents: Selector
     min: Bound = None
 
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        out = []
+        for agent in ctx.select(self.agents):
+            lo = ctx.bound(self.min, agent)
+            used = sum(1 for values in view.day_values(agent) if values)
+            if lo is not None and used < lo:
+                out.append(self.violation(f"{ctx.show(agent)} is spread over {used} days, at least {lo} wanted",
+                                          amount=lo - used, entities=(ctx.show(agent),)))
+        return out
+
 
 class Stability(Constraint, frozen=True, kw_only=True, tag="stability"):
     """Each agent should use at most ``max`` distinct values.
@@ -147,6 +192,17 @@ class Stability(Constraint, frozen=True, kw_only=True, tag="stability"):
 
     agents: Selector
     max: int = 1
+
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        out = []
+        for agent in ctx.select(self.agents):
+            used = sorted({v for values in view.cells.get(agent, {}).values() for v in values})
+            if len(used) > self.max:
+                shown = ", ".join(ctx.show(v) for v in used)
+                out.append(self.violation(f"{ctx.show(agent)} uses {len(used)} different values ({shown}), "
+                                          f"at most {self.max} wanted", amount=len(used) - self.max,
+                                          entities=(ctx.show(agent),)))
+        return out
 
 
 class Compactness(Constraint, frozen=True, kw_only=True, tag="compactness"):
@@ -163,3 +219,16 @@ class Compactness(Constraint, frozen=True, kw_only=True, tag="compactness"):
 
     groups: str
     members: str = "members"
+
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        out = []
+        for group, attrs in ctx.by_class.get(self.groups, {}).items():
+            occupancy: dict[tuple[int, int], int] = {}
+            for member in attrs.get(self.members, ()):
+                for slot in view.cells.get(member, {}):
+                    occupancy[slot] = occupancy.get(slot, 0) + 1
+            for (day, period), count in sorted(occupancy.items()):
+                if (day, period - 1) not in occupancy and (day, period + 1) not in occupancy:
+                    out.append(self.violation(f"{ctx.show(group)} has an isolated lecture on day {day} period "
+                                              f"{period}", amount=count, entities=(ctx.show(group),), day=day))
+        return out

@@ -7,13 +7,32 @@ A count below ``min`` has a *deficit* ``min − count``, above ``max`` an *exces
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from itertools import groupby
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
 from schedc.kinds.base import WORK, Bound, Constraint, Row, Selector, TableContext, ValueFilter, fmt_opt
+
+if TYPE_CHECKING:
+    from schedc.kinds.context import EvalContext, View, Violation
+
+
+def slot_label(ctx: EvalContext, day: int, period: int) -> str:
+    """A slot in the prompt's words: ``day 3`` or ``day 3 period 2``."""
+    return f"day {day}" if ctx.periods == 1 else f"day {day} period {period}"
+
+
+def bounds_text(lo: int | None, hi: int | None) -> str:
+    if lo is not None and lo == hi:
+        return f"exactly {lo}"
+    if hi is None:
+        return f"at least {lo}"
+    if lo is None:
+        return f"at most {hi}"
+    return f"between {lo} and {hi}"
 
 
 class OnePerSlot(Constraint, frozen=True, kw_only=True, tag="one_per_slot"):
@@ -30,6 +49,43 @@ class OnePerSlot(Constraint, frozen=True, kw_only=True, tag="one_per_slot"):
 
     per: Literal["agent", "value"] = "agent"
     exactly: bool = False
+
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        return self._per_agent(ctx, view) if self.per == "agent" else self._per_value(ctx, view)
+
+    def _per_agent(self, ctx: EvalContext, view: View) -> list[Violation]:
+        out = []
+        for agent, cells in view.cells.items():
+            for (day, period), values in cells.items():
+                if len(values) > 1:
+                    shown = ", ".join(ctx.show(v) for v in values)
+                    out.append(self.violation(
+                        f"{ctx.show(agent)} has {len(values)} assignments on {slot_label(ctx, day, period)} ({shown})",
+                        amount=len(values) - 1, entities=(ctx.show(agent),), day=day))
+        if self.exactly:
+            for agent in ctx.agents:
+                cells = view.cells.get(agent, {})
+                for day in range(ctx.days):
+                    for period in range(ctx.periods):
+                        if (day, period) not in cells:
+                            out.append(self.violation(
+                                f"{ctx.show(agent)} has no assignment on {slot_label(ctx, day, period)}",
+                                entities=(ctx.show(agent),), day=day))
+        return out
+
+    def _per_value(self, ctx: EvalContext, view: View) -> list[Violation]:
+        holders: dict[tuple[str, int, int], list[str]] = {}
+        for a in view.assignments:
+            holders.setdefault((a.value, a.day, a.period), []).append(a.agent)
+        out = []
+        for (value, day, period), agents in holders.items():
+            if len(agents) > 1:
+                shown = ", ".join(ctx.show(a) for a in agents)
+                out.append(self.violation(
+                    f"{ctx.show(value)} is assigned to {len(agents)} at once on {slot_label(ctx, day, period)} "
+                    f"({shown})", amount=len(agents) - 1, entities=(ctx.show(value), *map(ctx.show, agents)),
+                    day=day))
+        return out
 
 
 class Requirement(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
@@ -65,6 +121,31 @@ class Coverage(Constraint, frozen=True, kw_only=True, tag="coverage"):
     complete: bool = False
 
     TABLE_FIELD = "requirements"
+
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        counts: Counter[tuple[int, int, str]] = Counter((a.day, a.period, a.value) for a in view.assignments)
+        per_day: Counter[tuple[int, str]] = Counter()
+        for (day, _period, value), n in counts.items():
+            per_day[(day, value)] += n
+        out = []
+        required: set[tuple[int, int | None, str]] = set()
+        for r in self.requirements:
+            required.add((r.day, r.period, r.value))
+            n = per_day[(r.day, r.value)] if r.period is None else counts[(r.day, r.period, r.value)]
+            gap = (r.min - n if r.min is not None and n < r.min else 0) + (n - r.max if r.max is not None
+                                                                              and n > r.max else 0)
+            if gap:
+                where = f"day {r.day}" if r.period is None else slot_label(ctx, r.day, r.period)
+                out.append(self.violation(
+                    f"{ctx.show(r.value)} on {where} has {n} assigned, needs {bounds_text(r.min, r.max)}",
+                    amount=gap, entities=(ctx.show(r.value),), day=r.day))
+        if self.complete:
+            for (day, period, value), n in sorted(counts.items()):
+                if (day, period, value) not in required and (day, None, value) not in required:
+                    out.append(self.violation(
+                        f"{ctx.show(value)} on {slot_label(ctx, day, period)} has {n} assigned, needs none",
+                        amount=n, entities=(ctx.show(value),), day=day))
+        return out
 
     @classmethod
     def parse_rows(cls, rows: Sequence[Row], params: dict[str, object], ctx: TableContext) -> tuple[Requirement, ...]:
@@ -148,3 +229,27 @@ class CountBounds(Constraint, frozen=True, kw_only=True, tag="count_bounds"):
     values: ValueFilter = WORK
     min: Bound = None
     max: Bound = None
+
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        out = []
+        for agent in ctx.select(self.agents):
+            if self.values.mode == "free":
+                count = sum(ctx.matches(self.values, vals) for vals in view.day_values(agent))
+            else:
+                count = sum(ctx.matches(self.values, [v]) for vals in view.cells.get(agent, {}).values() for v in vals)
+            lo, hi = ctx.bound(self.min, agent), ctx.bound(self.max, agent)
+            gap = (lo - count if lo is not None and count < lo else 0) + (count - hi if hi is not None
+                                                                          and count > hi else 0)
+            if gap:
+                out.append(self.violation(
+                    f"{ctx.show(agent)} has {count} {_describe(ctx, self.values)}, needs {bounds_text(lo, hi)}",
+                    amount=gap, entities=(ctx.show(agent),)))
+        return out
+
+
+def _describe(ctx: EvalContext, vf: ValueFilter) -> str:
+    if vf.mode == "work":
+        return "working assignments"
+    if vf.mode == "free":
+        return "free days"
+    return "assignments of " + "/".join(ctx.show(v) for v in vf.values)

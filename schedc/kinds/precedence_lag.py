@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from schedc.kinds.base import Constraint, Row, TableContext
+
+if TYPE_CHECKING:
+    from schedc.kinds.context import EvalContext, View, Violation
 
 _ARROW = re.compile(r"^->(?:\+(\d+))?$")
 
@@ -45,6 +49,19 @@ class PrecedenceLag(Constraint, frozen=True, kw_only=True, tag="precedence_lag")
 
     def format_rows(self, ctx: TableContext) -> list[str]:
         return _format_edges(self.edges)
+
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        out = []
+        for e in self.edges:
+            if e.before not in view.end or e.after not in view.start:
+                continue  # an unscheduled activity is a structural error, reported once elsewhere
+            if view.start[e.after] < view.end[e.before] + e.lag:
+                lag = f" + lag {e.lag}" if e.lag else ""
+                before, after = ctx.show(e.before), ctx.show(e.after)
+                out.append(self.violation(
+                    f"{after} starts at {view.start[e.after]} before {before} ends at {view.end[e.before]}{lag}",
+                    entities=(before, after), time=view.start[e.after]))
+        return out
 
 
 def _arrow_lag(row: Row, index: int) -> int | None:
@@ -98,3 +115,4 @@ def _format_edges(edges: Sequence[Edge]) -> list[str]:
         lines.append(" ".join(parts))
         i = j
     return lines
+

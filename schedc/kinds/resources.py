@@ -8,11 +8,30 @@ whose *chosen* mode uses the resource.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections import defaultdict
+from typing import TYPE_CHECKING, Literal
 
 from schedc.kinds.base import Constraint
 
+if TYPE_CHECKING:
+    from schedc.kinds.context import EvalContext, View, Violation
+
 ResourceScope = Literal["all"] | tuple[str, ...]
+
+
+def _in_scope(scope: ResourceScope, ctx: EvalContext, kind: str) -> list[str]:
+    if scope == "all":
+        return [r.name for r in ctx.instance.resources if r.kind == kind]
+    return list(scope)
+
+
+def _intervals_by_resource(view: View) -> dict[str, list[tuple[int, int, str, int]]]:
+    """(start, end, activity, amount) of every scheduled activity, per resource its mode uses."""
+    out: dict[str, list[tuple[int, int, str, int]]] = defaultdict(list)
+    for name, start in view.start.items():
+        for use in view.uses(name):
+            out[use.resource].append((start, view.end[name], name, use.amount))
+    return out
 
 
 class UnaryNoOverlap(Constraint, frozen=True, kw_only=True, tag="unary_no_overlap"):
@@ -26,6 +45,23 @@ class UnaryNoOverlap(Constraint, frozen=True, kw_only=True, tag="unary_no_overla
     """
 
     resources: ResourceScope = "all"
+
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        by_resource = _intervals_by_resource(view)
+        out = []
+        for resource in _in_scope(self.resources, ctx, "unary"):
+            items = sorted(i for i in by_resource.get(resource, ()) if i[1] > i[0])
+            active: list[tuple[int, int, str, int]] = []
+            for item in items:
+                start = item[0]
+                active = [a for a in active if a[1] > start]
+                for other in active:
+                    a, b = ctx.show(other[2]), ctx.show(item[2])
+                    out.append(self.violation(
+                        f"{a} [{other[0]}, {other[1]}) and {b} [{item[0]}, {item[1]}) overlap on {ctx.show(resource)}",
+                        entities=(a, b, ctx.show(resource)), time=start))
+                active.append(item)
+        return out
 
 
 class CumulativeRenewable(Constraint, frozen=True, kw_only=True, tag="cumulative_renewable"):
@@ -41,6 +77,17 @@ class CumulativeRenewable(Constraint, frozen=True, kw_only=True, tag="cumulative
 
     resources: ResourceScope = "all"
 
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        by_resource = _intervals_by_resource(view)
+        out = []
+        for resource in _in_scope(self.resources, ctx, "renewable"):
+            capacity = ctx.resources[resource].capacity
+            for first, last, excess, peak in _overloads(by_resource.get(resource, ()), capacity):
+                out.append(self.violation(
+                    f"{ctx.show(resource)} is used {peak} > capacity {capacity} during [{first}, {last})",
+                    amount=excess, entities=(ctx.show(resource),), time=first))
+        return out
+
 
 class NonrenewableBudget(Constraint, frozen=True, kw_only=True, tag="nonrenewable_budget"):
     """Non-renewable resources: total consumption stays within the budget.
@@ -53,6 +100,17 @@ class NonrenewableBudget(Constraint, frozen=True, kw_only=True, tag="nonrenewabl
 
     resources: ResourceScope = "all"
 
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        by_resource = _intervals_by_resource(view)
+        out = []
+        for resource in _in_scope(self.resources, ctx, "nonrenewable"):
+            budget = ctx.resources[resource].capacity
+            used = sum(item[3] for item in by_resource.get(resource, ()))
+            if used > budget:
+                out.append(self.violation(f"{ctx.show(resource)} consumes {used} > budget {budget}",
+                                          amount=used - budget, entities=(ctx.show(resource),)))
+        return out
+
 
 class ModeChoice(Constraint, frozen=True, kw_only=True, tag="mode_choice"):
     """Every activity executes in exactly one of its modes (for job shops with machine
@@ -62,3 +120,38 @@ class ModeChoice(Constraint, frozen=True, kw_only=True, tag="mode_choice"):
 
     Counting rule: one violation per activity given a mode it does not have.
     """
+
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        out = []
+        for name, number in view.solution.modes.items():
+            activity = ctx.activities.get(name)
+            if activity is not None and not 1 <= number <= len(activity.modes):
+                out.append(self.violation(f"{ctx.show(name)} has no mode {number} (modes 1..{len(activity.modes)})",
+                                          entities=(ctx.show(name),)))
+        return out
+
+
+def _overloads(items: list[tuple[int, int, str, int]] | tuple, capacity: int) -> list[tuple[int, int, int, int]]:
+    """Maximal segments [first, last) where the summed amount exceeds ``capacity``:
+    (first, last, excess summed over the time units, peak load)."""
+    events: dict[int, int] = defaultdict(int)
+    for start, end, _name, amount in items:
+        if end > start and amount:
+            events[start] += amount
+            events[end] -= amount
+    out = []
+    load = 0
+    segment: list[int] | None = None  # [first, excess, peak]
+    times = sorted(events)
+    for i, t in enumerate(times):
+        load += events[t]
+        nxt = times[i + 1] if i + 1 < len(times) else t
+        if load > capacity and nxt > t:
+            if segment is None:
+                segment = [t, 0, 0]
+            segment[1] += (load - capacity) * (nxt - t)
+            segment[2] = max(segment[2], load)
+        elif segment is not None:
+            out.append((segment[0], t, segment[1], segment[2]))
+            segment = None
+    return out

@@ -8,12 +8,18 @@ They look at each agent's day-by-day sequence (or its sequence of weekends, see
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
 from schedc.kinds.base import WORK, Boundary, Constraint, Row, Selector, TableContext, ValueFilter, Windows
+
+if TYPE_CHECKING:
+    from schedc.kinds.context import EvalContext, View, Violation
+
+FREE = ValueFilter(mode="free")
 
 
 class ConsecutiveRunBounds(Constraint, frozen=True, kw_only=True, tag="consecutive_run_bounds"):
@@ -37,6 +43,27 @@ class ConsecutiveRunBounds(Constraint, frozen=True, kw_only=True, tag="consecuti
     max: int | None = None
     boundary: Boundary = "observed"
 
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        from schedc.kinds.context import runs
+
+        windows = ctx.windows(self.over)
+        unit = "days" if self.over.over == "days" else "weekends"
+        what = {"work": "working", "free": "free"}.get(self.values.mode,
+                                                       "/".join(ctx.show(v) for v in self.values.values))
+        out = []
+        for agent in ctx.select(self.agents):
+            for first, length in runs(view.sequence(agent, self.values, windows)):
+                day = windows[first][0]
+                if self.max is not None and length > self.max:
+                    out.append(self.violation(
+                        f"{ctx.show(agent)} has {length} consecutive {what} {unit} from day {day} (at most {self.max})",
+                        amount=length - self.max, entities=(ctx.show(agent),), day=day))
+                if self.min is not None and length < self.min:
+                    out.append(self.violation(
+                        f"{ctx.show(agent)} has only {length} consecutive {what} {unit} from day {day} "
+                        f"(at least {self.min})", amount=self.min - length, entities=(ctx.show(agent),), day=day))
+        return out
+
 
 PatternEntry = str
 """``work`` (any working value), ``free`` (no working value) or a value name."""
@@ -56,6 +83,27 @@ class PatternProhibition(Constraint, frozen=True, kw_only=True, tag="pattern_pro
     agents: Selector
     pattern: tuple[PatternEntry, ...]
     anchor: str | None = None
+
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        size = len(self.pattern)
+        starts = [t for t in range(ctx.days - size + 1) if self.anchor is None or ctx.weekday(t) == self.anchor]
+        shown = " ".join(ctx.show(e) if e not in ("work", "free") else e for e in self.pattern)
+        out = []
+        for agent in ctx.select(self.agents):
+            days = view.day_values(agent)
+            for t in starts:
+                if all(_entry_matches(ctx, entry, days[t + i]) for i, entry in enumerate(self.pattern)):
+                    out.append(self.violation(f"{ctx.show(agent)} has the unwanted pattern [{shown}] from day {t}",
+                                              entities=(ctx.show(agent),), day=t))
+        return out
+
+
+def _entry_matches(ctx: EvalContext, entry: str, values: Sequence[str]) -> bool:
+    if entry == "work":
+        return ctx.matches(WORK, values)
+    if entry == "free":
+        return ctx.matches(FREE, values)
+    return entry in values
 
 
 class PatternCost(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
@@ -88,6 +136,30 @@ class WindowPatternCost(Constraint, frozen=True, kw_only=True, tag="window_patte
     min_length: int = 2
 
     TABLE_FIELD = "table"
+
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        costs = {p.pattern: p.cost for p in self.table}
+        windows = [w for w in ctx.windows(self.windows) if len(w) >= self.min_length]
+        out = []
+        for agent in ctx.select(self.agents):
+            days = view.day_values(agent)
+            for window in windows:
+                cost, shown = self._window_cost(ctx, [days[d] for d in window], costs)
+                if cost:
+                    out.append(self.violation(f"{ctx.show(agent)} works {shown} on days {window[0]}-{window[-1]}",
+                                              amount=cost, entities=(ctx.show(agent),), day=window[0]))
+        return out
+
+    def _window_cost(self, ctx: EvalContext, days: list[list[str]], costs: dict[str, int]) -> tuple[int, str]:
+        worked = ["W" if ctx.matches(WORK, d) else "F" for d in days]
+        pattern = "".join(worked)
+        if self.cost == "table":
+            return costs.get(pattern, 0), pattern
+        if "F" in worked:
+            return 0, pattern
+        firsts = [next(v for v in d if v != ctx.free) for d in days]
+        shown = "/".join(ctx.show(v) for v in firsts)
+        return sum(len(days) - n for n in Counter(firsts).values()), shown
 
     @classmethod
     def parse_rows(cls, rows: Sequence[Row], params: dict[str, object], ctx: TableContext) -> tuple[PatternCost, ...]:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from schedc.kinds.base import Constraint, Row, TableContext, fmt_opt
+
+if TYPE_CHECKING:
+    from schedc.kinds.context import EvalContext, View, Violation
 
 
 class SlotConflict(Constraint, frozen=True, kw_only=True, tag="slot_conflict"):
@@ -24,6 +28,40 @@ class SlotConflict(Constraint, frozen=True, kw_only=True, tag="slot_conflict"):
     groups: str | None = None
     members: str = "members"
     by: str | None = None
+
+    def conflicts(self, ctx: EvalContext) -> dict[str, set[str]]:
+        """For each agent, the agents it conflicts with (one relation for all reasons)."""
+        adjacent: dict[str, set[str]] = {}
+
+        def clique(members: Sequence[str]) -> None:
+            for a in members:
+                adjacent.setdefault(a, set()).update(b for b in members if b != a)
+
+        if self.groups is not None:
+            for attrs in ctx.by_class.get(self.groups, {}).values():
+                clique(list(attrs.get(self.members, ())))
+        if self.by is not None:
+            shared: dict[object, list[str]] = {}
+            for agent in ctx.agents:
+                shared.setdefault(ctx.attrs(ctx.agent_cls, agent).get(self.by), []).append(agent)
+            for members in shared.values():
+                clique(members)
+        return adjacent
+
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        adjacent = self.conflicts(ctx)
+        present: dict[tuple[int, int], set[str]] = {}
+        for a in view.assignments:
+            present.setdefault((a.day, a.period), set()).add(a.agent)
+        out = []
+        for (day, period), agents in sorted(present.items()):
+            for a in sorted(agents):
+                for b in sorted(adjacent.get(a, set()) & agents):
+                    if a < b:
+                        where = f"day {day}" if ctx.periods == 1 else f"day {day} period {period}"
+                        out.append(self.violation(f"{ctx.show(a)} and {ctx.show(b)} conflict but share {where}",
+                                                  entities=(ctx.show(a), ctx.show(b)), day=day))
+        return out
 
 
 class Unavailable(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
@@ -48,6 +86,16 @@ class Unavailability(Constraint, frozen=True, kw_only=True, tag="unavailability"
     slots: tuple[Unavailable, ...] = ()
 
     TABLE_FIELD = "slots"
+
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        forbidden = {(u.agent, u.day, u.period) for u in self.slots}
+        out = []
+        for a in view.assignments:
+            if (a.agent, a.day, a.period) in forbidden or (a.agent, a.day, None) in forbidden:
+                where = f"day {a.day}" if ctx.periods == 1 else f"day {a.day} period {a.period}"
+                out.append(self.violation(f"{ctx.show(a.agent)} is not available on {where}",
+                                          entities=(ctx.show(a.agent),), day=a.day))
+        return out
 
     @classmethod
     def parse_rows(cls, rows: Sequence[Row], params: dict[str, object], ctx: TableContext) -> tuple[Unavailable, ...]:

@@ -1,0 +1,76 @@
+"""Judging a schedule: every active constraint's own ``check``, then the objective.
+
+``evaluate`` is the one evaluator shared by the verifier and the solver backends (every
+solver solution is re-evaluated here): hard constraints give violations, soft ones give
+penalty units that, times their weights, sum to the objective of penalty families; interval
+families minimise the makespan of the scheduled activities.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import msgspec
+
+from schedc.ir import Family, Instance
+from schedc.kinds.context import EvalContext, View, Violation
+from schedc.solution import Solution
+
+
+class Evaluation(msgspec.Struct, frozen=True, kw_only=True):
+    """The verdict of the constraints on a schedule.
+
+    ``violations``: hard violations; ``penalties``: soft violation units; ``components``:
+    weighted penalty per soft constraint id; ``hard_amounts``: violation amount per hard
+    constraint id; ``objective``: the makespan (None if some activity is unscheduled) or the
+    weighted penalty sum.
+    """
+
+    violations: tuple[Violation, ...]
+    penalties: tuple[Violation, ...]
+    components: dict[str, int]
+    hard_amounts: dict[str, int]
+    objective: int | None
+
+    @property
+    def feasible(self) -> bool:
+        return not self.violations
+
+
+def make_context(instance: Instance, family: Family | None = None,
+                 names: Mapping[str, str] | None = None) -> EvalContext:
+    """The evaluation context of an instance (build once, reuse for many answers)."""
+    if family is None:
+        from schedc.family import load_family
+
+        family = load_family(instance.family)
+    return EvalContext(instance, family, names)
+
+
+def evaluate(ctx: EvalContext, solution: Solution) -> Evaluation:
+    """Check every active constraint of ``ctx.instance`` on ``solution`` and compute the objective."""
+    view = View(ctx, solution)
+    hard: list[Violation] = []
+    soft: list[Violation] = []
+    components: dict[str, int] = {}
+    hard_amounts: dict[str, int] = {}
+    for constraint in ctx.instance.constraints:
+        if not constraint.active:
+            continue
+        found = constraint.check(ctx, view)
+        if constraint.hard:
+            hard.extend(found)
+            hard_amounts[constraint.id] = sum(v.amount for v in found)
+        else:
+            soft.extend(found)
+            components[constraint.id] = constraint.weight * sum(v.amount for v in found)
+    return Evaluation(violations=tuple(hard), penalties=tuple(soft), components=components,
+                      hard_amounts=hard_amounts, objective=_objective(ctx, view, components))
+
+
+def _objective(ctx: EvalContext, view: View, components: dict[str, int]) -> int | None:
+    if ctx.instance.objective.measure == "penalty":
+        return sum(components.values())
+    if len(view.end) < len(ctx.activities):
+        return None
+    return max(view.end.values(), default=0)
