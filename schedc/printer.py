@@ -186,8 +186,14 @@ def print_family(family: Family) -> str:
         lines.append(text + (f" free={d.free}" if d.free else ""))
     if family.answer:
         lines.append(f"{INDENT}answer {_quoted(family.answer)}")
-    if family.roles:
-        lines.append(f"{INDENT}roles [" + " ".join(f"{r} {_quoted(w)}" for r, w in family.roles) + "]")
+    if family.answer_header:
+        lines.append(f"{INDENT}answer_header {_quoted(family.answer_header)}")
+    if family.day_names != "index0":
+        lines.append(f"{INDENT}day_names {family.day_names}")
+    for key in ("rename", "roles"):
+        pairs = getattr(family, key)
+        if pairs:
+            lines.append(f"{INDENT}{key} [" + " ".join(f"{r} {_quoted(w)}" for r, w in pairs) + "]")
     if family.plan:
         lines.append(f"{INDENT}plan [" + " ".join(p.category + ("*" if p.shuffle else "") for p in family.plan) + "]")
     if family.background:

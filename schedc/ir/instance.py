@@ -30,8 +30,12 @@ class Family(Node, frozen=True, kw_only=True):
 
     ``kinds`` lists the constraint kinds its instances may use; ``classes`` the entity
     classes (slot families) with their attribute schemas; ``decision`` what is assigned.
-    ``answer`` is the answer line format, ``roles`` maps theme roles to the words used for
-    them, ``plan`` orders the statement categories, ``background`` states the domain rules.
+    ``answer`` is the answer line format (placeholders ``<job> <step> <activity> <start>
+    <mode> <machine> <agent> <value> <day> <period>``) and ``answer_header`` an optional first
+    line (``<count>``: the number of answer lines). ``rename`` gives canonical display names
+    (IR prefix → word: ``J`` → ``Job ``), ``day_names`` how days are shown (0-based, 1-based,
+    day of the month). ``roles`` maps theme roles to the words used for them, ``plan`` orders
+    the statement categories, ``background`` states the domain rules.
     """
 
     name: str
@@ -42,6 +46,9 @@ class Family(Node, frozen=True, kw_only=True):
     classes: tuple[EntityClass, ...] = ()
     decision: SlotDecision | None = None
     answer: str = ""
+    answer_header: str = ""
+    rename: tuple[tuple[str, str], ...] = ()
+    day_names: Literal["index0", "index1", "date"] = "index0"
     roles: tuple[tuple[str, str], ...] = ()
     plan: tuple[PlanStep, ...] = ()
     background: str = ""
