@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -98,3 +98,63 @@ def describe(node: Instance | Family) -> dict[str, Any]:
             "constraints": dict(sorted(by_kind.items())), "hard": hard, "soft": soft,
             "inactive": sum(1 for c in node.constraints if not c.active),
             "meta": {k: v for k, v in meta.items() if v is not None}}
+
+
+def read_names(path: Path | None) -> dict[str, str]:
+    """A display-name mapping file: a JSON object {IR name: displayed name}."""
+    if path is None:
+        return {}
+    try:
+        data = msgspec.json.decode(path.read_bytes())
+    except (OSError, msgspec.DecodeError) as exc:
+        raise SchedcError.at("E401", f"cannot read the name mapping: {exc}", file=str(path)) from None
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        raise SchedcError.at("E402", "a name mapping is a JSON object of strings {\"IR name\": \"shown name\"}",
+                             file=str(path))
+    return data
+
+
+def verifier_for(spec: Path, names: dict[str, str] | None = None):  # noqa: ANN201 - Verifier
+    """A verifier for the instance in ``spec`` (checks many answers without re-parsing)."""
+    from schedc.verify import Verifier
+
+    instance = load_instance(spec)
+    return Verifier(instance, load_family(instance.family, [spec.parent]), names)
+
+
+def read_answer(path: Path) -> str:
+    """An answer file as text (any bytes: undecodable ones are replaced)."""
+    try:
+        return path.read_bytes().decode("utf-8", errors="replace")
+    except OSError as exc:
+        raise SchedcError.at("E403", f"cannot read the answer: {exc.strerror or exc}", file=str(path)) from None
+
+
+def check_batch(spec: Path | None, lines: Iterable[str], names: dict[str, str] | None = None) -> Iterator[bytes]:
+    """``schedc check --batch``: JSONL records ``{"id", "answer"[, "spec"]}`` → JSONL reports.
+
+    The spec of each record (``spec`` or the default) is parsed once and reused. A record
+    that is not valid JSON, or names a bad spec, gets a report with an ``error`` field.
+    """
+    verifiers: dict[Path, Any] = {}
+    encoder = msgspec.json.Encoder()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        record_id: Any = number
+        try:
+            record = msgspec.json.decode(line)
+            if not isinstance(record, dict) or not isinstance(record.get("answer"), str):
+                raise ValueError('each record is a JSON object with a string "answer"')
+            record_id = record.get("id", number)
+            target = Path(record["spec"]) if isinstance(record.get("spec"), str) else spec
+            if target is None:
+                raise ValueError('no spec: give SPEC on the command line or "spec" in the record')
+            if target not in verifiers:
+                verifiers[target] = verifier_for(target, names)
+            report = msgspec.to_builtins(verifiers[target].check(record["answer"]))
+            yield encoder.encode({"id": record_id, **report})
+        except (msgspec.DecodeError, ValueError) as exc:
+            yield encoder.encode({"id": record_id, "line": number, "error": str(exc)})
+        except SchedcError as exc:
+            yield encoder.encode({"id": record_id, "line": number, "error": str(exc)})

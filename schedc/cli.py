@@ -104,6 +104,52 @@ def info_cmd(
             typer.echo(f"{key}: {value}")
 
 
+@app.command("check")
+@reports_errors
+def check_cmd(
+    spec: Annotated[Path | None, typer.Argument(help="the .sched instance the answer is for")] = None,
+    answer: Annotated[Path | None, typer.Argument(help="the answer text file")] = None,
+    names: Annotated[Path | None, typer.Option(help="JSON {IR name: shown name} for themed renderings")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+    batch: Annotated[Path | None, typer.Option(help="JSONL of {id, answer[, spec]}: check them all")] = None,
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="with --batch: write JSONL here")] = None,
+) -> None:
+    """Verify an answer constraint by constraint (exit 0 feasible, 1 infeasible, 2 bad input)."""
+    mapping = api.read_names(names)
+    if batch is not None:
+        _check_batch(spec, batch, mapping, out)
+        return
+    if spec is None or answer is None:
+        raise SchedcError.at("E404", "usage: schedc check SPEC ANSWER (or --batch FILE.jsonl)")
+    from schedc.verify import format_report
+
+    report = api.verifier_for(spec, mapping).check(api.read_answer(answer))
+    if as_json:
+        import msgspec
+
+        sys.stdout.write(msgspec.json.format(msgspec.json.encode(report)).decode() + "\n")
+    else:
+        typer.echo(format_report(report))
+    if not report.feasible:
+        raise typer.Exit(1)
+
+
+def _check_batch(spec: Path | None, batch: Path, mapping: dict[str, str], out: Path | None) -> None:
+    try:
+        handle = batch.open(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise SchedcError.at("E403", f"cannot read the batch: {exc.strerror or exc}", file=str(batch)) from None
+    with handle:
+        reports = api.check_batch(spec, handle, mapping)
+        if out is None:
+            for line in reports:
+                sys.stdout.write(line.decode() + "\n")
+            return
+        from schedc.importers.common import write_atomic
+
+        write_atomic(out, "".join(line.decode() + "\n" for line in reports))
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

@@ -34,10 +34,13 @@ def canonical_names(instance: Instance, family: Family) -> dict[str, str]:
     for items in (instance.resources, instance.entities):
         for item in items:
             names[item.name] = canonical_name(item.name, family)
+    step_word = dict(family.roles).get("operation", "step")
     for activity in instance.activities:
-        names[activity.name] = canonical_name(activity.name, family)
         if activity.job is not None:
             names[activity.job] = canonical_name(activity.job, family)
+            names[activity.name] = f"{names[activity.job]} {step_word} {activity.step}"
+        else:
+            names[activity.name] = canonical_name(activity.name, family)
     return names
 
 

@@ -1,0 +1,160 @@
+"""Answer formats and tolerant extraction of schedule lines from model output.
+
+A family spec states its answer line as a template (``<job> step <step>: start=<start>``);
+:class:`AnswerFormat` compiles it into a regular expression that tolerates case and blanks.
+:func:`extract` reads an answer the way a forgiving human would: it drops code fences,
+markdown (headings, bullets, bold, backticks), XML-like tags, CRLF and trailing
+punctuation, keeps every line that matches the format, and records why every other
+non-blank line was skipped. Objective values a model states (``makespan: 55``) are
+collected so the verifier can compare them with the recomputed one — never trust them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+import msgspec
+
+from schedc.ir import Family
+
+NAME_FIELDS = ("job", "activity", "machine", "agent", "value")
+INT_FIELDS = ("step", "start", "mode", "day", "period", "count")
+_PLACEHOLDER = re.compile(r"<([a-z_]+)>")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_TAG = re.compile(r"</?[A-Za-z][\w\-]*(?:\s[^<>]*)?>")
+_BULLET = re.compile(r"^\s*(?:#{1,6}\s+|[-*+•>]\s+|\d+[.)]\s+)")
+_EMPHASIS = re.compile(r"\*\*|__|`")
+_TRAILING = re.compile(r"[\s.;,]+$")
+_STATED = re.compile(r"(?i)\b(makespan|objective(?:\s+value)?|total\s+(?:cost|penalty)|penalty|cost)\b"
+                     r"[^0-9\n-]{0,12}?(-?\d+)\b")
+
+
+class AnswerLine(msgspec.Struct, frozen=True, kw_only=True):
+    """One extracted line: its 1-based line number, text and the fields of the format."""
+
+    line: int
+    text: str
+    fields: dict[str, str]
+
+
+class Skipped(msgspec.Struct, frozen=True, kw_only=True):
+    """A non-blank line that is not a schedule line, and why."""
+
+    line: int
+    text: str
+    reason: str
+
+
+class Extraction(msgspec.Struct, frozen=True, kw_only=True):
+    """What an answer contains: schedule lines, an optional header, skipped lines, stated values."""
+
+    lines: tuple[AnswerLine, ...]
+    skipped: tuple[Skipped, ...]
+    header: dict[str, str] | None = None
+    stated_objective: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.lines)
+
+
+class AnswerFormat:
+    """The compiled answer format of a family."""
+
+    def __init__(self, family: Family):
+        if not family.answer:
+            raise ValueError(f"family {family.name} states no answer format")
+        self.template = family.answer
+        self.fields = _PLACEHOLDER.findall(family.answer)
+        self.line = _compile(family.answer)
+        self.header = _compile(family.answer_header) if family.answer_header else None
+        self.header_template = family.answer_header
+
+    def example_pattern(self) -> str:
+        return self.template
+
+
+def _compile(template: str) -> re.Pattern[str]:
+    """A template → an anchored, case-insensitive, blank-tolerant regex with named groups."""
+    template = _TRAILING.sub("", template.strip())
+    parts = []
+    pos = 0
+    for match in _PLACEHOLDER.finditer(template):
+        parts.append(_literal(template[pos:match.start()]))
+        name = match.group(1)
+        if name not in NAME_FIELDS + INT_FIELDS:
+            raise ValueError(f"unknown answer placeholder <{name}>")
+        parts.append(f"(?P<{name}>[+-]?\\d+)" if name in INT_FIELDS else f"(?P<{name}>[^|,;:=]+?)")
+        pos = match.end()
+    parts.append(_literal(template[pos:]))
+    return re.compile(r"^\s*" + "".join(parts) + r"\s*$", re.IGNORECASE)
+
+
+def _literal(text: str) -> str:
+    """Literal template text: words must be separated, punctuation may have blanks around it."""
+    out = []
+    for token in re.findall(r"\w+|[^\w\s]+|\s+", text):
+        if token.isspace():
+            out.append(r"\s+" if out and out[-1][-1:].isalnum() else r"\s*")
+        elif token[0].isalnum() or token[0] == "_":
+            out.append(re.escape(token))
+        else:
+            out.append(r"\s*" + re.escape(token) + r"\s*")
+    return "".join(out)
+
+
+def clean_line(raw: str) -> str:
+    """A line without markdown, tags and trailing punctuation."""
+    text = _TAG.sub(" ", raw.replace("\r", ""))
+    text = _EMPHASIS.sub("", text)
+    text = _BULLET.sub("", text, count=1)
+    return _TRAILING.sub("", text).strip()
+
+
+def extract(text: str, fmt: AnswerFormat) -> Extraction:
+    """Extract the schedule lines of an answer (never raises on any text)."""
+    lines: list[AnswerLine] = []
+    skipped: list[Skipped] = []
+    header: dict[str, str] | None = None
+    stated: int | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        if _FENCE.match(raw):
+            skipped.append(Skipped(line=number, text=raw.strip(), reason="code fence"))
+            continue
+        cleaned = clean_line(raw)
+        match = fmt.line.match(cleaned) if cleaned else None
+        if match is not None:
+            lines.append(AnswerLine(line=number, text=raw.strip(), fields=_fields(match)))
+            continue
+        if fmt.header is not None and header is None and (hmatch := fmt.header.match(cleaned)):
+            header = _fields(hmatch)
+            continue
+        value = _stated(cleaned)
+        if value is not None and stated is None:
+            stated = value
+        reason = "states an objective value" if value is not None else _why_skipped(cleaned, fmt)
+        skipped.append(Skipped(line=number, text=raw.strip(), reason=reason))
+    return Extraction(lines=tuple(lines), skipped=tuple(skipped), header=header, stated_objective=stated)
+
+
+def _fields(match: re.Match[str]) -> dict[str, str]:
+    return {k: v.strip() for k, v in match.groupdict().items() if v is not None}
+
+
+def _stated(text: str) -> int | None:
+    match = _STATED.search(text)
+    return int(match.group(2)) if match else None
+
+
+def _why_skipped(cleaned: str, fmt: AnswerFormat) -> str:
+    if not cleaned:
+        return "markup only"
+    if not any(ch.isdigit() for ch in cleaned):
+        return "prose (no schedule values)"
+    return f"does not match the answer format {fmt.template!r}"
+
+
+Severity = Literal["error", "warning"]

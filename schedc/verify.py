@@ -1,0 +1,431 @@
+"""The verifier: an answer text → a constraint-by-constraint report.
+
+Steps (DESIGN.md §5): extract the schedule lines (:mod:`schedc.answers`); resolve names
+and values, reporting unknown entities, duplicates, out-of-domain values and missing
+assignments; judge the decisions with every constraint kind's own ``check``
+(:mod:`schedc.evaluate`); recompute the objective, compare it with a stated one and with
+the best known value. A :class:`Verifier` is built once per (instance, names) and checks
+any number of answers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Literal
+
+import msgspec
+
+from schedc.answers import AnswerFormat, AnswerLine, Extraction, Skipped, extract
+from schedc.evaluate import Evaluation, evaluate, make_context
+from schedc.ir import Family, Instance
+from schedc.kinds import CountBounds, Coverage, OnePerSlot
+from schedc.names import NameMap, canonical_names
+from schedc.solution import Assignment, Solution
+
+EPSILONS = (0.1, 0.5, 1.0, 5.0)
+IssueKind = Literal["unknown_entity", "duplicate", "conflicting_duplicate", "out_of_domain", "missing", "format"]
+#: Structural issues that count as hard violations (missing ones count in coverage instead).
+COUNTED = ("duplicate", "conflicting_duplicate", "out_of_domain", "format")
+
+
+class Issue(msgspec.Struct, frozen=True, kw_only=True):
+    """A structural problem of an answer: which kind, on which line, in the prompt's words."""
+
+    kind: IssueKind
+    message: str
+    line: int | None = None
+
+
+class ViolationReport(msgspec.Struct, frozen=True, kw_only=True):
+    kind: str
+    constraint: str
+    message: str
+    amount: int = 1
+    entities: tuple[str, ...] = ()
+
+
+class CheckReport(msgspec.Struct, frozen=True, kw_only=True):
+    """The verdict on one answer (``schedc check --json`` prints it)."""
+
+    instance: str
+    family: str
+    extracted: bool
+    extraction_error: str | None
+    feasible: bool
+    produced: int
+    required: int
+    coverage: float
+    hard_violations: int
+    violation_rate: float | None
+    issues: list[Issue]
+    violations: list[ViolationReport]
+    objective: int | None
+    objective_measure: str
+    components: dict[str, int]
+    stated_objective: int | None
+    stated_objective_matches: bool | None
+    bks: int | None
+    bks_kind: str | None
+    gap_pct: float | None
+    optimal_within: dict[str, bool]
+    skipped_lines: list[Skipped]
+
+
+class Verifier:
+    """Checks answers against one instance under one display-name mapping."""
+
+    def __init__(self, instance: Instance, family: Family | None = None, names: Mapping[str, str] | None = None):
+        if family is None:
+            from schedc.family import load_family
+
+            family = load_family(instance.family)
+        self.instance = instance
+        self.family = family
+        display = canonical_names(instance, family)
+        display.update(names or {})
+        self.names = NameMap(display)
+        self.ctx = make_context(instance, family, display)
+        self.format = AnswerFormat(family)
+        self.steps = {(a.job, a.step): a.name for a in instance.activities if a.job is not None}
+        self.per_agent_key = any(isinstance(c, OnePerSlot) and c.per == "agent" and c.active
+                                 for c in instance.constraints)
+        self.exactly = any(isinstance(c, OnePerSlot) and c.exactly and c.active for c in instance.constraints)
+
+    # ------------------------------------------------------------------ entry points
+
+    def check(self, text: str) -> CheckReport:
+        """Verify an answer text (never raises on any text)."""
+        extraction = extract(text, self.format)
+        if not extraction.ok:
+            return self._not_extracted(extraction)
+        issues: list[Issue] = []
+        solution = self.decisions(extraction, issues)
+        evaluation = evaluate(self.ctx, solution)
+        return self._report(extraction, solution, evaluation, issues)
+
+    def decisions(self, extraction: Extraction, issues: list[Issue]) -> Solution:
+        """Resolve extracted lines into a solution, recording structural issues."""
+        if self.instance.activities:
+            solution = self._interval_decisions(extraction.lines, issues)
+        else:
+            solution = self._slot_decisions(extraction.lines, issues)
+        if extraction.header is not None and "count" in extraction.header:
+            stated = int(extraction.header["count"])
+            if stated != len(extraction.lines):
+                issues.append(Issue(kind="format", message=f"the header announces {stated} assignments but "
+                                    f"{len(extraction.lines)} lines follow"))
+        elif self.format.header is not None:
+            issues.append(Issue(kind="format", message=f"missing header line {self.format.header_template!r}"))
+        return solution
+
+    # ------------------------------------------------------------------ interval families
+
+    def _interval_decisions(self, lines: tuple[AnswerLine, ...], issues: list[Issue]) -> Solution:
+        starts: dict[str, int] = {}
+        modes: dict[str, int] = {}
+        first_line: dict[str, int] = {}
+        for line in lines:
+            activity = self._activity(line, issues)
+            if activity is None:
+                continue
+            start = int(line.fields["start"])
+            mode = self._mode(activity, line, issues)
+            if mode is None:
+                continue
+            if start < 0:
+                issues.append(Issue(kind="out_of_domain", line=line.line,
+                                    message=f"{self.names.show(activity)} starts at {start} < 0"))
+                continue
+            if activity in starts:
+                same = (starts[activity], modes[activity]) == (start, mode)
+                issues.append(Issue(kind="duplicate" if same else "conflicting_duplicate", line=line.line,
+                                    message=f"{self.names.show(activity)} is given again (first on line "
+                                    f"{first_line[activity]}); the first one is kept"))
+                continue
+            starts[activity], modes[activity], first_line[activity] = start, mode, line.line
+        missing = [a.name for a in self.instance.activities if a.name not in starts]
+        if missing:
+            issues.append(Issue(kind="missing", message=f"{len(missing)} of {len(self.instance.activities)} "
+                                f"activities have no line: {self._listing(missing)}"))
+        return Solution(starts=starts, modes=modes)
+
+    def _activity(self, line: AnswerLine, issues: list[Issue]) -> str | None:
+        fields = line.fields
+        if "job" in fields:
+            jobs = self.names.resolver("job", {a.job for a in self.instance.activities if a.job})
+            job = NameMap.lookup(jobs, fields["job"])
+            if job is None:
+                issues.append(Issue(kind="unknown_entity", line=line.line, message=f"unknown job {fields['job']!r}"))
+                return None
+            name = self.steps.get((job, int(fields["step"])))
+            if name is None:
+                count = sum(1 for j, _ in self.steps if j == job)
+                issues.append(Issue(kind="unknown_entity", line=line.line, message=f"{self.names.show(job)} has no "
+                                    f"step {fields['step']} (steps 1..{count})"))
+            return name
+        activities = self.names.resolver("activity", self.ctx.activities)
+        name = NameMap.lookup(activities, fields.get("activity", ""))
+        if name is None:
+            issues.append(Issue(kind="unknown_entity", line=line.line,
+                                message=f"unknown activity {fields.get('activity')!r}"))
+        return name
+
+    def _mode(self, activity: str, line: AnswerLine, issues: list[Issue]) -> int | None:
+        modes = self.ctx.activities[activity].modes
+        shown = self.names.show(activity)
+        if "machine" in line.fields:
+            machine = NameMap.lookup(self.names.resolver("machine", self.ctx.resources), line.fields["machine"])
+            if machine is None:
+                issues.append(Issue(kind="unknown_entity", line=line.line,
+                                    message=f"unknown machine {line.fields['machine']!r}"))
+                return None
+            for number, mode in enumerate(modes, start=1):
+                if any(u.resource == machine for u in mode.uses):
+                    return number
+            issues.append(Issue(kind="out_of_domain", line=line.line,
+                                message=f"{self.names.show(machine)} cannot process {shown}"))
+            return None
+        if "mode" in line.fields:
+            number = int(line.fields["mode"])
+            if not 1 <= number <= len(modes):
+                issues.append(Issue(kind="out_of_domain", line=line.line,
+                                    message=f"{shown} has no mode {number} (modes 1..{len(modes)})"))
+                return None
+            return number
+        return 1
+
+    # ------------------------------------------------------------------ slot families
+
+    def _slot_decisions(self, lines: tuple[AnswerLine, ...], issues: list[Issue]) -> Solution:
+        agents = self.names.resolver("agent", self.ctx.agents)
+        values = self.names.resolver("value", self.ctx.values)
+        kept: dict[tuple, tuple[str, int]] = {}
+        assignments: list[Assignment] = []
+        for line in lines:
+            assignment = self._assignment(line, agents, values, issues)
+            if assignment is None:
+                continue
+            key = (assignment.agent, assignment.day, assignment.period)
+            if not self.per_agent_key:
+                key += (assignment.value,)
+            if key in kept:
+                same = kept[key][0] == assignment.value
+                where = self._slot_text(assignment.day, assignment.period)
+                issues.append(Issue(kind="duplicate" if same else "conflicting_duplicate", line=line.line,
+                                    message=f"{self.names.show(assignment.agent)} is given again for {where} "
+                                    f"(first on line {kept[key][1]}); the first one is kept"))
+                continue
+            kept[key] = (assignment.value, line.line)
+            assignments.append(assignment)
+        if self.exactly:
+            slots = self.ctx.days * self.ctx.periods
+            have = {(a.agent, a.day, a.period) for a in assignments}
+            missing = len(self.ctx.agents) * slots - len(have)
+            if missing:
+                issues.append(Issue(kind="missing", message=f"{missing} of {len(self.ctx.agents) * slots} "
+                                    "agent-days have no line (every one must be listed)"))
+        return Solution(assignments=tuple(assignments))
+
+    def _assignment(self, line: AnswerLine, agents: dict[str, str], values: dict[str, str],
+                    issues: list[Issue]) -> Assignment | None:
+        f = line.fields
+        agent = NameMap.lookup(agents, f.get("agent", ""))
+        value = NameMap.lookup(values, f.get("value", ""))
+        problems = []
+        if agent is None:
+            problems.append(f"unknown {self.ctx.agent_cls} {f.get('agent')!r}")
+        if value is None:
+            problems.append(f"unknown {self.ctx.value_cls} {f.get('value')!r}")
+        if problems:
+            issues.append(Issue(kind="unknown_entity", line=line.line, message="; ".join(problems)))
+            return None
+        day = self._day_index(int(f["day"]))
+        period = int(f.get("period", 0))
+        if not 0 <= day < self.ctx.days or not 0 <= period < self.ctx.periods:
+            issues.append(Issue(kind="out_of_domain", line=line.line,
+                                message=f"{self._slot_text_written(f)} is outside the horizon"))
+            return None
+        assert agent is not None and value is not None
+        return Assignment(agent, day, period, value)
+
+    def _day_index(self, written: int) -> int:
+        mode = self.family.day_names
+        if mode == "index1":
+            return written - 1
+        if mode == "date":
+            cal = self.instance.calendar
+            first = cal.start_date.day if cal is not None and cal.start_date is not None else 1
+            return written - first
+        return written
+
+    def day_display(self, day: int) -> int:
+        """How day index ``day`` is written in prompts and answers of this family."""
+        mode = self.family.day_names
+        if mode == "index1":
+            return day + 1
+        if mode == "date":
+            cal = self.instance.calendar
+            return day + (cal.start_date.day if cal is not None and cal.start_date is not None else 1)
+        return day
+
+    def _slot_text(self, day: int, period: int) -> str:
+        text = f"day {self.day_display(day)}"
+        return text if self.ctx.periods == 1 else f"{text} period {period}"
+
+    def _slot_text_written(self, fields: dict[str, str]) -> str:
+        text = f"day {fields['day']}"
+        return text + (f" period {fields['period']}" if "period" in fields else "")
+
+    def _listing(self, names: list[str], limit: int = 5) -> str:
+        shown = ", ".join(self.names.show(n) for n in names[:limit])
+        return shown + (f", … (+{len(names) - limit})" if len(names) > limit else "")
+
+    # ------------------------------------------------------------------ writing answers
+
+    def write(self, solution: Solution) -> str:
+        """A solution as answer text in the family's format, with this verifier's names."""
+        lines = [self._fill(fields) for fields in self._answer_fields(solution)]
+        if self.format.header_template:
+            lines.insert(0, self.format.header_template.replace("<count>", str(len(lines))))
+        return "\n".join(lines) + "\n"
+
+    def _answer_fields(self, solution: Solution) -> list[dict[str, object]]:
+        if self.instance.activities:
+            rows = []
+            for a in self.instance.activities:
+                if a.name not in solution.starts:
+                    continue
+                number = solution.modes.get(a.name, 1)
+                mode = a.modes[number - 1]
+                rows.append({"job": self.names.show(a.job or ""), "step": a.step, "activity": self.names.show(a.name),
+                             "start": solution.starts[a.name], "mode": number,
+                             "machine": self.names.show(mode.uses[0].resource) if mode.uses else ""})
+            return rows
+        return [{"agent": self.names.show(x.agent), "value": self.names.show(x.value),
+                 "day": self.day_display(x.day), "period": x.period} for x in solution.assignments]
+
+    def _fill(self, fields: dict[str, object]) -> str:
+        return re.sub(r"<([a-z_]+)>", lambda m: str(fields[m.group(1)]), self.format.template)
+
+    # ------------------------------------------------------------------ report
+
+    def coverage(self, solution: Solution) -> tuple[int, int]:
+        """(present, required) assignments of the answer."""
+        if self.instance.activities:
+            return len(solution.starts), len(self.instance.activities)
+        if self.exactly:
+            present = len({(a.agent, a.day, a.period) for a in solution.assignments})
+            return present, len(self.ctx.agents) * self.ctx.days * self.ctx.periods
+        return _demand_coverage(self, solution)
+
+    def _not_extracted(self, extraction: Extraction) -> CheckReport:
+        required = self.coverage(Solution())[1]
+        return CheckReport(
+            instance=self.instance.name, family=self.family.name, extracted=False,
+            extraction_error=f"no line matches the answer format {self.format.template!r}", feasible=False,
+            produced=0, required=required, coverage=0.0, hard_violations=0, violation_rate=None, issues=[],
+            violations=[], objective=None, objective_measure=self.instance.objective.measure, components={},
+            stated_objective=extraction.stated_objective, stated_objective_matches=None,
+            bks=self.instance.meta.bks, bks_kind=self.instance.meta.bks_kind, gap_pct=None, optimal_within={},
+            skipped_lines=list(extraction.skipped))
+
+    def _report(self, extraction: Extraction, solution: Solution, evaluation: Evaluation,
+                issues: list[Issue]) -> CheckReport:
+        present, required = self.coverage(solution)
+        counted = sum(1 for i in issues if i.kind in COUNTED)
+        hard = len(evaluation.violations) + counted
+        produced = len(extraction.lines)
+        complete = present >= required and not any(i.kind in ("missing", "unknown_entity") for i in issues)
+        feasible = complete and hard == 0
+        objective = evaluation.objective if complete else None
+        bks = self.instance.meta.bks
+        gap = None
+        if feasible and objective is not None and bks:
+            gap = (objective - bks) / bks * 100.0
+        elif feasible and objective is not None and bks == 0:
+            gap = 0.0 if objective == 0 else None
+        stated = extraction.stated_objective
+        return CheckReport(
+            instance=self.instance.name, family=self.family.name, extracted=True, extraction_error=None,
+            feasible=feasible, produced=produced, required=required,
+            coverage=round(min(present, required) / required, 6) if required else 1.0,
+            hard_violations=hard, violation_rate=round(hard / produced, 6) if produced else None,
+            issues=issues, violations=[ViolationReport(kind=v.kind, constraint=v.constraint, message=v.message,
+                                                       amount=v.amount, entities=v.entities)
+                                       for v in evaluation.violations],
+            objective=objective, objective_measure=self.instance.objective.measure,
+            components=evaluation.components, stated_objective=stated,
+            stated_objective_matches=None if stated is None or objective is None else stated == objective,
+            bks=bks, bks_kind=self.instance.meta.bks_kind, gap_pct=None if gap is None else round(gap, 4),
+            optimal_within={f"{eps:g}": gap <= eps + 1e-9 for eps in EPSILONS} if gap is not None else {},
+            skipped_lines=list(extraction.skipped))
+
+
+def _demand_coverage(verifier: Verifier, solution: Solution) -> tuple[int, int]:
+    """Coverage of slot families without a full grid: filled demand units / demanded units.
+
+    Demand comes from ``coverage`` requirements (their minimum) or, failing those, from
+    per-agent ``count_bounds`` minimums (e.g. the lectures of each course).
+    """
+    ctx = verifier.ctx
+    counts: dict[tuple, int] = {}
+    for a in solution.assignments:
+        counts[(a.day, a.value)] = counts.get((a.day, a.value), 0) + 1
+        counts[("agent", a.agent)] = counts.get(("agent", a.agent), 0) + 1
+    for c in ctx.instance.constraints:
+        if isinstance(c, Coverage) and c.active and c.hard:
+            reqs = [r for r in c.requirements if r.min]
+            return (sum(min(counts.get((r.day, r.value), 0), r.min or 0) for r in reqs),
+                    sum(r.min or 0 for r in reqs))
+    for c in ctx.instance.constraints:
+        if isinstance(c, CountBounds) and c.active and c.hard and c.values.mode == "work" and c.min is not None:
+            lows = {agent: ctx.bound(c.min, agent) or 0 for agent in ctx.select(c.agents)}
+            return (sum(min(counts.get(("agent", agent), 0), low) for agent, low in lows.items()),
+                    sum(lows.values()))
+    return len(solution.assignments), len(solution.assignments)
+
+
+def format_report(report: CheckReport, limit: int = 20) -> str:
+    """A readable report for people (``schedc check`` without ``--json``)."""
+    out = [f"{report.instance} ({report.family})"]
+    if not report.extracted:
+        out.append(f"NOT EXTRACTED: {report.extraction_error}")
+        out += [f"  line {s.line}: skipped ({s.reason}): {s.text[:80]}" for s in report.skipped_lines[:limit]]
+        return "\n".join(out)
+    skipped = len(report.skipped_lines)
+    out.append(f"extracted {report.produced} schedule lines" + (f", skipped {skipped}" if skipped else ""))
+    out.append(f"coverage {report.coverage * 100:.1f}% of {report.required} required assignments")
+    verdict = "FEASIBLE" if report.feasible else "INFEASIBLE"
+    rate = "" if report.violation_rate is None else f", violation rate {report.violation_rate:.3f}"
+    out.append(f"{verdict}: {report.hard_violations} hard violations{rate}")
+    for issue in report.issues[:limit]:
+        where = f"line {issue.line}: " if issue.line else ""
+        out.append(f"  {where}{issue.kind.replace('_', ' ')}: {issue.message}")
+    for v in report.violations[:limit]:
+        out.append(f"  [{v.kind} {v.constraint}] {v.message}")
+    hidden = len(report.issues) + len(report.violations) - min(len(report.issues), limit) \
+        - min(len(report.violations), limit)
+    if hidden > 0:
+        out.append(f"  … {hidden} more (see --json)")
+    out.append(_objective_line(report))
+    for name, cost in report.components.items():
+        if cost:
+            out.append(f"  {name}: {cost}")
+    return "\n".join(out)
+
+
+def _objective_line(report: CheckReport) -> str:
+    if report.objective is None:
+        text = f"{report.objective_measure}: not computed (incomplete schedule)"
+    else:
+        text = f"{report.objective_measure}: {report.objective}"
+    if report.stated_objective is not None:
+        agrees = {True: "agrees", False: "DISAGREES", None: "not comparable"}[report.stated_objective_matches]
+        text += f"; stated {report.stated_objective} ({agrees})"
+    if report.bks is not None:
+        text += f"; best known {report.bks} ({report.bks_kind or 'unknown status'})"
+    if report.gap_pct is not None:
+        within = [eps for eps, ok in report.optimal_within.items() if ok]
+        text += f"; gap {report.gap_pct:.2f}%" + (f", optimal within {within[0]}%" if within else "")
+    return text
