@@ -79,7 +79,7 @@ class SchedcError(Exception):
 
 
 def _source_excerpt(source: str, span: Span) -> list[str]:
-    lines = source.splitlines()
+    lines = source.split("\n")
     if not 1 <= span.line <= len(lines):
         return []
     text = lines[span.line - 1].expandtabs(1)

@@ -172,11 +172,26 @@ _CONVERTERS = {int: _int, str: _word, bool: _bool, AttrRef: _attr, Selector: _se
                ValueFilter: _value_filter, Windows: _windows}
 
 
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+_UNESCAPES = {v[1]: k for k, v in _ESCAPES.items()}
+_ESCAPED = re.compile(r"\\(.)")
+
+
+def quote(text: str) -> str:
+    """A string literal: ``"..."`` with backslash, quote, newline, tab and CR escaped."""
+    return '"' + "".join(_ESCAPES.get(ch, ch) for ch in text) + '"'
+
+
+def unquote(literal: str) -> str:
+    """The text of a ``"..."`` literal (inverse of :func:`quote`; unknown escapes keep the character)."""
+    return _ESCAPED.sub(lambda m: _UNESCAPES.get(m.group(1), m.group(1)), literal[1:-1])
+
+
 def quote_word(text: str) -> str:
     """A name as written in the text: bare when it is a plain word, else quoted."""
-    if _PLAIN_WORD.match(text):
+    if _PLAIN_WORD.match(text) and text.isascii():
         return text
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return quote(text)
 
 
 def format_value(value: Any) -> str:

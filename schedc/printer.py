@@ -14,7 +14,7 @@ from itertools import groupby
 from schedc.ir import Activity, Entity, Family, Instance, Meta, Resource
 from schedc.kinds import KINDS, Constraint, TableContext, kind_name
 from schedc.kinds.costs import AssignmentCost, is_dense_grid
-from schedc.params import field_types, format_value, quote_word
+from schedc.params import field_types, format_value, quote, quote_word
 from schedc.parser import COMMON_FIELDS
 
 INDENT = "  "
@@ -60,12 +60,7 @@ def _meta(meta: Meta) -> list[str]:
 
 
 def _scalar(value: object) -> str:
-    if isinstance(value, int):
-        return str(value)
-    text = str(value)
-    if text.isidentifier():
-        return text
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return str(value) if isinstance(value, int) else quote_word(str(value))
 
 
 def _calendar(instance: Instance) -> str:
@@ -132,12 +127,17 @@ def _entities(cls_name: str, entities: Sequence[Entity], family: Family) -> list
 def _cell(text: str) -> str:
     if text and not any(c.isspace() or c in '"#' for c in text) and text != "end":
         return text
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return quote(text)
 
 
 def _attr_cell(value: object) -> str:
     if isinstance(value, tuple):
-        return ",".join(value) if value else "-"
+        if not value:
+            return "-"
+        joined = ",".join(value)
+        if any(not v or "," in v or v == "-" for v in value):
+            raise ValueError(f"list attribute values cannot be empty, '-' or contain commas: {value!r}")
+        return _cell(joined)
     return _cell(str(value))
 
 
@@ -203,8 +203,7 @@ def print_family(family: Family) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _quoted(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+_quoted = quote
 
 
 __all__ = ["print_instance", "print_family", "KINDS"]

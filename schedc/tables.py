@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from schedc.kinds.base import Row, RowError
+from schedc.params import unquote
 
 _CELL = re.compile(r'"(?:[^"\\]|\\.)*"|[^\s"#]+|#|"')
 
@@ -55,7 +56,7 @@ def _split_quoted(line: str, line_no: int) -> Row | None:
         if text == '"':
             raise RowError("unterminated quoted cell", line_no, match.start() + 1, 'close it with "')
         if text.startswith('"'):
-            text = text[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+            text = unquote(text)
         cells.append(text)
         columns.append(match.start() + 1)
     return Row(cells, columns, line_no) if cells else None

@@ -34,7 +34,7 @@ FREE = "Off"
 
 def nsplib_instance_name(nsp: Path, gen: Path) -> str:
     """``n25_1_case2`` for ``N25/1.nsp`` + ``Cases/2.gen`` (the SCHEDBench naming)."""
-    return f"{nsp.parent.name.lower()}_{nsp.stem}_case{gen.stem}"
+    return f"{nsp.resolve().parent.name.lower()}_{nsp.stem}_case{gen.stem}"
 
 
 def import_nsplib(nsp_path: str | Path, gen_path: str | Path, bks: dict[str, BksRow] | None = None) -> Instance:
