@@ -158,7 +158,8 @@ def read_ga_roster(path: Path) -> list[list[int]]:
 def test_nsplib_published_roster_recount() -> None:
     folder = DATA / "solutions" / "nsplib"
     [row] = list(csv.DictReader(open(folder / "costs.csv", newline="")))
-    [instance] = import_paths("nsplib", [DATA / "nsplib" / "N25" / "1.nsp"], cases=[DATA / "nsplib" / "Cases" / "2.gen"])
+    nsplib = DATA / "nsplib"
+    [instance] = import_paths("nsplib", [nsplib / "N25" / "1.nsp"], cases=[nsplib / "Cases" / "2.gen"])
     roster = read_ga_roster(folder / row["solution_file"])
     shifts = ["S1", "S2", "S3"]
     solution = Solution(assignments=tuple(
