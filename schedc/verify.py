@@ -88,6 +88,7 @@ class Verifier:
         self.ctx = make_context(instance, family, display)
         self.format = AnswerFormat(family)
         self.steps = {(a.job, a.step): a.name for a in instance.activities if a.job is not None}
+        self.jobs = list(dict.fromkeys(a.job for a in instance.activities if a.job is not None))
         self.per_agent_key = any(isinstance(c, OnePerSlot) and c.per == "agent" and c.active
                                  for c in instance.constraints)
         self.exactly = any(isinstance(c, OnePerSlot) and c.exactly and c.active for c in instance.constraints)
@@ -153,7 +154,7 @@ class Verifier:
     def _activity(self, line: AnswerLine, issues: list[Issue]) -> str | None:
         fields = line.fields
         if "job" in fields:
-            jobs = self.names.resolver("job", {a.job for a in self.instance.activities if a.job})
+            jobs = self.names.resolver("job", self.jobs)
             job = NameMap.lookup(jobs, fields["job"])
             if job is None:
                 issues.append(Issue(kind="unknown_entity", line=line.line, message=f"unknown job {fields['job']!r}"))
