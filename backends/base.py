@@ -1,0 +1,67 @@
+"""What every solver backend shares: the result record and the unsupported-kind error.
+
+A backend compiles an IR instance into a solver model through a table of encoders keyed by
+constraint class (no if/elif chain over kinds), declares the kinds it supports, and fails
+with a clear message — backend, kind, source span — for any other. Every solution a backend
+returns is re-checked by the shared evaluator before it is reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal
+
+import msgspec
+
+from schedc.diagnostics import SchedcError, Span
+from schedc.kinds import Constraint, kind_name
+from schedc.solution import Solution
+
+Status = Literal["optimal", "feasible", "infeasible", "unknown", "invalid"]
+
+
+class SolveResult(msgspec.Struct, frozen=True, kw_only=True):
+    """The outcome of a solver run (``schedc solve --json`` prints it without the solution)."""
+
+    instance: str
+    backend: str
+    status: Status
+    objective: int | None
+    bound: float | None
+    bks: int | None
+    gap_pct: float | None
+    seconds: float
+    build_seconds: float
+    solution: Solution | None = None
+    components: dict[str, int] = {}
+
+
+class SolverDisagreement(RuntimeError):
+    """The evaluator disagrees with a solver about one of its own solutions: a bug, never bad input."""
+
+
+def unsupported(backend: str, constraint: Constraint, file: str = "<input>", form: str = "") -> SchedcError:
+    """The error for a constraint kind (or a ``form`` of it, e.g. "soft") a backend cannot encode."""
+    span: Span | None = constraint.span
+    what = f"the {form} form of the kind" if form else "the kind"
+    return SchedcError.at("E501", f"the {backend} backend does not support {what} {kind_name(constraint)} "
+                          f"(constraint {constraint.id})", file=file, line=span.line if span else None,
+                          column=span.column if span else 1,
+                          hint="run another backend, or drop the constraint")
+
+
+def gap_pct(objective: int | None, bks: int | None) -> float | None:
+    """``(z − z*) / z* × 100`` when both are known and z* > 0."""
+    if objective is None or bks is None or bks == 0:
+        return None
+    return round((objective - bks) / bks * 100.0, 4)
+
+
+def check_agreement(backend: str, claimed: int | None, evaluated: int | None, feasible: bool,
+                    components: Mapping[str, int]) -> None:
+    """Fail loudly when the evaluator does not accept a solver solution as the solver claims."""
+    if not feasible:
+        raise SolverDisagreement(f"{backend} returned a solution the verifier finds infeasible")
+    if claimed is not None and evaluated is not None and claimed != evaluated:
+        raise SolverDisagreement(f"{backend} claims objective {claimed} but the verifier computes {evaluated} "
+                                 f"(components {dict(components)})")

@@ -1,0 +1,268 @@
+"""The CP-SAT model of an instance: decision variables, penalty bookkeeping, encoder dispatch.
+
+Interval families: per activity a start variable and, per mode, an optional fixed-size
+interval whose presence literal says the mode is chosen (one literal fixed true for
+single-mode activities). Slot families: one Boolean ``x[agent, day, period, value]`` per
+possible assignment. Constraint kinds are encoded by the functions registered in
+:data:`ENCODERS` (``backends/cpsat/interval.py`` and ``slot.py``); soft ones add weighted
+penalty terms through :meth:`CpsatModel.penalize`, which also keeps each constraint's own
+penalty expression so its value can be compared with the evaluator's component.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ortools.sat.python import cp_model
+from schedc.backends.base import unsupported
+
+from schedc.heuristics import serial_schedule, topological_order
+from schedc.ir import Family, Instance
+from schedc.kinds import Constraint, PrecedenceLag, ValueFilter, Windows
+from schedc.kinds.context import EvalContext
+from schedc.solution import Solution
+
+Encoder = Callable[["CpsatModel", Any], None]
+ENCODERS: dict[type[Constraint], Encoder] = {}
+
+
+def encoder(kind: type[Constraint]) -> Callable[[Encoder], Encoder]:
+    """Register the CP-SAT encoder of a constraint kind."""
+    def register(func: Encoder) -> Encoder:
+        ENCODERS[kind] = func
+        return func
+    return register
+
+
+class CpsatModel:
+    """Builds and holds the CP-SAT model of one instance."""
+
+    def __init__(self, instance: Instance, family: Family, fixed: Solution | None = None):
+        self.instance = instance
+        self.family = family
+        self.ctx = EvalContext(instance, family)
+        self.model = cp_model.CpModel()
+        self.fixed = fixed
+        self.terms: list[tuple[int, cp_model.LinearExprT]] = []
+        self.components: dict[str, list[cp_model.LinearExprT]] = {}
+        self._bools: dict[tuple, cp_model.IntVar] = {}
+        self.hint: Solution | None = None
+        if instance.activities:
+            self._interval_variables()
+        else:
+            self._slot_variables()
+        for constraint in instance.constraints:
+            if constraint.active:
+                encode = ENCODERS.get(type(constraint))
+                if encode is None:
+                    raise unsupported("cpsat", constraint)
+                encode(self, constraint)
+        self._objective()
+        if fixed is not None:
+            self.fix(fixed)
+
+    # ------------------------------------------------------------------ penalties
+
+    def penalize(self, constraint: Constraint, expr: cp_model.LinearExprT) -> None:
+        """Add ``weight × expr`` to the objective as part of ``constraint``'s component."""
+        self.components.setdefault(constraint.id, []).append(expr)
+        self.terms.append((constraint.weight, expr))
+
+    def bounded(self, constraint: Constraint, expr: cp_model.LinearExprT, lo: int | None, hi: int | None,
+                upper: int) -> None:
+        """``lo ≤ expr ≤ hi``: a constraint when hard, a deficit + excess penalty when soft.
+
+        ``upper`` is an upper bound on ``expr`` (sizes the slack variables).
+        """
+        if constraint.hard:
+            if lo is not None:
+                self.model.Add(expr >= lo)
+            if hi is not None:
+                self.model.Add(expr <= hi)
+            return
+        if lo is not None and lo > 0:
+            deficit = self.model.NewIntVar(0, lo, f"deficit_{constraint.id}")
+            self.model.Add(deficit >= lo - expr)
+            self.penalize(constraint, deficit)
+        if hi is not None and hi < upper:
+            excess = self.model.NewIntVar(0, max(0, upper - hi), f"excess_{constraint.id}")
+            self.model.Add(excess >= expr - hi)
+            self.penalize(constraint, excess)
+
+    def forbid_or_penalize(self, constraint: Constraint, literals: list[cp_model.LinearExprT], cost: int = 1) -> None:
+        """The conjunction of ``literals`` (0/1 expressions) must not hold; soft: costs ``cost``."""
+        size = len(literals)
+        if constraint.hard:
+            self.model.Add(sum(literals) <= size - 1)
+            return
+        indicator = self.model.NewBoolVar(f"occ_{constraint.id}")
+        self.model.Add(indicator >= sum(literals) - (size - 1))
+        self.penalize(constraint, cost * indicator)
+
+    # ------------------------------------------------------------------ interval variables
+
+    def _interval_variables(self) -> None:
+        acts = self.instance.activities
+        self.preds: dict[str, list[tuple[str, int]]] = {a.name: [] for a in acts}
+        for c in self.instance.constraints:
+            if isinstance(c, PrecedenceLag) and c.active:
+                for e in c.edges:
+                    self.preds[e.after].append((e.before, e.lag))
+        est = self._earliest_starts()
+        self.est = est
+        horizon = self._horizon()
+        self.horizon = horizon
+        self.start: dict[str, cp_model.IntVar] = {}
+        self.end: dict[str, cp_model.IntVar] = {}
+        self.present: dict[tuple[str, int], Any] = {}
+        self.intervals: dict[tuple[str, int], cp_model.IntervalVar] = {}
+        for a in acts:
+            shortest = min(m.duration for m in a.modes)
+            start = self.model.NewIntVar(est[a.name], max(est[a.name], horizon - shortest), f"S_{a.name}")
+            end = self.model.NewIntVar(est[a.name] + shortest, horizon, f"E_{a.name}")
+            self.start[a.name], self.end[a.name] = start, end
+            if len(a.modes) == 1:
+                self.present[(a.name, 1)] = 1
+                self.intervals[(a.name, 1)] = self.model.NewFixedSizeIntervalVar(start, a.modes[0].duration,
+                                                                                 f"I_{a.name}")
+                self.model.Add(end == start + a.modes[0].duration)
+                continue
+            literals = [self.model.NewBoolVar(f"mode_{a.name}_{k}") for k in range(1, len(a.modes) + 1)]
+            self.model.AddExactlyOne(literals)
+            for k, (mode, literal) in enumerate(zip(a.modes, literals, strict=True), start=1):
+                self.present[(a.name, k)] = literal
+                self.intervals[(a.name, k)] = self.model.NewOptionalFixedSizeIntervalVar(
+                    start, mode.duration, literal, f"I_{a.name}_{k}")
+            self.model.Add(end == start + sum(m.duration * lit for m, lit in zip(a.modes, literals, strict=True)))
+
+    def _earliest_starts(self) -> dict[str, int]:
+        """Longest-path earliest starts with each activity's shortest mode (a valid lower bound)."""
+        est: dict[str, int] = {}
+        acts = {a.name: a for a in self.instance.activities}
+        for name in topological_order(self.instance):
+            est[name] = max((est[p] + min(m.duration for m in acts[p].modes) + lag for p, lag in self.preds[name]),
+                            default=0)
+        return {a: est.get(a, 0) for a in acts}
+
+    def _horizon(self) -> int:
+        """An upper bound on the end of any activity: a feasible heuristic makespan when the
+        heuristic schedule satisfies every constraint, else the sum of the longest durations."""
+        from schedc.evaluate import evaluate
+
+        trivial = sum(max(m.duration for m in a.modes) for a in self.instance.activities)
+        trivial += sum(lag for ps in self.preds.values() for _, lag in ps)
+        bound = trivial
+        if self.fixed is None:
+            heuristic = serial_schedule(self.instance)
+            result = evaluate(self.ctx, heuristic)
+            if result.feasible and result.objective is not None:
+                self.hint = heuristic
+                bound = min(bound, result.objective)
+        else:
+            ends = [s + max(m.duration for m in a.modes) for a in self.instance.activities
+                    if (s := self.fixed.starts.get(a.name)) is not None]
+            bound = max([trivial, *ends])
+        return bound
+
+    def makespan_lower_bound(self) -> int:
+        """max(critical path, total renewable load / capacity) — used to tighten the makespan."""
+        best = max((self.est[a.name] + min(m.duration for m in a.modes) for a in self.instance.activities),
+                   default=0)
+        for r in self.instance.resources:
+            if r.kind == "nonrenewable" or not r.capacity:
+                continue
+            load = sum(min(m.duration * next((u.amount for u in m.uses if u.resource == r.name), 0) for m in a.modes)
+                       for a in self.instance.activities)
+            best = max(best, -(-load // r.capacity))
+        return best
+
+    # ------------------------------------------------------------------ slot variables
+
+    def _slot_variables(self) -> None:
+        ctx = self.ctx
+        self.x: dict[tuple[str, int, int, str], cp_model.IntVar] = {}
+        for e in ctx.agents:
+            for d in range(ctx.days):
+                for p in range(ctx.periods):
+                    for v in ctx.values:
+                        self.x[(e, d, p, v)] = self.model.NewBoolVar(f"x_{e}_{d}_{p}_{v}")
+
+    def slot_vars(self, agent: str, day: int, values: Iterable[str] | None = None) -> list[cp_model.IntVar]:
+        """Assignment variables of an agent on a day (all periods), optionally for some values."""
+        chosen = self.ctx.values if values is None else list(values)
+        return [self.x[(agent, day, p, v)] for p in range(self.ctx.periods) for v in chosen]
+
+    def matches(self, agent: str, day: int, vf: ValueFilter) -> cp_model.IntVar:
+        """A Boolean equal to "the agent's day matches the filter" (see ValueFilter)."""
+        key = ("match", agent, day, vf)
+        if key not in self._bools:
+            if vf.mode == "free":
+                work = self.matches(agent, day, ValueFilter(mode="work"))
+                self._bools[key] = work.Not()
+            else:
+                values = [v for v in self.ctx.values if v != self.ctx.free] if vf.mode == "work" else vf.values
+                self._bools[key] = self.any_of(self.slot_vars(agent, day, values), f"m_{agent}_{day}")
+        return self._bools[key]
+
+    def any_of(self, literals: list, name: str) -> Any:
+        """A Boolean equal to the OR of ``literals``."""
+        if not literals:
+            return self.model.NewConstant(0)
+        if len(literals) == 1:
+            return literals[0]
+        var = self.model.NewBoolVar(name)
+        self.model.AddMaxEquality(var, literals)
+        return var
+
+    def sequence(self, agent: str, vf: ValueFilter, windows: Windows) -> list[Any]:
+        """Booleans of the agent's sequence: one per day, or one per weekend (any day matches;
+        for ``free``, all days free) — the same definition as the evaluator's."""
+        out = []
+        for window in self.ctx.windows(windows):
+            if vf.mode == "free":
+                work = [self.matches(agent, d, ValueFilter(mode="work")) for d in window]
+                out.append(self.any_of(work, f"w_{agent}_{window[0]}").Not() if len(work) > 1 else
+                           self.matches(agent, window[0], vf))
+            else:
+                out.append(self.any_of([self.matches(agent, d, vf) for d in window], f"w_{agent}_{window[0]}"))
+        return out
+
+    # ------------------------------------------------------------------ objective and fixing
+
+    def _objective(self) -> None:
+        if self.instance.objective.measure == "makespan" and self.instance.activities:
+            self.makespan = self.model.NewIntVar(self.makespan_lower_bound(), self.horizon, "makespan")
+            self.model.AddMaxEquality(self.makespan, list(self.end.values()))
+            self.model.Minimize(self.makespan)
+        else:
+            self.model.Minimize(sum(w * expr for w, expr in self.terms))
+
+    def fix(self, solution: Solution) -> None:
+        """Fix every decision to ``solution`` (for checking the model against the evaluator)."""
+        if self.instance.activities:
+            for a in self.instance.activities:
+                if a.name in solution.starts:
+                    self.model.Add(self.start[a.name] == solution.starts[a.name])
+                    chosen = solution.modes.get(a.name, 1)
+                    for k in range(1, len(a.modes) + 1):
+                        literal = self.present[(a.name, k)]
+                        if isinstance(literal, int):
+                            if k != chosen:
+                                self.model.AddBoolOr([])  # a single-mode activity given another mode
+                        else:
+                            self.model.Add(literal == int(k == chosen))
+            return
+        chosen = {(x.agent, x.day, x.period, x.value) for x in solution.assignments}
+        for key, var in self.x.items():
+            self.model.Add(var == int(key in chosen))
+
+    def add_hint(self, solution: Solution) -> None:
+        """Give CP-SAT a starting solution."""
+        for a in self.instance.activities:
+            if a.name in solution.starts:
+                self.model.AddHint(self.start[a.name], solution.starts[a.name])
+                for k in range(1, len(a.modes) + 1):
+                    literal = self.present[(a.name, k)]
+                    if not isinstance(literal, int) and len(a.modes) > 1:
+                        self.model.AddHint(literal, int(k == solution.modes.get(a.name, 1)))

@@ -1,0 +1,101 @@
+"""Solving a CP-SAT model and turning its answer into a verified :class:`SolveResult`."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import msgspec
+from ortools.sat.python import cp_model
+from schedc.backends.base import SolveResult, check_agreement, gap_pct
+from schedc.backends.cpsat.model import CpsatModel
+
+from schedc.evaluate import evaluate
+from schedc.ir import Family, Instance
+from schedc.solution import Assignment, Solution
+
+Progress = Callable[[int, float, float], None]
+_STATUS = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible", cp_model.INFEASIBLE: "infeasible",
+           cp_model.UNKNOWN: "unknown", cp_model.MODEL_INVALID: "invalid"}
+
+
+class SolveOptions(msgspec.Struct, frozen=True, kw_only=True):
+    """Solver parameters: wall-clock limit in seconds, search workers, random seed."""
+
+    time_limit: float = 10.0
+    workers: int = 2
+    seed: int = 0
+    hint: bool = True
+
+
+class _Progress(cp_model.CpSolverSolutionCallback):
+    def __init__(self, report: Progress):
+        super().__init__()
+        self.report = report
+        self.start = time.perf_counter()
+
+    def on_solution_callback(self) -> None:
+        self.report(int(self.ObjectiveValue()), self.BestObjectiveBound(), time.perf_counter() - self.start)
+
+
+def configured_solver(options: SolveOptions) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = options.time_limit
+    solver.parameters.num_workers = options.workers
+    solver.parameters.random_seed = options.seed
+    return solver
+
+
+def extract_solution(m: CpsatModel, solver: cp_model.CpSolver) -> Solution:
+    """The decisions of the solver's best solution."""
+    if m.instance.activities:
+        starts = {a.name: solver.Value(m.start[a.name]) for a in m.instance.activities}
+        modes = {a.name: next((k for k in range(1, len(a.modes) + 1) if _chosen(solver, m.present[(a.name, k)])), 1)
+                 for a in m.instance.activities}
+        return Solution(starts=starts, modes=modes)
+    assignments = tuple(Assignment(e, d, p, v) for (e, d, p, v), var in m.x.items() if solver.BooleanValue(var))
+    return Solution(assignments=assignments)
+
+
+def _chosen(solver: cp_model.CpSolver, literal: object) -> bool:
+    return literal == 1 if isinstance(literal, int) else solver.BooleanValue(literal)
+
+
+def solve(instance: Instance, family: Family, options: SolveOptions = SolveOptions(),
+          progress: Progress | None = None) -> SolveResult:
+    """Build, solve, extract and verify; a solution the evaluator rejects raises SolverDisagreement."""
+    began = time.perf_counter()
+    m = CpsatModel(instance, family)
+    if options.hint and m.hint is not None:
+        m.add_hint(m.hint)
+    built = time.perf_counter() - began
+    solver = configured_solver(options)
+    status = solver.Solve(m.model, _Progress(progress) if progress else None)
+    seconds = time.perf_counter() - began
+    name = _STATUS.get(status, "unknown")
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return SolveResult(instance=instance.name, backend="cpsat", status=name, objective=None, bound=None,
+                           bks=instance.meta.bks, gap_pct=None, seconds=seconds, build_seconds=built)
+    solution = extract_solution(m, solver)
+    result = evaluate(m.ctx, solution)
+    claimed = int(round(solver.ObjectiveValue()))
+    check_agreement("cpsat", claimed, result.objective, result.feasible, result.components)
+    return SolveResult(instance=instance.name, backend="cpsat", status=name, objective=result.objective,
+                       bound=solver.BestObjectiveBound(), bks=instance.meta.bks,
+                       gap_pct=gap_pct(result.objective, instance.meta.bks), seconds=seconds, build_seconds=built,
+                       solution=solution, components=result.components)
+
+
+def fixed_verdict(instance: Instance, family: Family, solution: Solution,
+                  time_limit: float = 10.0) -> tuple[bool, int | None, dict[str, int]]:
+    """CP-SAT's verdict on a complete assignment with every decision fixed:
+    (feasible, objective, per-constraint penalty) — the oracle the evaluator is tested against."""
+    m = CpsatModel(instance, family, fixed=solution)
+    solver = configured_solver(SolveOptions(time_limit=time_limit, workers=1))
+    status = solver.Solve(m.model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return False, None, {}
+    components = {cid: int(sum(solver.Value(e) for e in exprs)) for cid, exprs in m.components.items()}
+    weights = {c.id: c.weight for c in instance.constraints}
+    components = {cid: weights[cid] * v for cid, v in components.items()}
+    return True, int(round(solver.ObjectiveValue())), components
