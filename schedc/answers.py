@@ -20,14 +20,21 @@ from schedc.ir import Family
 
 NAME_FIELDS = ("job", "activity", "machine", "agent", "value")
 INT_FIELDS = ("step", "start", "mode", "day", "period", "count")
+#: An integer of at most 100 digits: longer ones are garbage, and ``int()`` refuses more than 4300 digits.
+_INT = r"[+-]?\d{1,100}"
 _PLACEHOLDER = re.compile(r"<([a-z_]+)>")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _TAG = re.compile(r"</?[A-Za-z][\w\-]*(?:\s[^<>]*)?>")
 _BULLET = re.compile(r"^\s*(?:#{1,6}\s+|[-*+•>]\s+|\d+[.)]\s+)")
 _EMPHASIS = re.compile(r"\*\*|__|`")
+_ITALIC = re.compile(r"(?<![\w*])\*(?=\S)([^*]*?\S)\*(?![\w*])|(?<![\w_])_(?=\S)([^_]*?\S)_(?![\w_])")
 _TRAILING = re.compile(r"[\s.;,]+$")
-_STATED = re.compile(r"(?i)\b(makespan|objective(?:\s+value)?|total\s+(?:cost|penalty)|penalty|cost)\b"
-                     r"[^0-9\n-]{0,12}?(-?\d+)\b")
+_TABLE_BORDER = re.compile(r"^\|\s*(.*?)\s*\|$")
+_COMMENT = re.compile(r"\s*(?:\([^()]*\)|\[[^\[\]]*\]|(?<=\s)(?:#|//|--|—|–|<-|←).*)\s*$")
+_LABEL = r"(makespan|objective(?:\s+value)?|total\s+(?:cost|penalty)|penalty|cost)"
+_STATED = re.compile(r"(?i)\b" + _LABEL + r"\b[^0-9\n-]{0,12}?(-?\d{1,100})\b")
+#: A line that is an objective statement and nothing else: ``Makespan: 55``, ``The total cost is 9 units``.
+_STATED_LINE = re.compile(r"(?i)^(?:[a-z]+\s+){0,2}?" + _LABEL + r"\s*(?:is\b|=|:)?\s*(-?\d{1,100})\b[^0-9]*$")
 
 
 class AnswerLine(msgspec.Struct, frozen=True, kw_only=True):
@@ -85,7 +92,7 @@ def _compile(template: str) -> re.Pattern[str]:
         name = match.group(1)
         if name not in NAME_FIELDS + INT_FIELDS:
             raise ValueError(f"unknown answer placeholder <{name}>")
-        parts.append(f"(?P<{name}>[+-]?\\d+)" if name in INT_FIELDS else f"(?P<{name}>[^|,;:=]+?)")
+        parts.append(f"(?P<{name}>{_INT})" if name in INT_FIELDS else f"(?P<{name}>[^|,;:=]+?)")
         pos = match.end()
     parts.append(_literal(template[pos:]))
     return re.compile(r"^\s*" + "".join(parts) + r"\s*$", re.IGNORECASE)
@@ -108,16 +115,22 @@ def clean_line(raw: str) -> str:
     """A line without markdown, tags and trailing punctuation."""
     text = _TAG.sub(" ", raw.replace("\r", ""))
     text = _EMPHASIS.sub("", text)
+    text = _ITALIC.sub(lambda m: m.group(1) or m.group(2), text)
     text = _BULLET.sub("", text, count=1)
     return _TRAILING.sub("", text).strip()
 
 
 def extract(text: str, fmt: AnswerFormat) -> Extraction:
-    """Extract the schedule lines of an answer (never raises on any text)."""
+    """Extract the schedule lines of an answer (never raises on any text).
+
+    A stated objective is taken from the last line that only states it (``Makespan: 55``),
+    else from the last mention in prose (``... a makespan of 55 ...``): conclusions come last.
+    """
     lines: list[AnswerLine] = []
     skipped: list[Skipped] = []
     header: dict[str, str] | None = None
-    stated: int | None = None
+    statement: int | None = None
+    mention: int | None = None
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
@@ -125,7 +138,11 @@ def extract(text: str, fmt: AnswerFormat) -> Extraction:
             skipped.append(Skipped(line=number, text=raw.strip(), reason="code fence"))
             continue
         cleaned = clean_line(raw)
-        match = fmt.line.match(cleaned) if cleaned else None
+        if stated_line := _STATED_LINE.match(cleaned):  # before the format: "Makespan: 55" fits "<activity>: <start>"
+            statement = int(stated_line.group(2))
+            skipped.append(Skipped(line=number, text=raw.strip(), reason="states an objective value"))
+            continue
+        match = _match_line(cleaned, fmt)
         if match is not None:
             lines.append(AnswerLine(line=number, text=raw.strip(), fields=_fields(match)))
             continue
@@ -133,11 +150,30 @@ def extract(text: str, fmt: AnswerFormat) -> Extraction:
             header = _fields(hmatch)
             continue
         value = _stated(cleaned)
-        if value is not None and stated is None:
-            stated = value
+        if value is not None:
+            mention = value
         reason = "states an objective value" if value is not None else _why_skipped(cleaned, fmt)
         skipped.append(Skipped(line=number, text=raw.strip(), reason=reason))
+    stated = statement if statement is not None else mention
     return Extraction(lines=tuple(lines), skipped=tuple(skipped), header=header, stated_objective=stated)
+
+
+def _match_line(cleaned: str, fmt: AnswerFormat) -> re.Match[str] | None:
+    """The format's match of a cleaned line, else of the line without table borders or a trailing comment.
+
+    ``| Math | Aula | 0 | 1 |`` (a markdown table row) and ``Job 1 step 1: start=0 (on Machine 3)``
+    are read as a forgiving human would; the fallbacks are tried only when the line itself fails.
+    """
+    if not cleaned:
+        return None
+    candidates = [cleaned]
+    if border := _TABLE_BORDER.match(cleaned):
+        candidates.append(border.group(1))
+    candidates += [stripped for c in list(candidates) if (stripped := _TRAILING.sub("", _COMMENT.sub("", c))) != c]
+    for candidate in candidates:
+        if candidate and (match := fmt.line.match(candidate)):
+            return match
+    return None
 
 
 def _fields(match: re.Match[str]) -> dict[str, str]:

@@ -25,8 +25,9 @@ from schedc.solution import Assignment, Solution
 
 EPSILONS = (0.1, 0.5, 1.0, 5.0)
 IssueKind = Literal["unknown_entity", "duplicate", "conflicting_duplicate", "out_of_domain", "missing", "format"]
-#: Structural issues that count as hard violations (missing ones count in coverage instead).
-COUNTED = ("duplicate", "conflicting_duplicate", "out_of_domain", "format")
+#: Structural issues that count as hard violations (missing ones count in coverage instead; a line
+#: naming an unknown entity is a produced assignment that is wrong, as an out-of-domain one is).
+COUNTED = ("unknown_entity", "duplicate", "conflicting_duplicate", "out_of_domain", "format")
 
 
 class Issue(msgspec.Struct, frozen=True, kw_only=True):
@@ -84,6 +85,10 @@ class Verifier:
         self.family = family
         display = canonical_names(instance, family)
         display.update(names or {})
+        step_word = dict(family.roles).get("operation", "step")
+        for a in instance.activities:  # "Sourdough step 2" when job J1 is shown as "Sourdough"
+            if a.job is not None and a.name not in (names or {}):
+                display[a.name] = f"{display[a.job]} {step_word} {a.step}"
         self.names = NameMap(display)
         self.ctx = make_context(instance, family, display)
         self.format = AnswerFormat(family)
@@ -234,10 +239,11 @@ class Verifier:
         agent = NameMap.lookup(agents, f.get("agent", ""))
         value = NameMap.lookup(values, f.get("value", ""))
         problems = []
+        roles = dict(self.family.roles)
         if agent is None:
-            problems.append(f"unknown {self.ctx.agent_cls} {f.get('agent')!r}")
+            problems.append(f"unknown {roles.get(self.ctx.agent_cls, self.ctx.agent_cls)} {f.get('agent')!r}")
         if value is None:
-            problems.append(f"unknown {self.ctx.value_cls} {f.get('value')!r}")
+            problems.append(f"unknown {roles.get(self.ctx.value_cls, self.ctx.value_cls)} {f.get('value')!r}")
         if problems:
             issues.append(Issue(kind="unknown_entity", line=line.line, message="; ".join(problems)))
             return None
@@ -245,7 +251,7 @@ class Verifier:
         period = int(f.get("period", 0))
         if not 0 <= day < self.ctx.days or not 0 <= period < self.ctx.periods:
             issues.append(Issue(kind="out_of_domain", line=line.line,
-                                message=f"{self._slot_text_written(f)} is outside the horizon"))
+                                message=f"{self._slot_text_written(f)} is outside the horizon ({self._horizon_text()})"))
             return None
         assert agent is not None and value is not None
         return Assignment(agent, day, period, value)
@@ -277,6 +283,11 @@ class Verifier:
     def _slot_text_written(self, fields: dict[str, str]) -> str:
         text = f"day {fields['day']}"
         return text + (f" period {fields['period']}" if "period" in fields else "")
+
+    def _horizon_text(self) -> str:
+        first, last = self.day_display(0), self.day_display(self.ctx.days - 1)
+        text = f"days {first}..{last}"
+        return text if "period" not in self.format.fields else f"{text}, periods 0..{self.ctx.periods - 1}"
 
     def _listing(self, names: list[str], limit: int = 5) -> str:
         shown = ", ".join(self.names.show(n) for n in names[:limit])

@@ -192,7 +192,7 @@ def assignment_cost(m: CpsatModel, c: AssignmentCost) -> None:
 @encoder(CapacityOverflow)
 def capacity_overflow(m: CpsatModel, c: CapacityOverflow) -> None:
     ctx = m.ctx
-    for (agent, d, p, v), var in m.x.items():
+    for (agent, _day, _period, v), var in m.x.items():
         over = ctx.attrs(ctx.agent_cls, agent).get(c.demand, 0) - ctx.attrs(ctx.value_cls, v).get(c.capacity, 0)
         if over > 0:
             if c.hard:

@@ -61,9 +61,10 @@ def _chosen(solver: cp_model.CpSolver, literal: object) -> bool:
     return literal == 1 if isinstance(literal, int) else solver.BooleanValue(literal)
 
 
-def solve(instance: Instance, family: Family, options: SolveOptions = SolveOptions(),
+def solve(instance: Instance, family: Family, options: SolveOptions | None = None,
           progress: Progress | None = None) -> SolveResult:
     """Build, solve, extract and verify; a solution the evaluator rejects raises SolverDisagreement."""
+    options = options or SolveOptions()
     began = time.perf_counter()
     m = CpsatModel(instance, family)
     if options.hint and m.hint is not None:

@@ -209,9 +209,10 @@ class Compactness(Constraint, frozen=True, kw_only=True, tag="compactness"):
     """Group timetables without isolated lectures.
 
     For a group g (an entity of class ``groups`` listing agents in its ``members``
-    attribute) let ``a[g,p] = Σ_{e ∈ g} Σ_v x[e,p,v]``. Period p is *isolated* for g when
-    ``a[g,p] > 0`` and neither the previous nor the next period **of the same day** has
-    ``a[g,·] > 0``. Penalty: ``Σ_g Σ_{p isolated} a[g,p]`` (ITC-2007 CurriculumCompactness,
+    attribute) let ``a[g,p] = Σ_{e ∈ g} u[e,p]`` with ``u[e,p] = Σ_v x[e,p,v]`` taken as 0/1
+    (a member holding two values in p counts once, as ITC-2007's ``u_{c,p}``). Period p is
+    *isolated* for g when ``a[g,p] > 0`` and neither the previous nor the next period **of the
+    same day** has ``a[g,·] > 0``. Penalty: ``Σ_g Σ_{p isolated} a[g,p]`` (ITC-2007 CurriculumCompactness,
     weight 2: a course in k curricula can be isolated k times).
 
     Counting rule (hard): one violation per (group, isolated period); amount = a[g,p].

@@ -233,8 +233,10 @@ class CountBounds(Constraint, frozen=True, kw_only=True, tag="count_bounds"):
     def check(self, ctx: EvalContext, view: View) -> list[Violation]:
         out = []
         for agent in ctx.select(self.agents):
-            if self.values.mode == "free":
-                count = sum(ctx.matches(self.values, vals) for vals in view.day_values(agent))
+            if self.values.mode == "free":  # slots (not days) without a working value
+                cells = view.cells.get(agent, {})
+                count = sum(ctx.matches(self.values, cells.get((day, period), ()))
+                            for day in range(ctx.days) for period in range(ctx.periods))
             else:
                 count = sum(ctx.matches(self.values, [v]) for vals in view.cells.get(agent, {}).values() for v in vals)
             lo, hi = ctx.bound(self.min, agent), ctx.bound(self.max, agent)
