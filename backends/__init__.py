@@ -1,0 +1,22 @@
+"""Solver backends, found by name: each compiles the IR through a table of per-kind encoders.
+
+A new backend is one subpackage exposing ``SUPPORTED_KINDS``, ``SolveOptions`` and
+``solve(instance, family, options, progress)`` plus one line in :data:`BACKENDS`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from schedc.diagnostics import SchedcError
+
+BACKENDS = {"cpsat": "schedc.backends.cpsat"}
+
+
+def get_backend(name: str) -> ModuleType:
+    """The backend module called ``name`` (a SchedcError naming the known ones otherwise)."""
+    module = BACKENDS.get(name)
+    if module is None:
+        raise SchedcError.at("E500", f"unknown backend {name!r}", hint="backends: " + ", ".join(BACKENDS))
+    return importlib.import_module(module)

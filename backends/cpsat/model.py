@@ -205,6 +205,14 @@ class CpsatModel:
                 self._bools[key] = self.any_of(self.slot_vars(agent, day, values), f"m_{agent}_{day}")
         return self._bools[key]
 
+    def occupied(self, agent: str, day: int, period: int) -> Any:
+        """A Boolean equal to "the agent holds some value in this slot" (``u[e, s]``)."""
+        key = ("occ", agent, day, period)
+        if key not in self._bools:
+            self._bools[key] = self.any_of([self.x[(agent, day, period, v)] for v in self.ctx.values],
+                                           f"u_{agent}_{day}_{period}")
+        return self._bools[key]
+
     def any_of(self, literals: list, name: str) -> Any:
         """A Boolean equal to the OR of ``literals``."""
         if not literals:

@@ -71,8 +71,10 @@ def coverage(m: CpsatModel, c: Coverage) -> None:
 
 def _count_expr(m: CpsatModel, agent: str, values: ValueFilter):
     ctx = m.ctx
-    if values.mode == "free":
-        return sum(m.matches(agent, d, FREE) for d in range(ctx.days))
+    if values.mode == "free":  # slots (day, period) with no working value
+        working = [v for v in ctx.values if v != ctx.free]
+        return sum(m.any_of([m.x[(agent, d, p, v)] for v in working], f"busy_{agent}_{d}_{p}").Not()
+                   for d in range(ctx.days) for p in range(ctx.periods))
     chosen = [v for v in ctx.values if v != ctx.free] if values.mode == "work" else list(values.values)
     return sum(v for d in range(ctx.days) for v in m.slot_vars(agent, d, chosen))
 
@@ -219,7 +221,8 @@ def stability(m: CpsatModel, c: Stability) -> None:
 
 @encoder(Compactness)
 def compactness(m: CpsatModel, c: Compactness) -> None:
-    """Isolated occupancy of each group: ``iso_p ≥ a_p − M·(a_{p−1} + a_{p+1})`` (same-day
+    """Isolated occupancy of each group, ``a_p = Σ_{e ∈ g} u[e,p]`` with ``u`` the 0/1 occupancy
+    of a member: ``iso_p ≥ a_p − M·(a_{p−1} + a_{p+1})`` (same-day
     neighbours only, M = group size) is exact under minimisation: ``a_p`` when both
     neighbours are empty, 0 otherwise."""
     if c.hard:
@@ -229,7 +232,7 @@ def compactness(m: CpsatModel, c: Compactness) -> None:
         members = list(attrs.get(c.members, ()))
         size = len(members)
         for d in range(ctx.days):
-            occ = [sum(m.x[(e, d, p, v)] for e in members for v in ctx.values) for p in range(ctx.periods)]
+            occ = [sum(m.occupied(e, d, p) for e in members) for p in range(ctx.periods)]
             for p in range(ctx.periods):
                 neighbours = sum(occ[q] for q in (p - 1, p + 1) if 0 <= q < ctx.periods)
                 iso = m.model.NewIntVar(0, size, f"iso_{group}_{d}_{p}")
