@@ -106,7 +106,7 @@ class CpsatModel:
         acts = self.instance.activities
         self.preds: dict[str, list[tuple[str, int]]] = {a.name: [] for a in acts}
         for c in self.instance.constraints:
-            if isinstance(c, PrecedenceLag) and c.active:
+            if isinstance(c, PrecedenceLag) and c.active and c.hard:  # soft ones do not bound starts
                 for e in c.edges:
                     self.preds[e.after].append((e.before, e.lag))
         est = self._earliest_starts()
