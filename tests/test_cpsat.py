@@ -63,7 +63,8 @@ def test_every_example_solves_and_its_answer_verifies(path: Path) -> None:
 
 
 def test_nsplib_reference_value() -> None:
-    instance = import_paths("nsplib", [DATA / "nsplib" / "N25" / "1.nsp"], cases=[DATA / "nsplib" / "Cases" / "6.gen"])[0]
+    nsplib = DATA / "nsplib"
+    instance = import_paths("nsplib", [nsplib / "N25" / "1.nsp"], cases=[nsplib / "Cases" / "6.gen"])[0]
     result = solve(instance, load_family("nsplib"), OPTIONS)
     assert (result.status, result.objective) == ("optimal", 301)  # reference/nsplib.md §5
 
