@@ -10,7 +10,9 @@ for tests and benchmarks — not an optimiser.
 
 from __future__ import annotations
 
+import heapq
 from collections import defaultdict, deque
+from collections.abc import Callable
 
 import numpy as np
 
@@ -40,14 +42,35 @@ def topological_order(instance: Instance) -> list[str]:
     return order
 
 
-def serial_schedule(instance: Instance) -> Solution:
-    """A feasible-by-construction schedule for precedences and renewable/unary resources."""
+def tails(instance: Instance) -> dict[str, int]:
+    """Longest path from each activity's start to the end of the project (its shortest mode
+    included): a lower bound on ``makespan − S_a`` for every precedence-feasible schedule."""
+    succ: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    for c in instance.constraints:
+        if isinstance(c, PrecedenceLag) and c.active and c.hard:
+            for e in c.edges:
+                succ[e.before].append((e.after, e.lag))
+    shortest = {a.name: min(m.duration for m in a.modes) for a in instance.activities}
+    tail: dict[str, int] = {}
+    for name in reversed(topological_order(instance)):
+        tail[name] = shortest[name] + max((lag + tail[nxt] for nxt, lag in succ[name]), default=0)
+    return tail
+
+
+def serial_schedule(instance: Instance, priority: dict[str, int] | None = None) -> Solution:
+    """Schedule activities one at a time, each as early as its predecessors and resources allow.
+
+    Among the activities whose predecessors are all scheduled, the one with the highest
+    ``priority`` goes next (ties: declaration order); without priorities, topological order.
+    """
     activities = {a.name: a for a in instance.activities}
     preds: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    succ: dict[str, list[str]] = defaultdict(list)
     for c in instance.constraints:
         if isinstance(c, PrecedenceLag) and c.active:
             for e in c.edges:
                 preds[e.after].append((e.before, e.lag))
+                succ[e.before].append(e.after)
     horizon = sum(max(m.duration for m in a.modes) for a in instance.activities) + 1
     horizon += sum(e.lag for c in instance.constraints if isinstance(c, PrecedenceLag) for e in c.edges)
     load = {r.name: np.zeros(horizon, dtype=np.int64) for r in instance.resources if r.kind != "nonrenewable"}
@@ -56,7 +79,7 @@ def serial_schedule(instance: Instance) -> Solution:
     starts: dict[str, int] = {}
     modes: dict[str, int] = {}
     ends: dict[str, int] = {}
-    for name in topological_order(instance):
+    for name in _dispatch_order(instance, preds, succ, priority):
         activity = activities[name]
         number, mode = _pick_mode(activity, budget_left)
         earliest = max((ends[p] + lag for p, lag in preds[name]), default=0)
@@ -68,6 +91,43 @@ def serial_schedule(instance: Instance) -> Solution:
                 budget_left[use.resource] -= use.amount
         starts[name], modes[name], ends[name] = start, number, start + mode.duration
     return Solution(starts=starts, modes=modes)
+
+
+def _dispatch_order(instance: Instance, preds: dict[str, list[tuple[str, int]]], succ: dict[str, list[str]],
+                    priority: dict[str, int] | None) -> list[str]:
+    if priority is None:
+        return topological_order(instance)
+    index = {a.name: i for i, a in enumerate(instance.activities)}
+    waiting = {a.name: len(preds[a.name]) for a in instance.activities}
+    ready = [(-priority[n], index[n], n) for n, k in waiting.items() if k == 0]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        _p, _i, name = heapq.heappop(ready)
+        order.append(name)
+        for nxt in succ[name]:
+            waiting[nxt] -= 1
+            if waiting[nxt] == 0:
+                heapq.heappush(ready, (-priority[nxt], index[nxt], nxt))
+    return order
+
+
+def best_serial_schedule(instance: Instance, evaluate_makespan: Callable[[Solution], int | None]) -> Solution | None:
+    """The best of the serial schedules under a few priority rules (topological order, longest
+    tail, most remaining work of the job), judged by ``evaluate_makespan`` (None = infeasible)."""
+    tail = tails(instance)
+    remaining: dict[str, int] = {}
+    for a in reversed(instance.activities):
+        shortest = min(m.duration for m in a.modes)
+        same_job = a.job is not None and remaining.get(f"{a.job}.{(a.step or 0) + 1}") is not None
+        remaining[a.name] = shortest + (remaining[f"{a.job}.{(a.step or 0) + 1}"] if same_job else 0)
+    best: tuple[int, Solution] | None = None
+    for priority in (None, tail, remaining):
+        candidate = serial_schedule(instance, priority)
+        value = evaluate_makespan(candidate)
+        if value is not None and (best is None or value < best[0]):
+            best = (value, candidate)
+    return None if best is None else best[1]
 
 
 def _pick_mode(activity: Activity, budget_left: dict[str, int]) -> tuple[int, Mode]:

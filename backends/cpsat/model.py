@@ -17,7 +17,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 from schedc.backends.base import unsupported
 
-from schedc.heuristics import serial_schedule, topological_order
+from schedc.heuristics import best_serial_schedule, tails, topological_order
 from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, PrecedenceLag, ValueFilter, Windows
 from schedc.kinds.context import EvalContext
@@ -113,14 +113,17 @@ class CpsatModel:
         self.est = est
         horizon = self._horizon()
         self.horizon = horizon
+        tail = tails(self.instance)
         self.start: dict[str, cp_model.IntVar] = {}
         self.end: dict[str, cp_model.IntVar] = {}
         self.present: dict[tuple[str, int], Any] = {}
         self.intervals: dict[tuple[str, int], cp_model.IntervalVar] = {}
         for a in acts:
             shortest = min(m.duration for m in a.modes)
-            start = self.model.NewIntVar(est[a.name], max(est[a.name], horizon - shortest), f"S_{a.name}")
-            end = self.model.NewIntVar(est[a.name] + shortest, horizon, f"E_{a.name}")
+            latest = max(est[a.name], horizon - tail[a.name])  # room for the longest path after it
+            start = self.model.NewIntVar(est[a.name], latest, f"S_{a.name}")
+            end = self.model.NewIntVar(est[a.name] + shortest, max(est[a.name] + shortest, horizon - tail[a.name]
+                                                                     + shortest), f"E_{a.name}")
             self.start[a.name], self.end[a.name] = start, end
             if len(a.modes) == 1:
                 self.present[(a.name, 1)] = 1
@@ -154,11 +157,14 @@ class CpsatModel:
         trivial += sum(lag for ps in self.preds.values() for _, lag in ps)
         bound = trivial
         if self.fixed is None:
-            heuristic = serial_schedule(self.instance)
-            result = evaluate(self.ctx, heuristic)
-            if result.feasible and result.objective is not None:
+            def makespan(candidate: Solution) -> int | None:
+                result = evaluate(self.ctx, candidate)
+                return result.objective if result.feasible else None
+
+            heuristic = best_serial_schedule(self.instance, makespan)
+            if heuristic is not None:
                 self.hint = heuristic
-                bound = min(bound, result.objective)
+                bound = min(bound, makespan(heuristic) or bound)
         else:
             ends = [s + max(m.duration for m in a.modes) for a in self.instance.activities
                     if (s := self.fixed.starts.get(a.name)) is not None]
@@ -241,7 +247,11 @@ class CpsatModel:
     def _objective(self) -> None:
         if self.instance.objective.measure == "makespan" and self.instance.activities:
             self.makespan = self.model.NewIntVar(self.makespan_lower_bound(), self.horizon, "makespan")
-            self.model.AddMaxEquality(self.makespan, list(self.end.values()))
+            # the project ends when its last activities end: only those without successors matter
+            has_successor = {p for preds in self.preds.values() for p, _lag in preds}
+            for name, end in self.end.items():
+                if name not in has_successor:
+                    self.model.Add(self.makespan >= end)
             self.model.Minimize(self.makespan)
         else:
             self.model.Minimize(sum(w * expr for w, expr in self.terms))

@@ -1,0 +1,117 @@
+"""schedc's CP-SAT models side by side with PyJobShop's hand-written CP-SAT models.
+
+Same instances, same time limit, same number of workers, one run each; prints per instance
+both objectives and gaps to the best known value, then the mean gaps and the ratio
+schedc / PyJobShop (target ≤ 0.8). Also prints schedc's model-building time as a share of
+the budget. Needs `pyjobshop` and `psplib` (benchmark environment only):
+
+    python -m venv .venv-bench && .venv-bench/bin/pip install -e . pyjobshop psplib
+    .venv-bench/bin/python benchmarks/vs_pyjobshop.py [--time-limit 10] [--workers 2] [DATA_DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from schedc.backends.cpsat import SolveOptions, solve  # noqa: E402
+from schedc.family import load_family  # noqa: E402
+from schedc.importers import import_paths  # noqa: E402
+from schedc.ir import Instance  # noqa: E402
+
+JSPLIB = ["ft10", "la16", "la21", "la26", "la31", "abz5", "abz7", "orb01", "swv01", "swv06", "ta01", "ta11",
+          "ta21", "ta31", "dmu01", "dmu11", "yn1"]
+
+
+def pyjobshop_jobshop(instance: Instance, time_limit: float, workers: int) -> float | None:
+    """PyJobShop's model of a job shop built through its Model API from the same data."""
+    from pyjobshop import Model
+
+    model = Model()
+    machines = {r.name: model.add_machine() for r in instance.resources}
+    jobs: dict[str, object] = {}
+    tasks = {}
+    for a in instance.activities:
+        if a.job not in jobs:
+            jobs[a.job] = model.add_job()
+        job = jobs[a.job]
+        task = model.add_task(job=job)
+        for mode in a.modes:
+            model.add_mode(task, machines[mode.uses[0].resource], mode.duration)
+        tasks[a.name] = task
+    for a in instance.activities:
+        if a.step and a.step > 1:
+            model.add_end_before_start(tasks[f"{a.job}.{a.step - 1}"], tasks[a.name])
+    model.set_objective(weight_makespan=1)
+    result = model.solve("ortools", time_limit=time_limit, display=False, num_workers=workers)
+    return result.objective if result.status.value in ("Optimal", "Feasible") else None
+
+
+def pyjobshop_psplib(path: Path, time_limit: float, workers: int) -> float | None:
+    """PyJobShop's own PSPLIB reader and model."""
+    from pyjobshop import Model, read
+
+    model = Model.from_data(read(path, "psplib"))
+    model.set_objective(weight_makespan=1)
+    result = model.solve("ortools", time_limit=time_limit, display=False, num_workers=workers)
+    return result.objective if result.status.value in ("Optimal", "Feasible") else None
+
+
+def cases(data: Path) -> list[tuple[str, Path]]:
+    out = [("jsplib", data / "jsplib" / f"{name}.txt") for name in JSPLIB]
+    out += [("psplib-sm", p) for sub in ("j60", "j90", "j120")
+            for p in sorted((data / "psplib-sm" / sub).glob("*.sm"))[:2]]
+    out += [("psplib-mm", p) for sub in ("j20", "j30") for p in sorted((data / "psplib-mm" / sub).glob("*.mm"))[:3]]
+    return [(fmt, p) for fmt, p in out if p.exists()]
+
+
+def gap(value: float | None, bks: int | None) -> float | None:
+    return None if value is None or not bks else (value - bks) / bks * 100
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", nargs="?", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    rows = []
+    print(f"{'instance':<12}{'bks':>7}{'schedc':>9}{'gap%':>8}{'pyjobshop':>11}{'gap%':>8}{'build s':>9}")
+    for fmt, path in cases(args.data):
+        bks_file = next(p / "bks.csv" for p in path.parents if (p / "bks.csv").exists())
+        [instance] = import_paths(fmt, [path], bks_file)
+        ours = solve(instance, load_family(instance.family),
+                     SolveOptions(time_limit=args.time_limit, workers=args.workers, seed=0))
+        if fmt == "jsplib":
+            theirs = pyjobshop_jobshop(instance, args.time_limit, args.workers)
+        else:
+            theirs = pyjobshop_psplib(path, args.time_limit, args.workers)
+        bks = instance.meta.bks
+        g_ours, g_theirs = gap(ours.objective, bks), gap(theirs, bks)
+        rows.append((fmt, g_ours, g_theirs, ours.build_seconds))
+        print(f"{instance.name:<12}{bks or '-':>7}{ours.objective or '-':>9}{_f(g_ours):>8}{theirs or '-':>11}"
+              f"{_f(g_theirs):>8}{ours.build_seconds:>9.3f}")
+    for fmt in ("jsplib", "psplib-sm", "psplib-mm", None):
+        chosen = [r for r in rows if (fmt is None or r[0] == fmt) and r[1] is not None and r[2] is not None]
+        if not chosen:
+            continue
+        ours_mean = statistics.mean(r[1] for r in chosen)
+        theirs_mean = statistics.mean(r[2] for r in chosen)
+        ratio = ours_mean / theirs_mean if theirs_mean else float("nan")
+        print(f"{fmt or 'all':<10} n={len(chosen):<3} mean gap schedc {ours_mean:.2f}%  pyjobshop {theirs_mean:.2f}%  "
+              f"ratio {ratio:.2f} (target <= 0.8)")
+    build = max(r[3] for r in rows)
+    print(f"largest model-building time {build:.3f} s = {build / args.time_limit * 100:.1f}% of the budget")
+
+
+def _f(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+if __name__ == "__main__":
+    main()
