@@ -3,10 +3,11 @@
 A family spec states its answer line as a template (``<job> step <step>: start=<start>``);
 :class:`AnswerFormat` compiles it into a regular expression that tolerates case and blanks.
 :func:`extract` reads an answer the way a forgiving human would: it drops code fences,
-markdown (headings, bullets, bold, backticks), XML-like tags, CRLF and trailing
-punctuation, keeps every line that matches the format, and records why every other
-non-blank line was skipped. Objective values a model states (``makespan: 55``) are
-collected so the verifier can compare them with the recomputed one — never trust them.
+markdown (headings, bullets, bold, italics, backticks, table borders), XML-like tags, CRLF,
+byte order marks, trailing punctuation and trailing remarks (``(...)``, ``# ...``), keeps
+every line that matches the format, and records why every other non-blank line was skipped.
+Objective values a model states (``makespan: 55``) are collected so the verifier can compare
+them with the recomputed one — never trust them.
 """
 
 from __future__ import annotations
@@ -22,15 +23,16 @@ NAME_FIELDS = ("job", "activity", "machine", "agent", "value")
 INT_FIELDS = ("step", "start", "mode", "day", "period", "count")
 #: An integer of at most 100 digits: longer ones are garbage, and ``int()`` refuses more than 4300 digits.
 _INT = r"[+-]?\d{1,100}"
+#: A name: no separator, no blank at either end (so that blanks around it are not ambiguous).
+_NAME = r"[^|,;:=\s](?:[^|,;:=]*?[^|,;:=\s])?"
 _PLACEHOLDER = re.compile(r"<([a-z_]+)>")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _TAG = re.compile(r"</?[A-Za-z][\w\-]*(?:\s[^<>]*)?>")
 _BULLET = re.compile(r"^\s*(?:#{1,6}\s+|[-*+•>]\s+|\d+[.)]\s+)")
 _EMPHASIS = re.compile(r"\*\*|__|`")
 _ITALIC = re.compile(r"(?<![\w*])\*(?=\S)([^*]*?\S)\*(?![\w*])|(?<![\w_])_(?=\S)([^_]*?\S)_(?![\w_])")
-_TRAILING = re.compile(r"[\s.;,]+$")
-_TABLE_BORDER = re.compile(r"^\|\s*(.*?)\s*\|$")
-_COMMENT = re.compile(r"\s*(?:\([^()]*\)|\[[^\[\]]*\]|(?<=\s)(?:#|//|--|—|–|<-|←).*)\s*$")
+_INVISIBLE = re.compile("[\ufeff\u200b\u200c\u200d\u2060]")  # a byte order mark, zero-width characters
+_COMMENT = re.compile(r"\s(?:#|//|--|—|–|<-|←)")
 _LABEL = r"(makespan|objective(?:\s+value)?|total\s+(?:cost|penalty)|penalty|cost)"
 _STATED = re.compile(r"(?i)\b" + _LABEL + r"\b[^0-9\n-]{0,12}?(-?\d{1,100})\b")
 #: A line that is an objective statement and nothing else: ``Makespan: 55``, ``The total cost is 9 units``.
@@ -77,6 +79,8 @@ class AnswerFormat:
         self.line = _compile(family.answer)
         self.header = _compile(family.answer_header) if family.answer_header else None
         self.header_template = family.answer_header
+        #: A template ending in ";" terminates each assignment, so several may share a line.
+        self.terminator = ";" if family.answer.rstrip().endswith(";") else None
 
     def example_pattern(self) -> str:
         return self.template
@@ -84,7 +88,7 @@ class AnswerFormat:
 
 def _compile(template: str) -> re.Pattern[str]:
     """A template → an anchored, case-insensitive, blank-tolerant regex with named groups."""
-    template = _TRAILING.sub("", template.strip())
+    template = _strip_trailing(template.strip())
     parts = []
     pos = 0
     for match in _PLACEHOLDER.finditer(template):
@@ -92,32 +96,55 @@ def _compile(template: str) -> re.Pattern[str]:
         name = match.group(1)
         if name not in NAME_FIELDS + INT_FIELDS:
             raise ValueError(f"unknown answer placeholder <{name}>")
-        parts.append(f"(?P<{name}>{_INT})" if name in INT_FIELDS else f"(?P<{name}>[^|,;:=]+?)")
+        parts.append(f"(?P<{name}>{_INT})" if name in INT_FIELDS else f"(?P<{name}>{_NAME})")
         pos = match.end()
     parts.append(_literal(template[pos:]))
-    return re.compile(r"^\s*" + "".join(parts) + r"\s*$", re.IGNORECASE)
+    return re.compile(r"^\s*+" + "".join(parts) + r"\s*+$", re.IGNORECASE)
 
 
 def _literal(text: str) -> str:
-    """Literal template text: words must be separated, punctuation may have blanks around it."""
+    """Literal template text: words must be separated, punctuation may have blanks around it.
+
+    Blanks are matched possessively (names never end in a blank), so that a long run of
+    blanks costs linear time, not quadratic or worse.
+    """
     out = []
     for token in re.findall(r"\w+|[^\w\s]+|\s+", text):
         if token.isspace():
-            out.append(r"\s+" if out and out[-1][-1:].isalnum() else r"\s*")
+            out.append(r"\s++" if out and out[-1][-1:].isalnum() else r"\s*+")
         elif token[0].isalnum() or token[0] == "_":
             out.append(re.escape(token))
         else:
-            out.append(r"\s*" + re.escape(token) + r"\s*")
+            out.append(r"\s*+" + re.escape(token) + r"\s*+")
     return "".join(out)
+
+
+def _strip_trailing(text: str) -> str:
+    """``text`` without trailing blanks, periods, semicolons and commas (in linear time)."""
+    end = len(text)
+    while end and (text[end - 1].isspace() or text[end - 1] in ".;,"):
+        end -= 1
+    return text[:end]
+
+
+def _strip_comment(text: str) -> str:
+    """``text`` without a trailing ``(...)`` or ``[...]`` remark, or a ``# ...``/``// ...`` comment."""
+    text = text.rstrip()
+    for opening, closing in ("()", "[]"):
+        start = text.rfind(opening)
+        if text.endswith(closing) and start > 0 and closing not in text[start:-1]:
+            return _strip_trailing(text[:start])
+    comment = _COMMENT.search(text)
+    return _strip_trailing(text[:comment.start()]) if comment else text
 
 
 def clean_line(raw: str) -> str:
     """A line without markdown, tags and trailing punctuation."""
-    text = _TAG.sub(" ", raw.replace("\r", ""))
+    text = _TAG.sub(" ", _INVISIBLE.sub("", raw.replace("\r", "")))
     text = _EMPHASIS.sub("", text)
     text = _ITALIC.sub(lambda m: m.group(1) or m.group(2), text)
     text = _BULLET.sub("", text, count=1)
-    return _TRAILING.sub("", text).strip()
+    return _strip_trailing(text).strip()
 
 
 def extract(text: str, fmt: AnswerFormat) -> Extraction:
@@ -146,6 +173,9 @@ def extract(text: str, fmt: AnswerFormat) -> Extraction:
         if match is not None:
             lines.append(AnswerLine(line=number, text=raw.strip(), fields=_fields(match)))
             continue
+        if several := _several(cleaned, fmt):
+            lines += [AnswerLine(line=number, text=piece, fields=_fields(m)) for piece, m in several]
+            continue
         if fmt.header is not None and header is None and (hmatch := fmt.header.match(cleaned)):
             header = _fields(hmatch)
             continue
@@ -167,13 +197,24 @@ def _match_line(cleaned: str, fmt: AnswerFormat) -> re.Match[str] | None:
     if not cleaned:
         return None
     candidates = [cleaned]
-    if border := _TABLE_BORDER.match(cleaned):
-        candidates.append(border.group(1))
-    candidates += [stripped for c in list(candidates) if (stripped := _TRAILING.sub("", _COMMENT.sub("", c))) != c]
+    if len(cleaned) > 1 and cleaned[0] == "|" and cleaned[-1] == "|":
+        candidates.append(cleaned[1:-1].strip())
+    candidates += [stripped for c in list(candidates) if (stripped := _strip_comment(c)) != c]
     for candidate in candidates:
         if candidate and (match := fmt.line.match(candidate)):
             return match
     return None
+
+
+def _several(cleaned: str, fmt: AnswerFormat) -> list[tuple[str, re.Match[str]]]:
+    """``4,Ann,E; 4,Bob,L;``: several terminated assignments on one line, if every one of them matches."""
+    if fmt.terminator is None or fmt.terminator not in cleaned:
+        return []
+    pieces = [piece.strip() for piece in cleaned.split(fmt.terminator) if piece.strip()]
+    found = [(piece, _match_line(piece, fmt)) for piece in pieces]
+    if len(found) < 2 or any(m is None for _, m in found):
+        return []
+    return [(piece, m) for piece, m in found if m is not None]
 
 
 def _fields(match: re.Match[str]) -> dict[str, str]:

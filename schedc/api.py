@@ -158,3 +158,31 @@ def check_batch(spec: Path | None, lines: Iterable[str], names: dict[str, str] |
             yield encoder.encode({"id": record_id, "line": number, "error": str(exc)})
         except SchedcError as exc:
             yield encoder.encode({"id": record_id, "line": number, "error": str(exc)})
+
+
+def solve_file(spec: Path, backend: str = "cpsat", time_limit: float = 10.0, workers: int = 2, seed: int = 0,
+               progress: Any = None) -> tuple[Any, str | None]:
+    """``schedc solve``: (SolveResult, answer text in the family's format or None)."""
+    from schedc.backends import get_backend
+    from schedc.verify import Verifier
+
+    instance = load_instance(spec)
+    family = load_family(instance.family, [spec.parent])
+    module = get_backend(backend)
+    result = module.solve(instance, family, module.SolveOptions(time_limit=time_limit, workers=workers, seed=seed),
+                          progress)
+    answer = Verifier(instance, family).write(result.solution) if result.solution is not None else None
+    return result, answer
+
+
+def emit_cpsat(spec: Path, out: Path) -> None:
+    """``schedc emit cpsat``: write the CP-SAT model (text proto for ``.txt``/``.pbtxt``, binary otherwise)."""
+    from schedc.backends.cpsat import CpsatModel
+
+    instance = load_instance(spec)
+    model = CpsatModel(instance, load_family(instance.family, [spec.parent]))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.tmp{out.suffix}")
+    if not model.model.ExportToFile(str(tmp)):
+        raise SchedcError.at("E502", f"cannot write the model to {out}")
+    tmp.replace(out)

@@ -150,6 +150,57 @@ def _check_batch(spec: Path | None, batch: Path, mapping: dict[str, str], out: P
         write_atomic(out, "".join(line.decode() + "\n" for line in reports))
 
 
+@app.command("solve")
+@reports_errors
+def solve_cmd(
+    spec: Annotated[Path, typer.Argument(help="the .sched instance to solve")],
+    backend: Annotated[str, typer.Option(help="solver backend")] = "cpsat",
+    time_limit: Annotated[float, typer.Option("--time-limit", help="wall-clock limit in seconds")] = 10.0,
+    workers: Annotated[int, typer.Option(help="search workers")] = 2,
+    seed: Annotated[int, typer.Option(help="random seed of the solver")] = 0,
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="write the answer here (else stdout)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+) -> None:
+    """Solve an instance; write the answer in the family's format, verified before it is reported."""
+    import msgspec
+
+    def progress(objective: int, bound: float, seconds: float) -> None:
+        typer.echo(f"  {seconds:7.2f}s  objective {objective}  bound {bound:g}", err=True)
+
+    result, answer = api.solve_file(spec, backend, time_limit, workers, seed, None if as_json else progress)
+    if answer is not None:
+        if out is not None:
+            from schedc.importers.common import write_atomic
+
+            write_atomic(out, answer)
+        elif not as_json:
+            sys.stdout.write(answer)
+    summary = {k: v for k, v in msgspec.to_builtins(result).items() if k != "solution"}
+    if as_json:
+        typer.echo(json.dumps(summary, indent=2))
+    else:
+        gap = "" if result.gap_pct is None else f", gap {result.gap_pct:.2f}%"
+        typer.echo(f"{result.instance}: {result.status}, objective {result.objective}, bound {result.bound}, "
+                   f"best known {result.bks}{gap} ({result.seconds:.2f}s)", err=out is None)
+    if result.status in ("infeasible", "unknown", "invalid"):
+        raise typer.Exit(1)
+
+
+emit_app = typer.Typer(help="Export a solver model for use outside schedc.", no_args_is_help=True)
+app.add_typer(emit_app, name="emit")
+
+
+@emit_app.command("cpsat")
+@reports_errors
+def emit_cpsat_cmd(
+    spec: Annotated[Path, typer.Argument(help="the .sched instance")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="model file (.pb.txt for text proto)")],
+) -> None:
+    """Write the CP-SAT model proto."""
+    api.emit_cpsat(spec, out)
+    typer.echo(str(out))
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

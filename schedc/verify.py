@@ -250,8 +250,8 @@ class Verifier:
         day = self._day_index(int(f["day"]))
         period = int(f.get("period", 0))
         if not 0 <= day < self.ctx.days or not 0 <= period < self.ctx.periods:
-            issues.append(Issue(kind="out_of_domain", line=line.line,
-                                message=f"{self._slot_text_written(f)} is outside the horizon ({self._horizon_text()})"))
+            issues.append(Issue(kind="out_of_domain", line=line.line, message=f"{self._slot_text_written(f)} "
+                                f"is outside the horizon ({self._horizon_text()})"))
             return None
         assert agent is not None and value is not None
         return Assignment(agent, day, period, value)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from schedc.backends.cpsat import ENCODERS, SUPPORTED_KINDS, CpsatModel, SolveOptions, solve
-from schedc.backends.cpsat.solve import fixed_verdict
 
 from schedc.api import load_instance
+from schedc.backends.cpsat import ENCODERS, SUPPORTED_KINDS, CpsatModel, SolveOptions, solve
+from schedc.backends.cpsat.solve import fixed_verdict
 from schedc.diagnostics import SchedcError
 from schedc.evaluate import evaluate, make_context
 from schedc.family import load_family

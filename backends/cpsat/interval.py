@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from schedc.backends.base import unsupported
 from schedc.backends.cpsat.model import CpsatModel, encoder
-
 from schedc.kinds import CumulativeRenewable, ModeChoice, NonrenewableBudget, PrecedenceLag, UnaryNoOverlap
 
 

@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ortools.sat.python import cp_model
-from schedc.backends.base import unsupported
 
+from schedc.backends.base import unsupported
 from schedc.heuristics import best_serial_schedule, tails, topological_order
 from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, PrecedenceLag, ValueFilter, Windows

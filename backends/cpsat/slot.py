@@ -12,7 +12,6 @@ from itertools import product
 
 from schedc.backends.base import unsupported
 from schedc.backends.cpsat.model import CpsatModel, encoder
-
 from schedc.kinds import (
     AssignmentCost,
     CapacityOverflow,

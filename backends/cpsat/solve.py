@@ -7,9 +7,9 @@ from collections.abc import Callable
 
 import msgspec
 from ortools.sat.python import cp_model
+
 from schedc.backends.base import SolveResult, check_agreement, gap_pct
 from schedc.backends.cpsat.model import CpsatModel
-
 from schedc.evaluate import evaluate
 from schedc.ir import Family, Instance
 from schedc.solution import Assignment, Solution
