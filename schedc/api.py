@@ -144,10 +144,13 @@ def check_batch(spec: Path | None, lines: Iterable[str], names: dict[str, str] |
         record_id: Any = number
         try:
             record = msgspec.json.decode(line)
+            if isinstance(record, dict):
+                record_id = record.get("id", number)
             if not isinstance(record, dict) or not isinstance(record.get("answer"), str):
                 raise ValueError('each record is a JSON object with a string "answer"')
-            record_id = record.get("id", number)
-            target = Path(record["spec"]) if isinstance(record.get("spec"), str) else spec
+            if "spec" in record and not isinstance(record["spec"], str):
+                raise ValueError('"spec" must be a path string')
+            target = Path(record["spec"]) if "spec" in record else spec
             if target is None:
                 raise ValueError('no spec: give SPEC on the command line or "spec" in the record')
             if target not in verifiers:

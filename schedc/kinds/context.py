@@ -122,8 +122,17 @@ class EvalContext:
             return not any(v != self.free for v in values)
         return any(v in vf.values for v in values)
 
-    def day_label(self, day: int) -> str:
-        return f"day {day}"
+    def day_label(self, day: int, period: int | None = None) -> str:
+        """A day (and period) as the prompt shows it: ``day 3``, 1-based or the day of the month
+        when the family says so, ``day 3 period 2`` when days have several periods."""
+        shown = day
+        if self.family.day_names == "index1":
+            shown = day + 1
+        elif self.family.day_names == "date":
+            cal = self.instance.calendar
+            shown = day + (cal.start_date.day if cal is not None and cal.start_date is not None else 1)
+        text = f"day {shown}"
+        return text if period is None or self.periods == 1 else f"{text} period {period}"
 
 
 class View:

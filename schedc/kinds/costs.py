@@ -82,7 +82,7 @@ def _entry_message(ctx: EvalContext, e: CostEntry, day: int) -> str:
     what = "works" if e.value == "*" else f"has {ctx.show(e.value)}"
     if e.when == "unassigned":
         what = "does not work" if e.value == "*" else f"does not have {ctx.show(e.value)}"
-    return f"{ctx.show(e.agent)} {what} on day {day} (cost {e.cost})"
+    return f"{ctx.show(e.agent)} {what} on {ctx.day_label(day)} (cost {e.cost})"
 
 
 def _parse_sparse(row: Row) -> CostEntry:
@@ -153,7 +153,7 @@ class CapacityOverflow(Constraint, frozen=True, kw_only=True, tag="capacity_over
             if demand > capacity:
                 out.append(self.violation(
                     f"{ctx.show(a.agent)} has {demand} {self.demand} in {ctx.show(a.value)} of {self.capacity} "
-                    f"{capacity} on day {a.day} period {a.period}", amount=demand - capacity,
+                    f"{capacity} on {ctx.day_label(a.day, a.period)}", amount=demand - capacity,
                     entities=(ctx.show(a.agent), ctx.show(a.value)), day=a.day))
         return out
 
@@ -230,6 +230,7 @@ class Compactness(Constraint, frozen=True, kw_only=True, tag="compactness"):
                     occupancy[slot] = occupancy.get(slot, 0) + 1
             for (day, period), count in sorted(occupancy.items()):
                 if (day, period - 1) not in occupancy and (day, period + 1) not in occupancy:
-                    out.append(self.violation(f"{ctx.show(group)} has an isolated lecture on day {day} period "
-                                              f"{period}", amount=count, entities=(ctx.show(group),), day=day))
+                    where = ctx.day_label(day, period)
+                    out.append(self.violation(f"{ctx.show(group)} has an isolated lecture on {where}",
+                                              amount=count, entities=(ctx.show(group),), day=day))
         return out

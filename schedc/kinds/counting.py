@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 def slot_label(ctx: EvalContext, day: int, period: int) -> str:
     """A slot in the prompt's words: ``day 3`` or ``day 3 period 2``."""
-    return f"day {day}" if ctx.periods == 1 else f"day {day} period {period}"
+    return ctx.day_label(day, period)
 
 
 def bounds_text(lo: int | None, hi: int | None) -> str:
@@ -135,7 +135,7 @@ class Coverage(Constraint, frozen=True, kw_only=True, tag="coverage"):
             gap = (r.min - n if r.min is not None and n < r.min else 0) + (n - r.max if r.max is not None
                                                                               and n > r.max else 0)
             if gap:
-                where = f"day {r.day}" if r.period is None else slot_label(ctx, r.day, r.period)
+                where = ctx.day_label(r.day, r.period)
                 out.append(self.violation(
                     f"{ctx.show(r.value)} on {where} has {n} assigned, needs {bounds_text(r.min, r.max)}",
                     amount=gap, entities=(ctx.show(r.value),), day=r.day))

@@ -54,13 +54,14 @@ class ConsecutiveRunBounds(Constraint, frozen=True, kw_only=True, tag="consecuti
         for agent in ctx.select(self.agents):
             for first, length in runs(view.sequence(agent, self.values, windows)):
                 day = windows[first][0]
+                start = ctx.day_label(day)
                 if self.max is not None and length > self.max:
                     out.append(self.violation(
-                        f"{ctx.show(agent)} has {length} consecutive {what} {unit} from day {day} (at most {self.max})",
+                        f"{ctx.show(agent)} has {length} consecutive {what} {unit} from {start} (at most {self.max})",
                         amount=length - self.max, entities=(ctx.show(agent),), day=day))
                 if self.min is not None and length < self.min:
                     out.append(self.violation(
-                        f"{ctx.show(agent)} has only {length} consecutive {what} {unit} from day {day} "
+                        f"{ctx.show(agent)} has only {length} consecutive {what} {unit} from {start} "
                         f"(at least {self.min})", amount=self.min - length, entities=(ctx.show(agent),), day=day))
         return out
 
@@ -93,7 +94,8 @@ class PatternProhibition(Constraint, frozen=True, kw_only=True, tag="pattern_pro
             days = view.day_values(agent)
             for t in starts:
                 if all(_entry_matches(ctx, entry, days[t + i]) for i, entry in enumerate(self.pattern)):
-                    out.append(self.violation(f"{ctx.show(agent)} has the unwanted pattern [{shown}] from day {t}",
+                    where = ctx.day_label(t)
+                    out.append(self.violation(f"{ctx.show(agent)} has the unwanted pattern [{shown}] from {where}",
                                               entities=(ctx.show(agent),), day=t))
         return out
 
@@ -146,7 +148,8 @@ class WindowPatternCost(Constraint, frozen=True, kw_only=True, tag="window_patte
             for window in windows:
                 cost, shown = self._window_cost(ctx, [days[d] for d in window], costs)
                 if cost:
-                    out.append(self.violation(f"{ctx.show(agent)} works {shown} on days {window[0]}-{window[-1]}",
+                    first, last = ctx.day_label(window[0]), ctx.day_label(window[-1])
+                    out.append(self.violation(f"{ctx.show(agent)} works {shown} from {first} to {last}",
                                               amount=cost, entities=(ctx.show(agent),), day=window[0]))
         return out
 

@@ -58,7 +58,7 @@ class SlotConflict(Constraint, frozen=True, kw_only=True, tag="slot_conflict"):
             for a in sorted(agents):
                 for b in sorted(adjacent.get(a, set()) & agents):
                     if a < b:
-                        where = f"day {day}" if ctx.periods == 1 else f"day {day} period {period}"
+                        where = ctx.day_label(day, period)
                         out.append(self.violation(f"{ctx.show(a)} and {ctx.show(b)} conflict but share {where}",
                                                   entities=(ctx.show(a), ctx.show(b)), day=day))
         return out
@@ -92,7 +92,7 @@ class Unavailability(Constraint, frozen=True, kw_only=True, tag="unavailability"
         out = []
         for a in view.assignments:
             if (a.agent, a.day, a.period) in forbidden or (a.agent, a.day, None) in forbidden:
-                where = f"day {a.day}" if ctx.periods == 1 else f"day {a.day} period {a.period}"
+                where = ctx.day_label(a.day, a.period)
                 out.append(self.violation(f"{ctx.show(a.agent)} is not available on {where}",
                                           entities=(ctx.show(a.agent),), day=a.day))
         return out
