@@ -206,7 +206,7 @@ def batch_file(tmp_path: Path) -> Path:
 def check_batch_output(lines: list[str]) -> None:
     assert len(lines) == 8  # one per non-blank record
     out = [json.loads(line) for line in lines]
-    assert [r["id"] for r in out] == ["ok", 2, 3, "bad", 6, 7, "missing-spec", 9]
+    assert [r["id"] for r in out] == ["ok", 2, "no-answer", "bad", 6, 7, "missing-spec", 9]
     ok, not_json, no_answer, bad, not_object, rcpsp, missing, prose = out
     assert ok["feasible"] and ok["instance"] == "ft06" and JSON_KEYS <= ok.keys()
     assert bad["feasible"] is False and bad["violations"][0]["constraint"] == "routes"
