@@ -40,17 +40,12 @@ from schedc.kinds import (
     Windows,
     kind_name,
 )
+from schedc.kinds.context import WEEKEND_DEFINITIONS
 from schedc.kinds.costs import ANY_DAY
 
 MAX_TIME = 10**9
 MAX_ITEMS = 10**6
 MAX_DAYS = 10_000
-WEEKEND_DEFINITIONS = {
-    "SaturdaySunday": ("Saturday", 2),
-    "FridaySaturdaySunday": ("Friday", 3),
-    "SaturdaySundayMonday": ("Saturday", 3),
-    "FridaySaturdaySundayMonday": ("Friday", 4),
-}
 
 
 class Checker:

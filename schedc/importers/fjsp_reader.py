@@ -46,6 +46,8 @@ import msgspec
 
 from schedc.diagnostics import SchedcError
 from schedc.importers.tokens import Token, TokenStream, read_source
+from schedc.importers.tokens import group_by_line as _by_line
+from schedc.importers.tokens import token_error as _error
 
 _INT = re.compile(r"-?[0-9]{1,4000}")  # int() refuses longer digit strings
 _DECIMAL = re.compile(r"[0-9]{1,300}(\.[0-9]{0,300})?|\.[0-9]{1,300}")  # always a finite float
@@ -108,13 +110,6 @@ class _Cursor:
                       hint="a job line holds: o, then per operation k and k pairs 'machine time'")
 
 
-def _error(stream: TokenStream, code: str, message: str, token: Token, *, after: bool = False,
-           hint: str | None = None) -> SchedcError:
-    """An error at ``token`` (or just after it when ``after``)."""
-    column = token.column + len(token.text) if after else token.column
-    return SchedcError.at(code, message, file=stream.file, line=token.line, column=column, hint=hint,
-                          source=stream.text)
-
 
 def read_fjsp(path: str | Path) -> FlexibleJobShopData:
     """Read a ``.fjs`` file: header ``J M [A]``, then J jobs guided by their counts."""
@@ -159,16 +154,6 @@ def _header(stream: TokenStream) -> tuple[int, int, float | None]:
         stream.pos += 1
     return n_jobs, n_machines, avg
 
-
-def _by_line(tokens: Sequence[Token]) -> list[list[Token]]:
-    """Group consecutive tokens by source line."""
-    groups: list[list[Token]] = []
-    for tok in tokens:
-        if groups and groups[-1][0].line == tok.line:
-            groups[-1].append(tok)
-        else:
-            groups.append([tok])
-    return groups
 
 
 def _job_on_line(stream: TokenStream, job: int, line: list[Token],

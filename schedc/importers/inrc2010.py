@@ -45,8 +45,8 @@ from schedc.kinds import (
     WindowPatternCost,
     Windows,
 )
+from schedc.kinds.context import WEEKEND_DEFINITIONS
 from schedc.kinds.costs import ANY_DAY
-from schedc.semantic import WEEKEND_DEFINITIONS
 
 NOT_SCORED = "not scored by the INRC-2010 reference evaluator"
 WORK = ValueFilter(mode="work")

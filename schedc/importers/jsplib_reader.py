@@ -63,6 +63,8 @@ import msgspec
 
 from schedc.diagnostics import SchedcError
 from schedc.importers.tokens import Token, TokenStream, read_source
+from schedc.importers.tokens import group_by_line as _by_line
+from schedc.importers.tokens import token_error as _error
 
 _INT = re.compile(r"-?[0-9]{1,4000}")  # int() refuses longer digit strings
 
@@ -130,13 +132,6 @@ def _open(path: str | Path, code: str) -> tuple[TokenStream, tuple[str, ...]]:
     return stream, tuple(comment_lines.values())
 
 
-def _error(stream: TokenStream, code: str, message: str, token: Token, *, after: bool = False,
-           hint: str | None = None) -> SchedcError:
-    """An error at ``token`` (or just after it when ``after``)."""
-    column = token.column + len(token.text) if after else token.column
-    return SchedcError.at(code, message, file=stream.file, line=token.line, column=column, hint=hint,
-                          source=stream.text)
-
 
 def _eof_error(stream: TokenStream, code: str, what: str, hint: str | None = None) -> SchedcError:
     """``expected <what>`` at the end of the file (just after its last token)."""
@@ -160,16 +155,6 @@ def _next_int(stream: TokenStream, what: str, codes: _Codes) -> tuple[int, Token
     stream.pos += 1
     return _to_int(stream, token, what, codes.not_int), token
 
-
-def _by_line(tokens: Sequence[Token]) -> list[list[Token]]:
-    """Group consecutive tokens by source line."""
-    groups: list[list[Token]] = []
-    for tok in tokens:
-        if groups and groups[-1][0].line == tok.line:
-            groups[-1].append(tok)
-        else:
-            groups.append([tok])
-    return groups
 
 
 def _rows(stream: TokenStream, tokens: Sequence[Token], n_rows: int, width: int, codes: _Codes, *,

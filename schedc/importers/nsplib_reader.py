@@ -51,6 +51,8 @@ import msgspec
 
 from schedc.diagnostics import Diagnostic, SchedcError, Span
 from schedc.importers.tokens import Token, TokenStream, read_source
+from schedc.importers.tokens import group_by_line as _by_line
+from schedc.importers.tokens import token_error as _error
 
 _INT = re.compile(r"-?[0-9]{1,4000}")  # int() refuses longer digit strings
 
@@ -126,11 +128,6 @@ def _open(path: str | Path) -> TokenStream:
     return TokenStream(read_source(path, "I601").removeprefix("\ufeff"), str(path))
 
 
-def _error(stream: TokenStream, code: str, message: str, token: Token, *, after: bool = False) -> SchedcError:
-    """An error at ``token`` (or just after it when ``after``)."""
-    column = token.column + len(token.text) if after else token.column
-    return SchedcError.at(code, message, file=stream.file, line=token.line, column=column, source=stream.text)
-
 
 def _eof_error(stream: TokenStream, what: str) -> SchedcError:
     if not stream.tokens:
@@ -164,16 +161,6 @@ def _check_header_line_end(stream: TokenStream, header: str) -> None:
         raise _error(stream, "I612", f"expected the end of the header line after {header}, found "
                      f"{nxt.text!r}", nxt)
 
-
-def _by_line(tokens: Sequence[Token]) -> list[list[Token]]:
-    """Group consecutive tokens by source line."""
-    groups: list[list[Token]] = []
-    for tok in tokens:
-        if groups and groups[-1][0].line == tok.line:
-            groups[-1].append(tok)
-        else:
-            groups.append([tok])
-    return groups
 
 
 def _rows(stream: TokenStream, n_rows: int, width: Callable[[int], int], row_name: Callable[[int], str],

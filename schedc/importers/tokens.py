@@ -9,7 +9,7 @@ expected, as a :class:`~schedc.diagnostics.SchedcError`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import msgspec
@@ -100,3 +100,22 @@ class TokenStream:
         token = self.peek()
         if token is not None:
             raise self.error(f"expected {what}, found extra token {token.text!r}", token)
+
+
+def token_error(stream: TokenStream, code: str, message: str, token: Token, *, after: bool = False,
+                hint: str | None = None) -> SchedcError:
+    """An error of code ``code`` at ``token`` (or just after it when ``after``)."""
+    column = token.column + len(token.text) if after else token.column
+    return SchedcError.at(code, message, file=stream.file, line=token.line, column=column, hint=hint,
+                          source=stream.text)
+
+
+def group_by_line(tokens: Sequence[Token]) -> list[list[Token]]:
+    """Group consecutive tokens by source line."""
+    groups: list[list[Token]] = []
+    for tok in tokens:
+        if groups and groups[-1][0].line == tok.line:
+            groups[-1].append(tok)
+        else:
+            groups.append([tok])
+    return groups
