@@ -186,6 +186,6 @@ def emit_cpsat(spec: Path, out: Path) -> None:
     model = CpsatModel(instance, load_family(instance.family, [spec.parent]))
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp{out.suffix}")
-    if not model.model.ExportToFile(str(tmp)):
+    if not model.model.export_to_file(str(tmp)):
         raise SchedcError.at("E502", f"cannot write the model to {out}")
     tmp.replace(out)

@@ -73,7 +73,7 @@ def serial_schedule(instance: Instance, priority: dict[str, int] | None = None) 
                 succ[e.before].append(e.after)
     horizon = sum(max(m.duration for m in a.modes) for a in instance.activities) + 1
     horizon += sum(e.lag for c in instance.constraints if isinstance(c, PrecedenceLag) for e in c.edges)
-    load = {r.name: np.zeros(horizon, dtype=np.int64) for r in instance.resources if r.kind != "nonrenewable"}
+    load = {r.name: np.zeros(horizon, dtype=np.int32) for r in instance.resources if r.kind != "nonrenewable"}
     capacity = {r.name: r.capacity for r in instance.resources}
     budget_left = {r.name: r.capacity for r in instance.resources if r.kind == "nonrenewable"}
     starts: dict[str, int] = {}

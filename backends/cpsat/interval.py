@@ -15,13 +15,8 @@ def _scope(m: CpsatModel, resources: object, kind: str) -> list[str]:
 
 def _users(m: CpsatModel, resource: str) -> list[tuple[object, int, object]]:
     """(interval, amount, presence) of every mode using ``resource`` with a positive duration."""
-    out = []
-    for a in m.instance.activities:
-        for k, mode in enumerate(a.modes, start=1):
-            amount = next((u.amount for u in mode.uses if u.resource == resource), 0)
-            if amount and mode.duration > 0:
-                out.append((m.intervals[(a.name, k)], amount, m.present[(a.name, k)]))
-    return out
+    return [(m.intervals[(name, k)], amount, m.present[(name, k)])
+            for name, k, mode, amount in m.users.get(resource, ()) if mode.duration > 0]
 
 
 @encoder(PrecedenceLag)
@@ -29,10 +24,10 @@ def precedence(m: CpsatModel, c: PrecedenceLag) -> None:
     """``S_b ≥ E_a + lag``; soft: one penalty unit per broken edge."""
     for e in c.edges:
         if c.hard:
-            m.model.Add(m.start[e.after] >= m.end[e.before] + e.lag)
+            m.model.add(m.start[e.after] >= m.end[e.before] + e.lag)
         else:
-            broken = m.model.NewBoolVar(f"broken_{e.before}_{e.after}")
-            m.model.Add(m.start[e.after] >= m.end[e.before] + e.lag).OnlyEnforceIf(broken.Not())
+            broken = m.model.new_bool_var(f"broken_{e.before}_{e.after}")
+            m.model.add(m.start[e.after] >= m.end[e.before] + e.lag).only_enforce_if(broken.Not())
             m.penalize(c, broken)
 
 
@@ -42,7 +37,7 @@ def unary(m: CpsatModel, c: UnaryNoOverlap) -> None:
     if not c.hard:
         raise unsupported("cpsat", c, form="soft")
     for resource in _scope(m, c.resources, "unary"):
-        m.model.AddNoOverlap([interval for interval, _amount, _present in _users(m, resource)])
+        m.model.add_no_overlap([interval for interval, _amount, _present in _users(m, resource)])
 
 
 @encoder(CumulativeRenewable)
@@ -52,22 +47,16 @@ def cumulative(m: CpsatModel, c: CumulativeRenewable) -> None:
         raise unsupported("cpsat", c, form="soft")
     for resource in _scope(m, c.resources, "renewable"):
         users = _users(m, resource)
-        m.model.AddCumulative([u[0] for u in users], [u[1] for u in users], m.ctx.resources[resource].capacity)
+        m.model.add_cumulative([u[0] for u in users], [u[1] for u in users], m.ctx.resources[resource].capacity)
 
 
 @encoder(NonrenewableBudget)
 def budget(m: CpsatModel, c: NonrenewableBudget) -> None:
     """``Σ_a q_{a,r}(mode_a) ≤ B_r`` as a linear constraint over the mode literals."""
     for resource in _scope(m, c.resources, "nonrenewable"):
-        used = []
-        total = 0
-        for a in m.instance.activities:
-            for k, mode in enumerate(a.modes, start=1):
-                amount = next((u.amount for u in mode.uses if u.resource == resource), 0)
-                if amount:
-                    used.append(amount * m.present[(a.name, k)])
-                    total += amount
-        m.bounded(c, sum(used), None, m.ctx.resources[resource].capacity, total)
+        users = m.users.get(resource, ())
+        used = sum(amount * m.present[(name, k)] for name, k, _mode, amount in users)
+        m.bounded(c, used, None, m.ctx.resources[resource].capacity, sum(u[3] for u in users))
 
 
 @encoder(ModeChoice)

@@ -77,27 +77,27 @@ class CpsatModel:
         """
         if constraint.hard:
             if lo is not None:
-                self.model.Add(expr >= lo)
+                self.model.add(expr >= lo)
             if hi is not None:
-                self.model.Add(expr <= hi)
+                self.model.add(expr <= hi)
             return
         if lo is not None and lo > 0:
-            deficit = self.model.NewIntVar(0, lo, f"deficit_{constraint.id}")
-            self.model.Add(deficit >= lo - expr)
+            deficit = self.model.new_int_var(0, lo, f"deficit_{constraint.id}")
+            self.model.add(deficit >= lo - expr)
             self.penalize(constraint, deficit)
         if hi is not None and hi < upper:
-            excess = self.model.NewIntVar(0, max(0, upper - hi), f"excess_{constraint.id}")
-            self.model.Add(excess >= expr - hi)
+            excess = self.model.new_int_var(0, max(0, upper - hi), f"excess_{constraint.id}")
+            self.model.add(excess >= expr - hi)
             self.penalize(constraint, excess)
 
     def forbid_or_penalize(self, constraint: Constraint, literals: list[cp_model.LinearExprT], cost: int = 1) -> None:
         """The conjunction of ``literals`` (0/1 expressions) must not hold; soft: costs ``cost``."""
         size = len(literals)
         if constraint.hard:
-            self.model.Add(sum(literals) <= size - 1)
+            self.model.add(sum(literals) <= size - 1)
             return
-        indicator = self.model.NewBoolVar(f"occ_{constraint.id}")
-        self.model.Add(indicator >= sum(literals) - (size - 1))
+        indicator = self.model.new_bool_var(f"occ_{constraint.id}")
+        self.model.add(indicator >= sum(literals) - (size - 1))
         self.penalize(constraint, cost * indicator)
 
     # ------------------------------------------------------------------ interval variables
@@ -114,6 +114,13 @@ class CpsatModel:
         horizon = self._horizon()
         self.horizon = horizon
         tail = tails(self.instance)
+        # for each resource, the (activity, mode number, mode, amount) that use it — one pass
+        self.users: dict[str, list[tuple[str, int, Any, int]]] = {r.name: [] for r in self.instance.resources}
+        for a in acts:
+            for k, mode in enumerate(a.modes, start=1):
+                for use in mode.uses:
+                    if use.amount:
+                        self.users.setdefault(use.resource, []).append((a.name, k, mode, use.amount))
         self.start: dict[str, cp_model.IntVar] = {}
         self.end: dict[str, cp_model.IntVar] = {}
         self.present: dict[tuple[str, int], Any] = {}
@@ -121,23 +128,23 @@ class CpsatModel:
         for a in acts:
             shortest = min(m.duration for m in a.modes)
             latest = max(est[a.name], horizon - tail[a.name])  # room for the longest path after it
-            start = self.model.NewIntVar(est[a.name], latest, f"S_{a.name}")
-            end = self.model.NewIntVar(est[a.name] + shortest, max(est[a.name] + shortest, horizon - tail[a.name]
+            start = self.model.new_int_var(est[a.name], latest, f"S_{a.name}")
+            end = self.model.new_int_var(est[a.name] + shortest, max(est[a.name] + shortest, horizon - tail[a.name]
                                                                      + shortest), f"E_{a.name}")
             self.start[a.name], self.end[a.name] = start, end
             if len(a.modes) == 1:
                 self.present[(a.name, 1)] = 1
-                self.intervals[(a.name, 1)] = self.model.NewFixedSizeIntervalVar(start, a.modes[0].duration,
+                self.intervals[(a.name, 1)] = self.model.new_fixed_size_interval_var(start, a.modes[0].duration,
                                                                                  f"I_{a.name}")
-                self.model.Add(end == start + a.modes[0].duration)
+                self.model.add(end == start + a.modes[0].duration)
                 continue
-            literals = [self.model.NewBoolVar(f"mode_{a.name}_{k}") for k in range(1, len(a.modes) + 1)]
-            self.model.AddExactlyOne(literals)
+            literals = [self.model.new_bool_var(f"mode_{a.name}_{k}") for k in range(1, len(a.modes) + 1)]
+            self.model.add_exactly_one(literals)
             for k, (mode, literal) in enumerate(zip(a.modes, literals, strict=True), start=1):
                 self.present[(a.name, k)] = literal
-                self.intervals[(a.name, k)] = self.model.NewOptionalFixedSizeIntervalVar(
+                self.intervals[(a.name, k)] = self.model.new_optional_fixed_size_interval_var(
                     start, mode.duration, literal, f"I_{a.name}_{k}")
-            self.model.Add(end == start + sum(m.duration * lit for m, lit in zip(a.modes, literals, strict=True)))
+            self.model.add(end == start + sum(m.duration * lit for m, lit in zip(a.modes, literals, strict=True)))
 
     def _earliest_starts(self) -> dict[str, int]:
         """Longest-path earliest starts with each activity's shortest mode (a valid lower bound)."""
@@ -175,11 +182,15 @@ class CpsatModel:
         """max(critical path, total renewable load / capacity) — used to tighten the makespan."""
         best = max((self.est[a.name] + min(m.duration for m in a.modes) for a in self.instance.activities),
                    default=0)
+        acts = {a.name: a for a in self.instance.activities}
         for r in self.instance.resources:
             if r.kind == "nonrenewable" or not r.capacity:
                 continue
-            load = sum(min(m.duration * next((u.amount for u in m.uses if u.resource == r.name), 0) for m in a.modes)
-                       for a in self.instance.activities)
+            energy: dict[str, list[int]] = {}
+            for name, _k, mode, amount in self.users.get(r.name, ()):
+                energy.setdefault(name, []).append(mode.duration * amount)
+            # an activity with a mode that does not use r contributes nothing for sure
+            load = sum(min(e) for name, e in energy.items() if len(e) == len(acts[name].modes))
             best = max(best, -(-load // r.capacity))
         return best
 
@@ -192,7 +203,7 @@ class CpsatModel:
             for d in range(ctx.days):
                 for p in range(ctx.periods):
                     for v in ctx.values:
-                        self.x[(e, d, p, v)] = self.model.NewBoolVar(f"x_{e}_{d}_{p}_{v}")
+                        self.x[(e, d, p, v)] = self.model.new_bool_var(f"x_{e}_{d}_{p}_{v}")
 
     def slot_vars(self, agent: str, day: int, values: Iterable[str] | None = None) -> list[cp_model.IntVar]:
         """Assignment variables of an agent on a day (all periods), optionally for some values."""
@@ -222,11 +233,11 @@ class CpsatModel:
     def any_of(self, literals: list, name: str) -> Any:
         """A Boolean equal to the OR of ``literals``."""
         if not literals:
-            return self.model.NewConstant(0)
+            return self.model.new_constant(0)
         if len(literals) == 1:
             return literals[0]
-        var = self.model.NewBoolVar(name)
-        self.model.AddMaxEquality(var, literals)
+        var = self.model.new_bool_var(name)
+        self.model.add_max_equality(var, literals)
         return var
 
     def sequence(self, agent: str, vf: ValueFilter, windows: Windows) -> list[Any]:
@@ -246,41 +257,41 @@ class CpsatModel:
 
     def _objective(self) -> None:
         if self.instance.objective.measure == "makespan" and self.instance.activities:
-            self.makespan = self.model.NewIntVar(self.makespan_lower_bound(), self.horizon, "makespan")
+            self.makespan = self.model.new_int_var(self.makespan_lower_bound(), self.horizon, "makespan")
             # the project ends when its last activities end: only those without successors matter
             has_successor = {p for preds in self.preds.values() for p, _lag in preds}
             for name, end in self.end.items():
                 if name not in has_successor:
-                    self.model.Add(self.makespan >= end)
-            self.model.Minimize(self.makespan)
+                    self.model.add(self.makespan >= end)
+            self.model.minimize(self.makespan)
         else:
-            self.model.Minimize(sum(w * expr for w, expr in self.terms))
+            self.model.minimize(sum(w * expr for w, expr in self.terms))
 
     def fix(self, solution: Solution) -> None:
         """Fix every decision to ``solution`` (for checking the model against the evaluator)."""
         if self.instance.activities:
             for a in self.instance.activities:
                 if a.name in solution.starts:
-                    self.model.Add(self.start[a.name] == solution.starts[a.name])
+                    self.model.add(self.start[a.name] == solution.starts[a.name])
                     chosen = solution.modes.get(a.name, 1)
                     for k in range(1, len(a.modes) + 1):
                         literal = self.present[(a.name, k)]
                         if isinstance(literal, int):
                             if k != chosen:
-                                self.model.AddBoolOr([])  # a single-mode activity given another mode
+                                self.model.add_bool_or([])  # a single-mode activity given another mode
                         else:
-                            self.model.Add(literal == int(k == chosen))
+                            self.model.add(literal == int(k == chosen))
             return
         chosen = {(x.agent, x.day, x.period, x.value) for x in solution.assignments}
         for key, var in self.x.items():
-            self.model.Add(var == int(key in chosen))
+            self.model.add(var == int(key in chosen))
 
     def add_hint(self, solution: Solution) -> None:
         """Give CP-SAT a starting solution."""
         for a in self.instance.activities:
             if a.name in solution.starts:
-                self.model.AddHint(self.start[a.name], solution.starts[a.name])
+                self.model.add_hint(self.start[a.name], solution.starts[a.name])
                 for k in range(1, len(a.modes) + 1):
                     literal = self.present[(a.name, k)]
                     if not isinstance(literal, int) and len(a.modes) > 1:
-                        self.model.AddHint(literal, int(k == solution.modes.get(a.name, 1)))
+                        self.model.add_hint(literal, int(k == solution.modes.get(a.name, 1)))

@@ -97,7 +97,7 @@ def slot_conflict(m: CpsatModel, c: SlotConflict) -> None:
             for a, b in pairs:
                 both = [*(m.x[(a, d, p, v)] for v in ctx.values), *(m.x[(b, d, p, v)] for v in ctx.values)]
                 if c.hard:
-                    m.model.AddAtMostOne(both)
+                    m.model.add_at_most_one(both)
                 else:
                     m.bounded(c, sum(both), None, 1, len(both))
 
@@ -109,7 +109,7 @@ def unavailability(m: CpsatModel, c: Unavailability) -> None:
         for p in periods:
             for v in m.ctx.values:
                 if c.hard:
-                    m.model.Add(m.x[(u.agent, u.day, p, v)] == 0)
+                    m.model.add(m.x[(u.agent, u.day, p, v)] == 0)
                 else:
                     m.penalize(c, m.x[(u.agent, u.day, p, v)])
 
@@ -185,7 +185,7 @@ def assignment_cost(m: CpsatModel, c: AssignmentCost) -> None:
             held = m.matches(e.agent, d, vf)
             literal = held if e.when == "assigned" else held.Not()
             if c.hard:
-                m.model.Add(literal == 0)
+                m.model.add(literal == 0)
             else:
                 m.penalize(c, e.cost * literal)
 
@@ -197,7 +197,7 @@ def capacity_overflow(m: CpsatModel, c: CapacityOverflow) -> None:
         over = ctx.attrs(ctx.agent_cls, agent).get(c.demand, 0) - ctx.attrs(ctx.value_cls, v).get(c.capacity, 0)
         if over > 0:
             if c.hard:
-                m.model.Add(var == 0)
+                m.model.add(var == 0)
             else:
                 m.penalize(c, over * var)
 
@@ -234,6 +234,6 @@ def compactness(m: CpsatModel, c: Compactness) -> None:
             occ = [sum(m.occupied(e, d, p) for e in members) for p in range(ctx.periods)]
             for p in range(ctx.periods):
                 neighbours = sum(occ[q] for q in (p - 1, p + 1) if 0 <= q < ctx.periods)
-                iso = m.model.NewIntVar(0, size, f"iso_{group}_{d}_{p}")
-                m.model.Add(iso >= occ[p] - size * neighbours)
+                iso = m.model.new_int_var(0, size, f"iso_{group}_{d}_{p}")
+                m.model.add(iso >= occ[p] - size * neighbours)
                 m.penalize(c, iso)

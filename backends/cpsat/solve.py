@@ -35,7 +35,7 @@ class _Progress(cp_model.CpSolverSolutionCallback):
         self.start = time.perf_counter()
 
     def on_solution_callback(self) -> None:
-        self.report(int(self.ObjectiveValue()), self.BestObjectiveBound(), time.perf_counter() - self.start)
+        self.report(int(self.objective_value), self.best_objective_bound, time.perf_counter() - self.start)
 
 
 def configured_solver(options: SolveOptions) -> cp_model.CpSolver:
@@ -49,16 +49,16 @@ def configured_solver(options: SolveOptions) -> cp_model.CpSolver:
 def extract_solution(m: CpsatModel, solver: cp_model.CpSolver) -> Solution:
     """The decisions of the solver's best solution."""
     if m.instance.activities:
-        starts = {a.name: solver.Value(m.start[a.name]) for a in m.instance.activities}
+        starts = {a.name: solver.value(m.start[a.name]) for a in m.instance.activities}
         modes = {a.name: next((k for k in range(1, len(a.modes) + 1) if _chosen(solver, m.present[(a.name, k)])), 1)
                  for a in m.instance.activities}
         return Solution(starts=starts, modes=modes)
-    assignments = tuple(Assignment(e, d, p, v) for (e, d, p, v), var in m.x.items() if solver.BooleanValue(var))
+    assignments = tuple(Assignment(e, d, p, v) for (e, d, p, v), var in m.x.items() if solver.boolean_value(var))
     return Solution(assignments=assignments)
 
 
 def _chosen(solver: cp_model.CpSolver, literal: object) -> bool:
-    return literal == 1 if isinstance(literal, int) else solver.BooleanValue(literal)
+    return literal == 1 if isinstance(literal, int) else solver.boolean_value(literal)
 
 
 def solve(instance: Instance, family: Family, options: SolveOptions | None = None,
@@ -71,7 +71,7 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
         m.add_hint(m.hint)
     built = time.perf_counter() - began
     solver = configured_solver(options)
-    status = solver.Solve(m.model, _Progress(progress) if progress else None)
+    status = solver.solve(m.model, _Progress(progress) if progress else None)
     seconds = time.perf_counter() - began
     name = _STATUS.get(status, "unknown")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -79,10 +79,10 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
                            bks=instance.meta.bks, gap_pct=None, seconds=seconds, build_seconds=built)
     solution = extract_solution(m, solver)
     result = evaluate(m.ctx, solution)
-    claimed = int(round(solver.ObjectiveValue()))
+    claimed = int(round(solver.objective_value))
     check_agreement("cpsat", claimed, result.objective, result.feasible, result.components)
     return SolveResult(instance=instance.name, backend="cpsat", status=name, objective=result.objective,
-                       bound=solver.BestObjectiveBound(), bks=instance.meta.bks,
+                       bound=solver.best_objective_bound, bks=instance.meta.bks,
                        gap_pct=gap_pct(result.objective, instance.meta.bks), seconds=seconds, build_seconds=built,
                        solution=solution, components=result.components)
 
@@ -94,13 +94,13 @@ def fixed_verdict(instance: Instance, family: Family, solution: Solution,
     m = CpsatModel(instance, family, fixed=solution)
     # With the decisions fixed, minimising the penalty terms makes every auxiliary variable
     # tight, so each component equals its penalty (a makespan is fixed by the starts anyway).
-    m.model.Minimize(sum(w * expr for w, expr in m.terms))
+    m.model.minimize(sum(w * expr for w, expr in m.terms))
     solver = configured_solver(SolveOptions(time_limit=time_limit, workers=1))
-    status = solver.Solve(m.model)
+    status = solver.solve(m.model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return False, None, {}
     weights = {c.id: c.weight for c in instance.constraints}
-    components = {cid: weights[cid] * int(sum(solver.Value(e) for e in exprs)) for cid, exprs in m.components.items()}
+    components = {cid: weights[cid] * int(sum(solver.value(e) for e in exprs)) for cid, exprs in m.components.items()}
     if instance.objective.measure == "makespan":
-        return True, solver.Value(m.makespan), components
-    return True, int(round(solver.ObjectiveValue())), components
+        return True, solver.value(m.makespan), components
+    return True, int(round(solver.objective_value)), components
