@@ -19,7 +19,7 @@ from ortools.sat.python import cp_model
 from schedc.backends.base import unsupported
 from schedc.heuristics import best_serial_schedule, tails, topological_order
 from schedc.ir import Family, Instance
-from schedc.kinds import Constraint, PrecedenceLag, ValueFilter, Windows
+from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, ValueFilter, Windows
 from schedc.kinds.context import EvalContext
 from schedc.solution import Solution
 
@@ -198,6 +198,8 @@ class CpsatModel:
 
     def _slot_variables(self) -> None:
         ctx = self.ctx
+        self.exclusive_days = ctx.periods == 1 and any(
+            isinstance(c, OnePerSlot) and c.per == "agent" and c.hard and c.active for c in self.instance.constraints)
         self.x: dict[tuple[str, int, int, str], cp_model.IntVar] = {}
         for e in ctx.agents:
             for d in range(ctx.days):
@@ -210,16 +212,24 @@ class CpsatModel:
         chosen = self.ctx.values if values is None else list(values)
         return [self.x[(agent, day, p, v)] for p in range(self.ctx.periods) for v in chosen]
 
-    def matches(self, agent: str, day: int, vf: ValueFilter) -> cp_model.IntVar:
-        """A Boolean equal to "the agent's day matches the filter" (see ValueFilter)."""
+    def matches(self, agent: str, day: int, vf: ValueFilter) -> Any:
+        """A 0/1 expression equal to "the agent's day matches the filter" (see ValueFilter).
+
+        When an agent holds at most one value per day (a hard ``one_per_slot`` and one period
+        a day), the sum of the day's assignment variables is that indicator already — a
+        linear expression with a tighter relaxation than a separate OR variable.
+        """
         key = ("match", agent, day, vf)
         if key not in self._bools:
             if vf.mode == "free":
-                work = self.matches(agent, day, ValueFilter(mode="work"))
-                self._bools[key] = work.Not()
+                self._bools[key] = 1 - self.matches(agent, day, ValueFilter(mode="work"))
             else:
                 values = [v for v in self.ctx.values if v != self.ctx.free] if vf.mode == "work" else vf.values
-                self._bools[key] = self.any_of(self.slot_vars(agent, day, values), f"m_{agent}_{day}")
+                cells = self.slot_vars(agent, day, values)
+                if self.exclusive_days:
+                    self._bools[key] = sum(cells) if cells else 0
+                else:
+                    self._bools[key] = self.any_of(cells, f"m_{agent}_{day}")
         return self._bools[key]
 
     def occupied(self, agent: str, day: int, period: int) -> Any:
@@ -231,13 +241,16 @@ class CpsatModel:
         return self._bools[key]
 
     def any_of(self, literals: list, name: str) -> Any:
-        """A Boolean equal to the OR of ``literals``."""
+        """A Boolean equal to the OR of ``literals`` (0/1 variables or expressions):
+        ``b ≥ l`` for each, ``b ≤ Σ l``."""
         if not literals:
-            return self.model.new_constant(0)
+            return 0
         if len(literals) == 1:
             return literals[0]
         var = self.model.new_bool_var(name)
-        self.model.add_max_equality(var, literals)
+        for literal in literals:
+            self.model.add(var >= literal)
+        self.model.add(var <= sum(literals))
         return var
 
     def sequence(self, agent: str, vf: ValueFilter, windows: Windows) -> list[Any]:
@@ -247,7 +260,7 @@ class CpsatModel:
         for window in self.ctx.windows(windows):
             if vf.mode == "free":
                 work = [self.matches(agent, d, ValueFilter(mode="work")) for d in window]
-                out.append(self.any_of(work, f"w_{agent}_{window[0]}").Not() if len(work) > 1 else
+                out.append(1 - self.any_of(work, f"w_{agent}_{window[0]}") if len(work) > 1 else
                            self.matches(agent, window[0], vf))
             else:
                 out.append(self.any_of([self.matches(agent, d, vf) for d in window], f"w_{agent}_{window[0]}"))

@@ -72,7 +72,7 @@ def _count_expr(m: CpsatModel, agent: str, values: ValueFilter):
     ctx = m.ctx
     if values.mode == "free":  # slots (day, period) with no working value
         working = [v for v in ctx.values if v != ctx.free]
-        return sum(m.any_of([m.x[(agent, d, p, v)] for v in working], f"busy_{agent}_{d}_{p}").Not()
+        return sum(1 - m.any_of([m.x[(agent, d, p, v)] for v in working], f"busy_{agent}_{d}_{p}")
                    for d in range(ctx.days) for p in range(ctx.periods))
     chosen = [v for v in ctx.values if v != ctx.free] if values.mode == "work" else list(values.values)
     return sum(v for d in range(ctx.days) for v in m.slot_vars(agent, d, chosen))
@@ -126,7 +126,7 @@ def runs(m: CpsatModel, c: ConsecutiveRunBounds) -> None:
             for length in range(1, c.min):
                 for t in range(n - length + 1):
                     run = list(seq[t:t + length])
-                    border = ([seq[t - 1].Not()] if t > 0 else []) + ([seq[t + length].Not()] if t + length < n else [])
+                    border = ([1 - seq[t - 1]] if t > 0 else []) + ([1 - seq[t + length]] if t + length < n else [])
                     m.forbid_or_penalize(c, run + border, cost=c.min - length)
 
 
@@ -183,7 +183,7 @@ def assignment_cost(m: CpsatModel, c: AssignmentCost) -> None:
         vf = WORK if e.value == "*" else ValueFilter(mode="values", values=(e.value,))
         for d in days:
             held = m.matches(e.agent, d, vf)
-            literal = held if e.when == "assigned" else held.Not()
+            literal = held if e.when == "assigned" else 1 - held
             if c.hard:
                 m.model.add(literal == 0)
             else:
