@@ -114,12 +114,30 @@ def read_names(path: Path | None) -> dict[str, str]:
     return data
 
 
-def verifier_for(spec: Path, names: dict[str, str] | None = None):  # noqa: ANN201 - Verifier
-    """A verifier for the instance in ``spec`` (checks many answers without re-parsing)."""
+def verifier_for(spec: Path, names: dict[str, str] | None = None, variant: str | None = None,
+                 seed: int = 42):  # noqa: ANN201 - Verifier
+    """A verifier for the instance in ``spec`` (checks many answers without re-parsing).
+
+    With ``variant``, answers are read with the display names of that rendering (``schedc
+    render SPEC --variant V --seed S``); explicit ``names`` override single entries.
+    """
     from schedc.verify import Verifier
 
     instance = load_instance(spec)
-    return Verifier(instance, load_family(instance.family, [spec.parent]), names)
+    family = load_family(instance.family, [spec.parent])
+    if variant is not None:
+        from schedc.render import display_names
+
+        names = {**display_names(instance, family, variant, seed, [spec.parent]), **(names or {})}
+    return Verifier(instance, family, names)
+
+
+def render_file(spec: Path, variant: str = "v1", seed: int = 42):  # noqa: ANN201 - Rendering
+    """``schedc render``: the rendering of the instance in ``spec`` in one variant and seed."""
+    from schedc.render import render
+
+    instance = load_instance(spec)
+    return render(instance, load_family(instance.family, [spec.parent]), variant, seed, [spec.parent])
 
 
 def read_answer(path: Path) -> str:
@@ -130,7 +148,8 @@ def read_answer(path: Path) -> str:
         raise SchedcError.at("E403", f"cannot read the answer: {exc.strerror or exc}", file=str(path)) from None
 
 
-def check_batch(spec: Path | None, lines: Iterable[str], names: dict[str, str] | None = None) -> Iterator[bytes]:
+def check_batch(spec: Path | None, lines: Iterable[str], names: dict[str, str] | None = None,
+                variant: str | None = None, seed: int = 42) -> Iterator[bytes]:
     """``schedc check --batch``: JSONL records ``{"id", "answer"[, "spec"]}`` → JSONL reports.
 
     The spec of each record (``spec`` or the default) is parsed once and reused. A record
@@ -154,7 +173,7 @@ def check_batch(spec: Path | None, lines: Iterable[str], names: dict[str, str] |
             if target is None:
                 raise ValueError('no spec: give SPEC on the command line or "spec" in the record')
             if target not in verifiers:
-                verifiers[target] = verifier_for(target, names)
+                verifiers[target] = verifier_for(target, names, variant, seed)
             report = msgspec.to_builtins(verifiers[target].check(record["answer"]))
             yield encoder.encode({"id": record_id, **report})
         except (msgspec.DecodeError, ValueError) as exc:
@@ -164,16 +183,25 @@ def check_batch(spec: Path | None, lines: Iterable[str], names: dict[str, str] |
 
 
 def solve_file(spec: Path, backend: str = "cpsat", time_limit: float = 10.0, workers: int = 2, seed: int = 0,
-               progress: Any = None) -> tuple[Any, str | None]:
-    """``schedc solve``: (SolveResult, answer text in the family's format or None)."""
+               progress: Any = None, solver: str | None = None) -> tuple[Any, str | None]:
+    """``schedc solve``: (SolveResult, answer text in the family's format or None).
+
+    ``solver`` names the solver of a backend that offers a choice (pyomo: any installed
+    Pyomo MILP solver, default HiGHS); a backend without a choice rejects it.
+    """
     from schedc.backends import get_backend
     from schedc.verify import Verifier
 
     instance = load_instance(spec)
     family = load_family(instance.family, [spec.parent])
     module = get_backend(backend)
-    result = module.solve(instance, family, module.SolveOptions(time_limit=time_limit, workers=workers, seed=seed),
-                          progress)
+    params: dict[str, Any] = {"time_limit": time_limit, "workers": workers, "seed": seed}
+    if solver is not None:
+        if "solver" not in module.SolveOptions.__struct_fields__:
+            raise SchedcError.at("E505", f"the {backend} backend has no solver choice (got --solver {solver})",
+                                 hint="--solver picks the MILP solver of --backend pyomo")
+        params["solver"] = solver
+    result = module.solve(instance, family, module.SolveOptions(**params), progress)
     answer = Verifier(instance, family).write(result.solution) if result.solution is not None else None
     return result, answer
 
@@ -189,3 +217,44 @@ def emit_cpsat(spec: Path, out: Path) -> None:
     if not model.model.export_to_file(str(tmp)):
         raise SchedcError.at("E502", f"cannot write the model to {out}")
     tmp.replace(out)
+
+
+MILP_FORMATS = ("lp", "mps")
+
+
+def emit_milp(spec: Path, out: Path, fmt: str = "lp") -> None:
+    """``schedc emit lp|mps``: write the Pyomo MILP of an instance with symbolic names (rows of
+    constraint ``ID`` are ``c_ID(k)``, assignments ``x(agent_day_period_value)``, starts ``S(activity)``)."""
+    from schedc.backends.pyomo import build_model
+
+    if fmt not in MILP_FORMATS:
+        raise SchedcError.at("E502", f"unknown MILP file format {fmt!r}", hint="formats: " + ", ".join(MILP_FORMATS))
+    instance = load_instance(spec)
+    model = build_model(instance, load_family(instance.family, [spec.parent]))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.tmp")
+    try:
+        model.model.write(str(tmp), format=fmt, io_options={"symbolic_solver_labels": True})
+    except (OSError, ValueError) as exc:
+        tmp.unlink(missing_ok=True)
+        raise SchedcError.at("E502", f"cannot write the model to {out}: {exc}") from None
+    tmp.replace(out)
+
+
+def grammar_file(spec: Path, fmt: str, variant: str | None = None, seed: int = 42,
+                 names: dict[str, str] | None = None) -> str:
+    """``schedc grammar``: the answer format of a rendering as text, Lark, GBNF or JSON Schema."""
+    from schedc.grammars import FORMATS, answer_grammar
+
+    if fmt not in FORMATS:
+        raise SchedcError.at("E405", f"unknown grammar format {fmt!r}", hint="formats: " + ", ".join(FORMATS))
+    instance = load_instance(spec)
+    family = load_family(instance.family, [spec.parent])
+    if variant is not None:
+        from schedc.render import display_names
+
+        names = {**display_names(instance, family, variant, seed, [spec.parent]), **(names or {})}
+    try:
+        return answer_grammar(instance, family, names, fmt)
+    except ValueError as exc:  # a names mapping the verifier could not read back
+        raise SchedcError.at("E406", f"cannot state the answer format: {exc}", file=str(spec)) from None

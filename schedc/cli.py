@@ -113,17 +113,19 @@ def check_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
     batch: Annotated[Path | None, typer.Option(help="JSONL of {id, answer[, spec]}: check them all")] = None,
     out: Annotated[Path | None, typer.Option("-o", "--out", help="with --batch: write JSONL here")] = None,
+    variant: Annotated[str | None, typer.Option(help="read the names of this rendering (v1 v2 v3a v3b v4)")] = None,
+    seed: Annotated[int, typer.Option(help="with --variant: the rendering's seed")] = 42,
 ) -> None:
     """Verify an answer constraint by constraint (exit 0 feasible, 1 infeasible, 2 bad input)."""
     mapping = api.read_names(names)
     if batch is not None:
-        _check_batch(spec, batch, mapping, out)
+        _check_batch(spec, batch, mapping, out, variant, seed)
         return
     if spec is None or answer is None:
         raise SchedcError.at("E404", "usage: schedc check SPEC ANSWER (or --batch FILE.jsonl)")
     from schedc.verify import format_report
 
-    report = api.verifier_for(spec, mapping).check(api.read_answer(answer))
+    report = api.verifier_for(spec, mapping, variant, seed).check(api.read_answer(answer))
     if as_json:
         import msgspec
 
@@ -134,13 +136,14 @@ def check_cmd(
         raise typer.Exit(1)
 
 
-def _check_batch(spec: Path | None, batch: Path, mapping: dict[str, str], out: Path | None) -> None:
+def _check_batch(spec: Path | None, batch: Path, mapping: dict[str, str], out: Path | None,
+                 variant: str | None = None, seed: int = 42) -> None:
     try:
         handle = batch.open(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise SchedcError.at("E403", f"cannot read the batch: {exc.strerror or exc}", file=str(batch)) from None
     with handle:
-        reports = api.check_batch(spec, handle, mapping)
+        reports = api.check_batch(spec, handle, mapping, variant, seed)
         if out is None:
             for line in reports:
                 sys.stdout.write(line.decode() + "\n")
@@ -158,6 +161,7 @@ def solve_cmd(
     time_limit: Annotated[float, typer.Option("--time-limit", help="wall-clock limit in seconds")] = 10.0,
     workers: Annotated[int, typer.Option(help="search workers")] = 2,
     seed: Annotated[int, typer.Option(help="random seed of the solver")] = 0,
+    solver: Annotated[str | None, typer.Option(help="MILP solver of --backend pyomo (default highs)")] = None,
     out: Annotated[Path | None, typer.Option("-o", "--out", help="write the answer here (else stdout)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
 ) -> None:
@@ -167,7 +171,8 @@ def solve_cmd(
     def progress(objective: int, bound: float, seconds: float) -> None:
         typer.echo(f"  {seconds:7.2f}s  objective {objective}  bound {bound:g}", err=True)
 
-    result, answer = api.solve_file(spec, backend, time_limit, workers, seed, None if as_json else progress)
+    result, answer = api.solve_file(spec, backend, time_limit, workers, seed, None if as_json else progress,
+                                    solver=solver)
     if answer is not None:
         if out is not None:
             from schedc.importers.common import write_atomic
@@ -186,6 +191,24 @@ def solve_cmd(
         raise typer.Exit(1)
 
 
+@app.command("render")
+@reports_errors
+def render_cmd(
+    spec: Annotated[Path, typer.Argument(help="the .sched instance to render")],
+    variant: Annotated[str, typer.Option(help="v1 (canonical), v2 (order), v3a (theme), v3b (template), v4 (all)")]
+    = "v1",
+    seed: Annotated[int, typer.Option(help="seed of the variant's random streams")] = 42,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON: prompt parts, display names and fact ledger")]
+    = False,
+) -> None:
+    """Render an instance as a natural-language prompt (identical bytes for identical spec, variant, seed)."""
+    rendering = api.render_file(spec, variant, seed)
+    if as_json:
+        sys.stdout.write(json.dumps(rendering.to_json(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(rendering.text())
+
+
 emit_app = typer.Typer(help="Export a solver model for use outside schedc.", no_args_is_help=True)
 app.add_typer(emit_app, name="emit")
 
@@ -199,6 +222,45 @@ def emit_cpsat_cmd(
     """Write the CP-SAT model proto."""
     api.emit_cpsat(spec, out)
     typer.echo(str(out))
+
+
+def _emit_milp(spec: Path, out: Path, fmt: str) -> None:
+    api.emit_milp(spec, out, fmt)
+    typer.echo(str(out))
+
+
+@emit_app.command("lp")
+@reports_errors
+def emit_lp_cmd(
+    spec: Annotated[Path, typer.Argument(help="the .sched instance")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="model file (.lp)")],
+) -> None:
+    """Write the Pyomo MILP in CPLEX LP format (rows named after the constraint ids)."""
+    _emit_milp(spec, out, "lp")
+
+
+@emit_app.command("mps")
+@reports_errors
+def emit_mps_cmd(
+    spec: Annotated[Path, typer.Argument(help="the .sched instance")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="model file (.mps)")],
+) -> None:
+    """Write the Pyomo MILP in MPS format (rows named after the constraint ids)."""
+    _emit_milp(spec, out, "mps")
+
+
+@app.command("grammar")
+@reports_errors
+def grammar_cmd(
+    spec: Annotated[Path, typer.Argument(help="the .sched instance")],
+    fmt: Annotated[str, typer.Option("--format", help="text, lark, gbnf or json-schema")] = "text",
+    variant: Annotated[str | None, typer.Option(help="use the names of this rendering (v1 v2 v3a v3b v4)")] = None,
+    seed: Annotated[int, typer.Option(help="with --variant: the rendering's seed")] = 42,
+    names: Annotated[Path | None, typer.Option(help="JSON {IR name: shown name}")] = None,
+) -> None:
+    """The answer format an LLM must follow: the prompt stanza, a Lark or GBNF grammar, or a JSON Schema."""
+    text = api.grammar_file(spec, fmt, variant, seed, api.read_names(names))
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
 def main() -> None:

@@ -103,3 +103,15 @@ def test_installed_console_script_works_outside_the_checkout(tmp_path: Path) -> 
                           check=False)
     assert done.returncode == 0, done.stderr
     assert "family: jobshop" in done.stdout
+
+
+def test_grammar_command_formats_and_variant_names() -> None:
+    spec = ROOT / "examples" / "ft06.sched"
+    lark_text = run("grammar", spec, "--format", "lark")
+    assert lark_text.exit_code == 0 and '"Job 1"' in lark_text.output
+    themed = run("grammar", spec, "--format", "gbnf", "--variant", "v4", "--seed", "42")
+    assert themed.exit_code == 0 and "root ::=" in themed.output and '"Job 1"' not in themed.output
+    schema = run("grammar", spec, "--format", "json-schema")
+    assert schema.exit_code == 0 and json.loads(schema.output)["type"] == "object"
+    bad = run("grammar", spec, "--format", "xml")
+    assert bad.exit_code == 2 and "unknown grammar format 'xml'" in bad.output

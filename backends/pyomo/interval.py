@@ -1,0 +1,186 @@
+"""Pyomo encoders of the interval kinds (formal meanings in :mod:`schedc.kinds`).
+
+Formulation per kind, and why:
+
+- ``precedence_lag``: ``S_b ≥ S_a + Σ_k d_{a,k}·y[a,k] + lag`` — linear as it stands. Soft:
+  a binary ``broken`` relaxes the row by a big-M ``lst_a + max_k d_{a,k} + lag − est_b``.
+- ``unary_no_overlap``: a disjunctive big-M model (Manne 1960): one order binary
+  ``o[a,b]`` per pair of activities that may share a unary resource, and per pair of their
+  modes (k, l) on a common resource
+  ``S_a + d_{a,k} ≤ S_b + M_ab·(1 − o + 2 − y[a,k] − y[b,l])`` and
+  ``S_b + d_{b,l} ≤ S_a + M_ba·(o + 2 − y[a,k] − y[b,l])``, with ``M_ab = lst_a + d_{a,k} − est_b``
+  — tight because the heuristic horizon bounds every ``lst``. Its size grows with the pairs
+  of operations per machine, not with the horizon, which is why it is used for job shops
+  (ft06: 90 order binaries) rather than a time-indexed model (ft06 would need ~3,000).
+- ``cumulative_renewable``: a time-indexed model (Pritsker, Watters & Wolfe 1969): start
+  binaries ``z[a,k,t]`` for ``t ∈ [est_a, lst_a]`` with ``Σ_t z[a,k,t] = y[a,k]`` and
+  ``Σ_{k,t} t·z[a,k,t] = S_a``, and per resource r and time t
+  ``Σ_{a,k} q_{a,k,r} · Σ_{τ = t − d_{a,k} + 1}^{t} z[a,k,τ] ≤ C_r``. Its LP relaxation is far
+  stronger than a big-M or flow model for several parallel users, and its size is
+  ``Σ_{a,k} (lst_a − est_a + 1)`` binaries — fine for PSPLIB j10–j30 (a few thousand), too
+  large for long horizons: above :data:`MAX_START_BINARIES` binaries or
+  :data:`MAX_RESOURCE_NONZEROS` resource-row nonzeros the backend refuses with a clear error
+  instead of handing HiGHS a model it cannot solve.
+- ``nonrenewable_budget``: ``Σ_{a,k} q_{a,k,r}·y[a,k] ≤ B_r`` (soft: an excess variable).
+- ``mode_choice``: built into the variables (``Σ_k y[a,k] = 1``).
+
+Soft ``unary_no_overlap`` and ``cumulative_renewable`` are not encoded (as in CP-SAT).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+import pyomo.environ as pyo
+
+from schedc.backends.base import unsupported
+from schedc.backends.pyomo.model import PyomoModel, encoder
+from schedc.diagnostics import SchedcError
+from schedc.kinds import CumulativeRenewable, ModeChoice, NonrenewableBudget, PrecedenceLag, UnaryNoOverlap
+
+MAX_START_BINARIES = 30_000
+"""Largest time-indexed model built (start binaries z[a,k,t])."""
+MAX_RESOURCE_NONZEROS = 3_000_000
+"""Largest total of nonzeros in the time-indexed resource rows."""
+
+
+def _scope(m: PyomoModel, resources: object, kind: str) -> list[str]:
+    if resources == "all":
+        return [r.name for r in m.instance.resources if r.kind == kind]
+    return list(resources)  # type: ignore[call-overload]
+
+
+def _amount(mode: Any, resource: str) -> int:
+    return next((u.amount for u in mode.uses if u.resource == resource), 0)
+
+
+@encoder(PrecedenceLag)
+def precedence(m: PyomoModel, c: PrecedenceLag) -> None:
+    """``S_b ≥ E_a + lag``; soft: ``S_b ≥ E_a + lag − M·broken``, one penalty unit per broken edge."""
+    acts = m.ctx.activities
+    for e in c.edges:
+        if c.hard:
+            m.add(c.id, m.start[e.after] >= m.end[e.before] + e.lag)
+            continue
+        longest = max(mode.duration for mode in acts[e.before].modes)
+        big_m = max(0, m.lst[e.before] + longest + e.lag - m.est[e.after])
+        broken = m.new_var("broken", 0, 1, binary=True)
+        m.add(c.id, m.start[e.after] >= m.end[e.before] + e.lag - big_m * broken)
+        m.penalize(c, broken)
+
+
+def _unary_modes(m: PyomoModel, resources: list[str]) -> dict[str, list[tuple[int, int, frozenset[str]]]]:
+    """For each activity: (mode number, duration, unary resources in scope) of every mode of
+    positive duration that uses one (zero-length intervals never conflict)."""
+    out: dict[str, list[tuple[int, int, frozenset[str]]]] = {}
+    for a in m.instance.activities:
+        for k, mode in enumerate(a.modes, start=1):
+            used = frozenset(r for r in resources if _amount(mode, r))
+            if used and mode.duration > 0:
+                out.setdefault(a.name, []).append((k, mode.duration, used))
+    return out
+
+
+@encoder(UnaryNoOverlap)
+def unary(m: PyomoModel, c: UnaryNoOverlap) -> None:
+    """Disjunctive big-M rows, one order binary per pair of activities (shared by every
+    resource and mode pair of the two: disjoint intervals are disjoint in one order)."""
+    if not c.hard:
+        raise unsupported("pyomo", c, form="soft")
+    users = _unary_modes(m, _scope(m, c.resources, "unary"))
+    for a, b in combinations(users, 2):
+        clashes = [(ka, da, kb, db) for ka, da, ra in users[a] for kb, db, rb in users[b] if ra & rb]
+        # the start windows alone may already order the pair (then no binary is needed)
+        if not clashes or all(m.lst[a] + da <= m.est[b] for _ka, da, _kb, _db in clashes) \
+                or all(m.lst[b] + db <= m.est[a] for _ka, _da, _kb, db in clashes):
+            continue
+        before = m.new_var("order", 0, 1, binary=True)  # 1: a before b
+        for ka, da, kb, db in clashes:
+            off = 2 - m.present[(a, ka)] - m.present[(b, kb)]  # 0 exactly when both modes are chosen
+            m_ab = max(0, m.lst[a] + da - m.est[b])
+            m_ba = max(0, m.lst[b] + db - m.est[a])
+            m.add(c.id, m.start[a] + da <= m.start[b] + m_ab * (1 - before + off))
+            m.add(c.id, m.start[b] + db <= m.start[a] + m_ba * (before + off))
+
+
+def _start_binaries(m: PyomoModel, names: list[str]) -> dict[tuple[str, int, int], Any]:
+    """Time-indexed start binaries ``z[a,k,t]`` of the given activities, linked to S and y
+    (created once per model, extended for activities not yet indexed)."""
+    z: dict[tuple[str, int, int], Any] = m.cache.setdefault(("z",), {})
+    acts = m.ctx.activities
+    new = [a for a in names if (a, 1, m.est[a]) not in z]
+    size = len(z) + sum(len(acts[a].modes) * (m.lst[a] - m.est[a] + 1) for a in new)
+    if size > MAX_START_BINARIES:
+        raise _too_large(m, f"{size:,} start binaries (limit {MAX_START_BINARIES:,})")
+    for a in new:
+        starts = range(m.est[a], m.lst[a] + 1)
+        for k in range(1, len(acts[a].modes) + 1):
+            for t in starts:
+                z[(a, k, t)] = m.new_var("z", 0, 1, binary=True)
+            m.add("time_index", pyo.quicksum(z[(a, k, t)] for t in starts) == m.present[(a, k)])
+        m.add("time_index", pyo.quicksum(t * z[(a, k, t)] for k in range(1, len(acts[a].modes) + 1)
+                                         for t in starts) == m.start[a])
+    return z
+
+
+def _too_large(m: PyomoModel, what: str) -> SchedcError:
+    return SchedcError.at("E503", f"the pyomo backend's time-indexed resource model of {m.instance.name} would need "
+                          f"{what} (horizon {m.horizon})",
+                          hint="use the cpsat backend for long horizons")
+
+
+@encoder(CumulativeRenewable)
+def cumulative(m: PyomoModel, c: CumulativeRenewable) -> None:
+    """Per resource and time unit: the demand of the activities running then ≤ capacity."""
+    if not c.hard:
+        raise unsupported("pyomo", c, form="soft")
+    resources = _scope(m, c.resources, "renewable")
+    acts = m.instance.activities
+    users = [a.name for a in acts if any(_amount(mode, r) and mode.duration > 0 for mode in a.modes for r in resources)]
+    nonzeros = sum(mode.duration * (m.lst[a.name] - m.est[a.name] + 1) for a in acts if a.name in users
+                   for mode in a.modes for r in resources if _amount(mode, r))
+    if nonzeros > MAX_RESOURCE_NONZEROS:
+        raise _too_large(m, f"{nonzeros:,} nonzeros in its resource rows (limit {MAX_RESOURCE_NONZEROS:,})")
+    z = _start_binaries(m, users)
+    for r in resources:
+        _capacity_rows(m, c, r, z)
+
+
+def _capacity_rows(m: PyomoModel, c: CumulativeRenewable, resource: str, z: dict[tuple[str, int, int], Any]) -> None:
+    capacity = m.ctx.resources[resource].capacity
+    demand: dict[int, list[Any]] = {}
+    peak: dict[int, int] = {}
+    for a in m.instance.activities:
+        for k, mode in enumerate(a.modes, start=1):
+            q = _amount(mode, resource)
+            if not q or mode.duration <= 0:
+                continue
+            for s in range(m.est[a.name], m.lst[a.name] + 1):  # a start at s runs during [s, s + d)
+                for t in range(s, s + mode.duration):
+                    demand.setdefault(t, []).append(q * z[(a.name, k, s)])
+            for t in range(m.est[a.name], m.lst[a.name] + mode.duration):
+                peak[t] = peak.get(t, 0) + q
+    for t in sorted(demand):
+        if peak[t] > capacity:  # otherwise the row can never bind
+            m.add(c.id, pyo.quicksum(demand[t]) <= capacity)
+
+
+@encoder(NonrenewableBudget)
+def budget(m: PyomoModel, c: NonrenewableBudget) -> None:
+    """``Σ_{a,k} q_{a,k,r}·y[a,k] ≤ B_r``."""
+    for resource in _scope(m, c.resources, "nonrenewable"):
+        used = []
+        total = 0
+        for a in m.instance.activities:
+            for k, mode in enumerate(a.modes, start=1):
+                amount = _amount(mode, resource)
+                if amount:
+                    used.append(amount * m.present[(a.name, k)])
+                    total += amount
+        m.bounded(c, pyo.quicksum(used) if used else 0, None, m.ctx.resources[resource].capacity, total)
+
+
+@encoder(ModeChoice)
+def mode_choice(m: PyomoModel, c: ModeChoice) -> None:
+    """Exactly one mode per activity: built into the variables (``Σ_k y[a,k] = 1``)."""

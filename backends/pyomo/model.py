@@ -1,0 +1,381 @@
+"""The Pyomo MILP of an instance: decision variables, linearisation helpers, encoder dispatch.
+
+Interval families: per activity an integer start ``S_a ∈ [est_a, lst_a]`` (earliest start from
+the hard precedences, latest from a horizon minus the activity's tail) and, for activities
+with several modes, binaries ``y[a,k]`` with ``Σ_k y[a,k] = 1``; the duration is the linear
+expression ``d_a = Σ_k d_{a,k}·y[a,k]`` (a constant for a single mode) and ``E_a = S_a + d_a``.
+The horizon is the best serial-heuristic makespan (as in the CP-SAT model), which keeps
+every big-M of ``interval.py`` small.
+
+Slot families: one binary ``x[e,d,p,v]`` per possible assignment.
+
+Constraint kinds are encoded by the functions registered in :data:`ENCODERS`
+(``interval.py``, ``slot.py``). Soft ones add weighted penalty terms through
+:meth:`PyomoModel.penalize`, which keeps each constraint's own penalty expressions so the
+model's value of a component can be compared with the evaluator's. Every constraint row is
+added to a ``ConstraintList`` named after the schedc constraint id (``c_<id>``), so an
+emitted LP/MPS file shows which rule each row comes from.
+
+Boolean algebra over binaries (the literal "day d of agent e matches a filter", ORs over
+days of a weekend, ANDs of pattern cells) is linearised exactly — ``w ≥ l_i`` for every
+literal and ``w ≤ Σ l_i`` — unless a sign argument shows one side is enough (documented at
+the call). When a hard ``one_per_slot per=agent`` rule makes the literals of one
+agent-slot mutually exclusive, their OR is simply their sum (no auxiliary variable, a
+tighter LP).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import Any, Literal
+
+import pyomo.environ as pyo
+
+from schedc.backends.base import unsupported
+from schedc.heuristics import best_serial_schedule, tails, topological_order
+from schedc.ir import Family, Instance
+from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, ValueFilter, Windows
+from schedc.kinds.context import EvalContext
+from schedc.solution import Solution
+
+Literal01 = Any
+"""A linear expression worth 0 or 1 in every integer solution: a binary, ``1 − binary``, a
+sum of mutually exclusive binaries, or the constant 0 or 1."""
+Sides = Literal["both", "geq", "leq"]
+
+Encoder = Callable[["PyomoModel", Any], None]
+ENCODERS: dict[type[Constraint], Encoder] = {}
+
+WORK = ValueFilter(mode="work")
+
+
+def encoder(kind: type[Constraint]) -> Callable[[Encoder], Encoder]:
+    """Register the Pyomo encoder of a constraint kind."""
+    def register(func: Encoder) -> Encoder:
+        ENCODERS[kind] = func
+        return func
+    return register
+
+
+class PyomoModel:
+    """Builds and holds the Pyomo model of one instance (``fixed``: every decision fixed)."""
+
+    def __init__(self, instance: Instance, family: Family, fixed: Solution | None = None):
+        self.instance = instance
+        self.family = family
+        self.ctx = EvalContext(instance, family)
+        self.model = pyo.ConcreteModel(name=_label(instance.name))
+        self.fixed = fixed
+        self.terms: list[tuple[int, Any]] = []
+        self.components: dict[str, list[Any]] = {}
+        self.hint: Solution | None = None
+        self.makespan: Any = None
+        self._rows: dict[str, pyo.ConstraintList] = {}
+        self._vars: dict[str, pyo.VarList] = {}
+        self.cache: dict[tuple, Any] = {}  # shared literals and auxiliaries, built once per key
+        if instance.activities:
+            self._interval_variables()
+        else:
+            self._slot_variables()
+        for constraint in instance.constraints:
+            if constraint.active:
+                encode = ENCODERS.get(type(constraint))
+                if encode is None:
+                    raise unsupported("pyomo", constraint)
+                encode(self, constraint)
+        self._objective()
+        if fixed is not None:
+            self.fix(fixed)
+
+    # ------------------------------------------------------------------ rows and auxiliary variables
+
+    def add(self, owner: str, relation: Any) -> None:
+        """Add one row to the list of ``owner`` (a constraint id or a structural name).
+
+        A relation without variables is a Python bool: true ones are dropped, false ones
+        make the model infeasible through an explicit impossible row (so that an emitted
+        LP still shows it).
+        """
+        if isinstance(relation, bool):
+            if not relation:
+                self.add_infeasible(owner)
+            return
+        rows = self._rows.get(owner)
+        if rows is None:
+            rows = pyo.ConstraintList()
+            self.model.add_component(self._free_name(f"c_{_label(owner)}"), rows)
+            self._rows[owner] = rows
+        rows.add(relation)
+
+    def add_infeasible(self, owner: str) -> None:
+        """A row no solution satisfies (``z ≥ 1`` for a variable fixed to 0 by its bounds)."""
+        self.add(owner, self.new_var("never", 0, 0) >= 1)
+
+    def new_var(self, role: str, lb: int, ub: int, binary: bool = False) -> pyo.Var:
+        """A fresh integer (or binary) variable of the ``VarList`` called ``role``."""
+        family = self._vars.get(role)
+        if family is None:
+            family = pyo.VarList(domain=pyo.Integers)
+            self.model.add_component(self._free_name(role), family)
+            self._vars[role] = family
+        var = family.add()
+        if binary:
+            var.domain = pyo.Binary
+        else:
+            var.setlb(lb)
+            var.setub(ub)
+        return var
+
+    def _free_name(self, name: str) -> str:
+        candidate, k = name, 1
+        while self.model.component(candidate) is not None or hasattr(self.model, candidate):
+            k += 1
+            candidate = f"{name}_{k}"
+        return candidate
+
+    # ------------------------------------------------------------------ penalties
+
+    def penalize(self, constraint: Constraint, expr: Any) -> None:
+        """Add ``weight × expr`` to the objective as part of ``constraint``'s component."""
+        self.components.setdefault(constraint.id, []).append(expr)
+        self.terms.append((constraint.weight, expr))
+
+    def bounded(self, constraint: Constraint, expr: Any, lo: int | None, hi: int | None, upper: int) -> None:
+        """``lo ≤ expr ≤ hi``: rows when hard; soft: ``deficit ≥ lo − expr`` and ``excess ≥ expr − hi``
+        (integers ≥ 0, tight under minimisation), both penalised. ``upper`` bounds ``expr``."""
+        if constraint.hard:
+            if lo is not None:
+                self.add(constraint.id, expr >= lo)
+            if hi is not None:
+                self.add(constraint.id, expr <= hi)
+            return
+        if lo is not None and lo > 0:
+            deficit = self.new_var("deficit", 0, lo)
+            self.add(constraint.id, deficit >= lo - expr)
+            self.penalize(constraint, deficit)
+        if hi is not None and hi < upper:
+            excess = self.new_var("excess", 0, upper - hi)
+            self.add(constraint.id, excess >= expr - hi)
+            self.penalize(constraint, excess)
+
+    def forbid_or_penalize(self, constraint: Constraint, literals: list[Literal01], cost: int = 1) -> None:
+        """The AND of ``literals`` must not hold: ``Σ l_i ≤ n − 1``; soft: an indicator
+        ``w ≥ Σ l_i − (n − 1)`` costs ``cost`` (tight under minimisation as cost > 0).
+
+        The literals must be exact 0/1 expressions: a negated one (``1 − w``) would let the
+        solver dodge the rule if ``w`` could rise above the truth."""
+        size = len(literals)
+        if constraint.hard:
+            self.add(constraint.id, pyo.quicksum(literals) <= size - 1)
+            return
+        if size == 1:  # the literal is exact: it is its own indicator
+            self.penalize(constraint, cost * literals[0])
+            return
+        indicator = self.new_var("occurs", 0, 1, binary=True)
+        self.add(constraint.id, indicator >= pyo.quicksum(literals) - (size - 1))
+        self.penalize(constraint, cost * indicator)
+
+    def any_of(self, literals: list[Literal01], role: str, owner: str = "logic", sides: Sides = "both") -> Literal01:
+        """A 0/1 expression equal to the OR of ``literals``.
+
+        ``both``: ``w ≥ l_i`` for each i and ``w ≤ Σ l_i`` (exact). ``geq`` keeps only the
+        first family (w can only be pushed *down* to the OR: for uses where minimisation or
+        an upper bound does that), ``leq`` only the second (for uses that push w *up*).
+        """
+        literals = [lit for lit in literals if not (isinstance(lit, int) and lit == 0)]
+        if any(isinstance(lit, int) and lit == 1 for lit in literals):
+            return 1
+        if not literals:
+            return 0
+        if len(literals) == 1:
+            return literals[0]
+        var = self.new_var(role, 0, 1, binary=True)
+        if sides in ("both", "geq"):
+            for lit in literals:
+                self.add(owner, var >= lit)
+        if sides in ("both", "leq"):
+            self.add(owner, var <= pyo.quicksum(literals))
+        return var
+
+    # ------------------------------------------------------------------ interval variables
+
+    def _interval_variables(self) -> None:
+        acts = self.instance.activities
+        self.preds: dict[str, list[tuple[str, int]]] = {a.name: [] for a in acts}
+        for c in self.instance.constraints:
+            if isinstance(c, PrecedenceLag) and c.active and c.hard:  # soft ones do not bound starts
+                for e in c.edges:
+                    self.preds[e.after].append((e.before, e.lag))
+        self.est = self._earliest_starts()
+        self.horizon = self._horizon()
+        tail = tails(self.instance)
+        self.lst = {a.name: max(self.est[a.name], self.horizon - tail[a.name]) for a in acts}
+        names = [a.name for a in acts]
+        self.model.S = pyo.Var(names, domain=pyo.NonNegativeIntegers,
+                               bounds=lambda _m, a: (self.est[a], self.lst[a]))
+        self.start = {a: self.model.S[a] for a in names}
+        multi = [(a.name, k) for a in acts if len(a.modes) > 1 for k in range(1, len(a.modes) + 1)]
+        self.model.y = pyo.Var(multi, domain=pyo.Binary)
+        self.present: dict[tuple[str, int], Literal01] = {}
+        self.duration: dict[str, Any] = {}
+        for a in acts:
+            if len(a.modes) == 1:
+                self.present[(a.name, 1)] = 1
+                self.duration[a.name] = a.modes[0].duration
+                continue
+            for k in range(1, len(a.modes) + 1):
+                self.present[(a.name, k)] = self.model.y[(a.name, k)]
+            self.add("modes", pyo.quicksum(self.model.y[(a.name, k)] for k in range(1, len(a.modes) + 1)) == 1)
+            self.duration[a.name] = pyo.quicksum(m.duration * self.model.y[(a.name, k)]
+                                                 for k, m in enumerate(a.modes, start=1))
+        self.end = {a: self.start[a] + self.duration[a] for a in names}
+
+    def _earliest_starts(self) -> dict[str, int]:
+        """Longest-path earliest starts with each activity's shortest mode (a valid lower bound)."""
+        est: dict[str, int] = {}
+        acts = {a.name: a for a in self.instance.activities}
+        for name in topological_order(self.instance):
+            est[name] = max((est[p] + min(m.duration for m in acts[p].modes) + lag for p, lag in self.preds[name]),
+                            default=0)
+        return {a: est.get(a, 0) for a in acts}
+
+    def _horizon(self) -> int:
+        """An upper bound on every end: the best heuristic makespan when that schedule satisfies
+        every constraint, else the sum of the longest durations and lags (with fixed decisions:
+        also every fixed end, so that the model can represent them)."""
+        from schedc.evaluate import evaluate
+
+        trivial = sum(max(m.duration for m in a.modes) for a in self.instance.activities)
+        trivial += sum(lag for ps in self.preds.values() for _, lag in ps)
+        if self.fixed is not None:
+            ends = [s + max(m.duration for m in a.modes) for a in self.instance.activities
+                    if (s := self.fixed.starts.get(a.name)) is not None]
+            return max([trivial, *ends])
+
+        def makespan(candidate: Solution) -> int | None:
+            result = evaluate(self.ctx, candidate)
+            return result.objective if result.feasible else None
+
+        heuristic = best_serial_schedule(self.instance, makespan)
+        if heuristic is None:
+            return trivial
+        self.hint = heuristic
+        return min(trivial, makespan(heuristic) or trivial)
+
+    def makespan_lower_bound(self) -> int:
+        """max(critical path, total renewable load / capacity): a valid lower bound of C."""
+        best = max((self.est[a.name] + min(m.duration for m in a.modes) for a in self.instance.activities),
+                   default=0)
+        for r in self.instance.resources:
+            if r.kind == "nonrenewable" or not r.capacity:
+                continue
+            load = sum(min(m.duration * next((u.amount for u in m.uses if u.resource == r.name), 0) for m in a.modes)
+                       for a in self.instance.activities)
+            best = max(best, -(-load // r.capacity))
+        return best
+
+    # ------------------------------------------------------------------ slot variables
+
+    def _slot_variables(self) -> None:
+        ctx = self.ctx
+        keys = [(e, d, p, v) for e in ctx.agents for d in range(ctx.days) for p in range(ctx.periods)
+                for v in ctx.values]
+        self.model.x = pyo.Var(keys, domain=pyo.Binary)
+        self.x: dict[tuple[str, int, int, str], Any] = {k: self.model.x[k] for k in keys}
+        # A hard "at most one value per agent-slot" makes the x of one agent-slot exclusive.
+        self.exclusive_slots = any(isinstance(c, OnePerSlot) and c.active and c.hard and c.per == "agent"
+                                   for c in self.instance.constraints)
+
+    def slot_vars(self, agent: str, day: int, values: Iterable[str] | None = None) -> list[Any]:
+        """Assignment variables of an agent on a day (all periods), optionally for some values."""
+        chosen = self.ctx.values if values is None else list(values)
+        return [self.x[(agent, day, p, v)] for p in range(self.ctx.periods) for v in chosen if (agent, day, p, v)
+                in self.x]
+
+    def or_of_slot(self, agent: str, day: int, periods: Iterable[int], values: Iterable[str], role: str) -> Literal01:
+        """The OR of ``x[agent, day, p, v]`` over the given periods and values (cached)."""
+        periods, values = tuple(periods), tuple(values)
+        key = ("or", agent, day, periods, values)
+        if key not in self.cache:
+            xs = [self.x[(agent, day, p, v)] for p in periods for v in values if (agent, day, p, v) in self.x]
+            if self.exclusive_slots and len(periods) == 1:
+                self.cache[key] = pyo.quicksum(xs) if xs else 0  # at most one of them is 1
+            else:
+                self.cache[key] = self.any_of(xs, role)
+        return self.cache[key]
+
+    def working_values(self) -> list[str]:
+        return [v for v in self.ctx.values if v != self.ctx.free]
+
+    def matches(self, agent: str, day: int, vf: ValueFilter) -> Literal01:
+        """Exactly "the agent's day matches the filter" (see ValueFilter)."""
+        if vf.mode == "free":
+            return 1 - self.matches(agent, day, WORK)
+        values = self.working_values() if vf.mode == "work" else list(vf.values)
+        return self.or_of_slot(agent, day, range(self.ctx.periods), values, "day_matches")
+
+    def occupied(self, agent: str, day: int, period: int) -> Literal01:
+        """Exactly "the agent holds some value in this slot" (``u[e, s]``)."""
+        return self.or_of_slot(agent, day, (period,), self.ctx.values, "occupied")
+
+    def sequence(self, agent: str, vf: ValueFilter, windows: Windows) -> list[Literal01]:
+        """Exact 0/1 elements of the agent's sequence: one per day, or one per weekend (any day
+        matches; for ``free``, all days free) — the evaluator's definition."""
+        out = []
+        for window in self.ctx.windows(windows):
+            key = ("seq", agent, vf, window)
+            if key not in self.cache:
+                if vf.mode == "free":
+                    worked = self.any_of([self.matches(agent, d, WORK) for d in window], "window_matches")
+                    self.cache[key] = 1 - worked
+                else:
+                    self.cache[key] = self.any_of([self.matches(agent, d, vf) for d in window], "window_matches")
+            out.append(self.cache[key])
+        return out
+
+    # ------------------------------------------------------------------ objective and fixing
+
+    def penalty(self) -> Any:
+        """The weighted sum of every penalty term."""
+        return pyo.quicksum(w * expr for w, expr in self.terms) if self.terms else 0
+
+    def _objective(self) -> None:
+        if self.instance.objective.measure == "makespan" and self.instance.activities:
+            self.model.C = pyo.Var(domain=pyo.NonNegativeIntegers,
+                                   bounds=(self.makespan_lower_bound(), max(self.makespan_lower_bound(),
+                                                                            self.horizon)))
+            self.makespan = self.model.C
+            # the project ends when its last activities end: only those without successors matter
+            has_successor = {p for preds in self.preds.values() for p, _lag in preds}
+            for name, end in self.end.items():
+                if name not in has_successor:
+                    self.add("makespan", self.model.C >= end)
+            self.model.objective = pyo.Objective(expr=self.model.C, sense=pyo.minimize)
+        else:
+            self.model.objective = pyo.Objective(expr=self.penalty(), sense=pyo.minimize)
+
+    def fix(self, solution: Solution) -> None:
+        """Fix every decision to ``solution`` by equality rows (an impossible value then makes
+        the model infeasible instead of failing to build)."""
+        if self.instance.activities:
+            for a in self.instance.activities:
+                if a.name not in solution.starts:
+                    continue
+                self.add("fixed", self.start[a.name] == solution.starts[a.name])
+                chosen = solution.modes.get(a.name, 1)
+                if not 1 <= chosen <= len(a.modes):
+                    self.add_infeasible("fixed")
+                for k in range(1, len(a.modes) + 1):
+                    literal = self.present[(a.name, k)]
+                    if not isinstance(literal, int):
+                        self.add("fixed", literal == int(k == chosen))
+            return
+        chosen_keys = {(x.agent, x.day, x.period, x.value) for x in solution.assignments}
+        for key, var in self.x.items():
+            self.add("fixed", var == int(key in chosen_keys))
+
+
+def _label(text: str) -> str:
+    """A name usable in LP/MPS files (letters, digits, underscores)."""
+    return re.sub(r"\W", "_", text) or "_"

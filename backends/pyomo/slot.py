@@ -1,0 +1,279 @@
+"""Pyomo encoders of the slot-assignment kinds (formal meanings in :mod:`schedc.kinds`).
+
+The linearisations are those of the CP-SAT backend, written as rows over the binaries
+``x[e,d,p,v]``:
+
+- counts (``one_per_slot``, ``coverage``, ``count_bounds``): sums of x with a deficit and an
+  excess variable when soft;
+- runs (``consecutive_run_bounds``): a maximum L costs one unit per window of L+1 matching
+  elements (Σ ≤ L when hard); a minimum m costs (m − k) per isolated run of exactly k < m
+  elements, detected by an AND-indicator over the run and its two negated borders;
+- patterns and window tables: AND-indicators over the cells, which are exact "day matches"
+  literals (a negated literal must be exact, see :meth:`PyomoModel.any_of`);
+- ``mixed_values``: one AND-indicator per combination of working values over a fully worked
+  window, costing Σ_t (L − n_t);
+- assignment costs and capacity overflows: linear in x (or in exact "day matches" literals);
+- ``spread``: day-used indicators, ``stability``: value-used indicators (one-sided, see there);
+- ``compactness``: ``iso ≥ a_p − M·(a_{p−1} + a_{p+1})`` over group occupancies;
+- ``slot_conflict``: per conflicting pair and slot ``u_a + u_b ≤ 1`` (u: occupancy);
+- ``unavailability``: forbidden x fixed to 0 by rows.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Any
+
+import pyomo.environ as pyo
+
+from schedc.backends.base import unsupported
+from schedc.backends.pyomo.model import WORK, Literal01, PyomoModel, encoder
+from schedc.kinds import (
+    AssignmentCost,
+    CapacityOverflow,
+    Compactness,
+    ConsecutiveRunBounds,
+    CountBounds,
+    Coverage,
+    OnePerSlot,
+    PatternProhibition,
+    SlotConflict,
+    Spread,
+    Stability,
+    Unavailability,
+    ValueFilter,
+    WindowPatternCost,
+)
+from schedc.kinds.costs import ANY_DAY
+
+FREE = ValueFilter(mode="free")
+
+
+def _sum(items: list[Any]) -> Any:
+    return pyo.quicksum(items) if items else 0
+
+
+@encoder(OnePerSlot)
+def one_per_slot(m: PyomoModel, c: OnePerSlot) -> None:
+    """Per agent-slot (``Σ_v x ≤ 1``, ``= 1`` with exactly) or per value-slot (``Σ_e x ≤ 1``)."""
+    ctx = m.ctx
+    for d in range(ctx.days):
+        for p in range(ctx.periods):
+            if c.per == "agent":
+                groups = [[m.x[(e, d, p, v)] for v in ctx.values] for e in ctx.agents]
+            else:
+                groups = [[m.x[(e, d, p, v)] for e in ctx.agents] for v in ctx.values]
+            for group in groups:
+                if c.hard and c.exactly:
+                    m.add(c.id, _sum(group) == 1)
+                else:
+                    m.bounded(c, _sum(group), 1 if c.exactly else None, 1, len(group))
+
+
+@encoder(Coverage)
+def coverage(m: PyomoModel, c: Coverage) -> None:
+    """``lo ≤ Σ_e x[e,s,v] ≤ hi`` per requirement; with ``complete``, 0 for unlisted (slot, value)."""
+    ctx = m.ctx
+    listed = set()
+    for r in c.requirements:
+        periods = range(ctx.periods) if r.period is None else (r.period,)
+        listed.update((r.day, p, r.value) for p in periods)
+        expr = _sum([m.x[(e, r.day, p, r.value)] for e in ctx.agents for p in periods])
+        m.bounded(c, expr, r.min, r.max, len(ctx.agents) * len(periods))
+    if c.complete:
+        for d in range(ctx.days):
+            for p in range(ctx.periods):
+                for v in ctx.values:
+                    if (d, p, v) not in listed:
+                        m.bounded(c, _sum([m.x[(e, d, p, v)] for e in ctx.agents]), None, 0, len(ctx.agents))
+
+
+def _count_expr(m: PyomoModel, agent: str, values: ValueFilter) -> Any:
+    """Matching assignments of an agent; for ``free``, slots with no working value."""
+    ctx = m.ctx
+    if values.mode == "free":
+        working = m.working_values()
+        return _sum([1 - m.or_of_slot(agent, d, (p,), working, "busy") for d in range(ctx.days)
+                     for p in range(ctx.periods)])
+    chosen = m.working_values() if values.mode == "work" else list(values.values)
+    return _sum([var for d in range(ctx.days) for var in m.slot_vars(agent, d, chosen)])
+
+
+@encoder(CountBounds)
+def count_bounds(m: PyomoModel, c: CountBounds) -> None:
+    """``min(e) ≤ count(e) ≤ max(e)`` per selected agent."""
+    upper = m.ctx.days * m.ctx.periods * max(1, len(m.ctx.values))
+    for agent in m.ctx.select(c.agents):
+        m.bounded(c, _count_expr(m, agent, c.values), m.ctx.bound(c.min, agent), m.ctx.bound(c.max, agent), upper)
+
+
+@encoder(SlotConflict)
+def slot_conflict(m: PyomoModel, c: SlotConflict) -> None:
+    """Per conflicting pair (a, b) and slot: ``u_a + u_b ≤ 1`` with u the exact 0/1 occupancy
+    (the kind's definition: a course holding two rooms at once still counts once); soft:
+    an indicator ``w ≥ u_a + u_b − 1`` per pair and slot."""
+    adjacent = c.conflicts(m.ctx)
+    pairs = sorted({(a, b) for a, others in adjacent.items() for b in others if a < b})
+    ctx = m.ctx
+    for d in range(ctx.days):
+        for p in range(ctx.periods):
+            for a, b in pairs:
+                if a in ctx.agents and b in ctx.agents:
+                    m.forbid_or_penalize(c, [m.occupied(a, d, p), m.occupied(b, d, p)])
+
+
+@encoder(Unavailability)
+def unavailability(m: PyomoModel, c: Unavailability) -> None:
+    """``x[e,d,p,v] = 0`` for every forbidden cell; soft: each such assignment costs 1.
+    Cells are deduplicated: the evaluator counts an assignment once however many rows forbid it."""
+    cells: dict[tuple[str, int, int], None] = {}
+    for u in c.slots:
+        for p in range(m.ctx.periods) if u.period is None else (u.period,):
+            cells[(u.agent, u.day, p)] = None
+    for agent, day, period in cells:
+        for v in m.ctx.values:
+            var = m.x.get((agent, day, period, v))
+            if var is None:
+                continue
+            if c.hard:
+                m.add(c.id, var == 0)
+            else:
+                m.penalize(c, var)
+
+
+@encoder(ConsecutiveRunBounds)
+def runs(m: PyomoModel, c: ConsecutiveRunBounds) -> None:
+    """Max L: no L+1 consecutive matching elements (each such window costs 1 when soft, which
+    sums to |R| − L per run R); min m: for every run length k < m and position, the AND of
+    the k elements and the negated neighbours costs m − k."""
+    for agent in m.ctx.select(c.agents):
+        seq = m.sequence(agent, c.values, c.over)
+        n = len(seq)
+        if c.max is not None:
+            for t in range(n - c.max):
+                m.forbid_or_penalize(c, seq[t:t + c.max + 1])
+        if c.min is not None:
+            for length in range(1, c.min):
+                for t in range(n - length + 1):
+                    border = ([1 - seq[t - 1]] if t > 0 else []) + ([1 - seq[t + length]] if t + length < n else [])
+                    m.forbid_or_penalize(c, [*seq[t:t + length], *border], cost=c.min - length)
+
+
+def _entry(m: PyomoModel, agent: str, day: int, entry: str) -> Literal01:
+    if entry == "work":
+        return m.matches(agent, day, WORK)
+    if entry == "free":
+        return m.matches(agent, day, FREE)
+    return m.matches(agent, day, ValueFilter(mode="values", values=(entry,)))
+
+
+@encoder(PatternProhibition)
+def patterns(m: PyomoModel, c: PatternProhibition) -> None:
+    """The AND of the pattern's cells at every (anchored) start day is forbidden / costs 1."""
+    size = len(c.pattern)
+    starts = [t for t in range(m.ctx.days - size + 1) if c.anchor is None or m.ctx.weekday(t) == c.anchor]
+    for agent in m.ctx.select(c.agents):
+        for t in starts:
+            m.forbid_or_penalize(c, [_entry(m, agent, t + i, e) for i, e in enumerate(c.pattern)])
+
+
+@encoder(WindowPatternCost)
+def window_costs(m: PyomoModel, c: WindowPatternCost) -> None:
+    """``table``: an AND-indicator per listed W/F pattern of each window, costing its entry;
+    ``mixed_values``: see :func:`_mixed_values`."""
+    windows = [w for w in m.ctx.windows(c.windows) if len(w) >= c.min_length]
+    table = {p.pattern: p.cost for p in c.table}
+    for agent in m.ctx.select(c.agents):
+        for window in windows:
+            if c.cost == "mixed_values":
+                _mixed_values(m, c, agent, window)
+                continue
+            for pattern, cost in table.items():
+                if len(pattern) == len(window) and cost:
+                    cells = [m.matches(agent, d, WORK if ch == "W" else FREE) for d, ch in zip(window, pattern,
+                                                                                                 strict=True)]
+                    m.forbid_or_penalize(c, cells, cost)
+
+
+def _mixed_values(m: PyomoModel, c: WindowPatternCost, agent: str, window: tuple[int, ...]) -> None:
+    """Cost Σ_t (L − n_t) for every combination of working values over a fully worked window."""
+    working = m.working_values()
+    for combo in product(working, repeat=len(window)):
+        cost = sum(len(window) - combo.count(v) for v in set(combo))
+        if cost:
+            cells = [m.matches(agent, d, ValueFilter(mode="values", values=(v,))) for d, v in zip(window, combo,
+                                                                                                 strict=True)]
+            m.forbid_or_penalize(c, cells, cost)
+
+
+@encoder(AssignmentCost)
+def assignment_cost(m: PyomoModel, c: AssignmentCost) -> None:
+    """``Σ cost·[e has v on d]`` (or its negation for ``unassigned`` entries, exact literals)."""
+    for e in c.entries:
+        if not e.cost:
+            continue
+        days = range(m.ctx.days) if e.day == ANY_DAY else (e.day,)
+        vf = WORK if e.value == "*" else ValueFilter(mode="values", values=(e.value,))
+        for d in days:
+            held = m.matches(e.agent, d, vf)
+            literal = held if e.when == "assigned" else 1 - held
+            if c.hard:
+                m.add(c.id, literal == 0)
+            else:
+                m.penalize(c, e.cost * literal)
+
+
+@encoder(CapacityOverflow)
+def capacity_overflow(m: PyomoModel, c: CapacityOverflow) -> None:
+    """``Σ max(0, demand_e − capacity_v)·x[e,s,v]`` (hard: those x are 0)."""
+    ctx = m.ctx
+    for (agent, _day, _period, v), var in m.x.items():
+        over = ctx.attrs(ctx.agent_cls, agent).get(c.demand, 0) - ctx.attrs(ctx.value_cls, v).get(c.capacity, 0)
+        if over > 0:
+            if c.hard:
+                m.add(c.id, var == 0)
+            else:
+                m.penalize(c, over * var)
+
+
+@encoder(Spread)
+def spread(m: PyomoModel, c: Spread) -> None:
+    """``Σ_d used_d ≥ min(e)`` with ``used_d ≤ Σ_{p,v} x[e,d,p,v]``: only the upper side is needed,
+    since both the hard row and the deficit (minimised) push ``used`` up."""
+    for agent in m.ctx.select(c.agents):
+        used = [m.any_of(m.slot_vars(agent, d), "day_used", owner=c.id, sides="leq") for d in range(m.ctx.days)]
+        m.bounded(c, _sum(used), m.ctx.bound(c.min, agent), None, m.ctx.days)
+
+
+@encoder(Stability)
+def stability(m: PyomoModel, c: Stability) -> None:
+    """``Σ_v used_v ≤ max`` with ``used_v ≥ x[e,s,v]`` for every slot: only the lower side is
+    needed, since both the hard row and the excess (minimised) push ``used`` down."""
+    ctx = m.ctx
+    for agent in ctx.select(c.agents):
+        used = [m.any_of([m.x[(agent, d, p, v)] for d in range(ctx.days) for p in range(ctx.periods)],
+                         "value_used", owner=c.id, sides="geq") for v in ctx.values]
+        m.bounded(c, _sum(used), None, c.max, len(used))
+
+
+@encoder(Compactness)
+def compactness(m: PyomoModel, c: Compactness) -> None:
+    """Isolated occupancy of each group, ``a_p = Σ_{e ∈ g} u[e,p]`` with u the exact 0/1
+    occupancy: ``iso_p ≥ a_p − M·(a_{p−1} + a_{p+1})`` (same-day neighbours, M = group size),
+    ``iso_p ≥ 0`` integer, is exact under minimisation: a_p when both neighbours are empty,
+    0 otherwise."""
+    if c.hard:
+        raise unsupported("pyomo", c, form="hard")
+    ctx = m.ctx
+    for _group, attrs in ctx.by_class.get(c.groups, {}).items():
+        members = [e for e in attrs.get(c.members, ()) if e in ctx.agents]
+        size = len(members)
+        if not size:
+            continue
+        for d in range(ctx.days):
+            occ = [_sum([m.occupied(e, d, p) for e in members]) for p in range(ctx.periods)]
+            for p in range(ctx.periods):
+                neighbours = _sum([occ[q] for q in (p - 1, p + 1) if 0 <= q < ctx.periods])
+                iso = m.new_var("isolated", 0, size)
+                m.add(c.id, iso >= occ[p] - size * neighbours)
+                m.penalize(c, iso)

@@ -1,0 +1,256 @@
+"""Solving a Pyomo model with a MILP solver and turning its answer into a verified :class:`SolveResult`.
+
+HiGHS (through ``highspy``) is the default solver and runs through Pyomo's ``highs``
+interface (``pyomo.contrib.solver``: time limit, threads, incumbent and dual bound in one
+results object). Any other MILP solver Pyomo knows and finds installed (``appsi_highs``,
+``cbc``, ``glpk``, ``gurobi``, …) runs through the legacy ``SolverFactory`` interface with its
+``timelimit`` keyword; those solvers keep their own default gap tolerances.
+
+HiGHS stops at a relative gap of 1e-4 by default, which on objectives above 10,000 could
+report a non-optimal integer value as optimal; every objective here is integral (integer
+weights, integer auxiliaries), so the run uses a relative gap of 0 and an absolute gap just
+below 1 instead: proving the incumbent within less than one unit of the bound proves it optimal.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import msgspec
+import pyomo.environ as pyo
+
+from schedc.backends.base import SolverDisagreement, SolveResult, Status, check_agreement, gap_pct
+from schedc.backends.pyomo.model import PyomoModel
+from schedc.diagnostics import SchedcError
+from schedc.evaluate import evaluate
+from schedc.ir import Family, Instance
+from schedc.solution import Assignment, Solution
+
+Progress = Callable[[int, float, float], None]
+
+ABS_GAP = 0.999
+"""Absolute gap that proves optimality of an integral objective (see the module docstring)."""
+NOT_MILP = frozenset({"ipopt", "ipopt_v2", "appsi_ipopt", "cyipopt", "conopt", "path", "trustregion", "multistart",
+                      "mpec_nlp", "scipy.fsolve", "scipy.newton", "scipy.root", "scipy.secant-newton"})
+"""Solvers Pyomo knows that cannot solve a MILP (continuous NLP or equation solvers)."""
+
+
+class SolveOptions(msgspec.Struct, frozen=True, kw_only=True):
+    """Solver parameters: wall-clock limit in seconds, threads, random seed, Pyomo solver name."""
+
+    time_limit: float = 10.0
+    workers: int = 2
+    seed: int = 0
+    solver: str = "highs"
+
+
+@dataclass(frozen=True)
+class Run:
+    """What a solver run reports: status, incumbent objective, dual bound, whether values were loaded."""
+
+    status: Status
+    objective: float | None
+    bound: float | None
+    loaded: bool
+
+
+def check_solver(name: str) -> None:
+    """A clear SchedcError unless ``name`` is a MILP solver Pyomo knows and finds installed."""
+    hint = "the default is highs (installed with highspy); see `pyomo help --solvers`"
+    if name in NOT_MILP:
+        raise SchedcError.at("E504", f"the Pyomo solver {name!r} cannot solve mixed-integer programs", hint=hint)
+    if name not in pyo.SolverFactory:  # asking the factory for an unknown name logs a traceback
+        raise SchedcError.at("E504", f"unknown Pyomo solver {name!r}", hint=hint)
+    logger = logging.getLogger("pyomo")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)  # an unavailable solver is reported below, not logged
+    try:
+        available = bool(pyo.SolverFactory(name).available(exception_flag=False))
+    except (RuntimeError, OSError, ImportError, ValueError):
+        available = False
+    finally:
+        logger.setLevel(level)
+    if not available:
+        raise SchedcError.at("E504", f"the Pyomo solver {name!r} is not installed or not usable here", hint=hint)
+
+
+def _highs_options(options: SolveOptions) -> dict[str, object]:
+    return {"random_seed": options.seed, "mip_rel_gap": 0.0, "mip_abs_gap": ABS_GAP, "threads": options.workers}
+
+
+_scheduler_threads: list[int] = []  # thread count of HiGHS's process-wide scheduler, once started
+
+
+def _use_threads(threads: int) -> None:
+    """HiGHS keeps one process-wide thread scheduler and refuses a run (status "not set")
+    that asks for another thread count; restart the scheduler when the count changes."""
+    import highspy
+
+    if _scheduler_threads != [threads]:  # also on first use: another highspy user may have started it
+        highspy.Highs.resetGlobalScheduler(True)
+    _scheduler_threads[:] = [threads]
+
+
+def run_highs(m: PyomoModel, options: SolveOptions) -> Run:
+    """HiGHS through ``pyomo.contrib.solver`` (loads the incumbent's values when there is one)."""
+    from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition
+    from pyomo.contrib.solver.solvers.highs import Highs
+
+    extra = _highs_options(options)
+    threads = int(extra.pop("threads"))  # type: ignore[call-overload]
+    _use_threads(threads)
+    results = Highs().solve(m.model, time_limit=options.time_limit, threads=threads, load_solutions=False,
+                            raise_exception_on_nonoptimal_result=False, solver_options=extra)
+    loaded = results.solution_status in (SolutionStatus.optimal, SolutionStatus.feasible)
+    if loaded:
+        results.solution_loader.load_vars()
+    condition = results.termination_condition
+    if condition == TerminationCondition.convergenceCriteriaSatisfied and loaded:
+        status: Status = "optimal"
+    elif condition in (TerminationCondition.provenInfeasible, TerminationCondition.infeasibleOrUnbounded):
+        status = "infeasible"  # every variable is bounded, so "or unbounded" cannot be the case
+    else:
+        status = "feasible" if loaded else "unknown"
+    return Run(status, results.incumbent_objective if loaded else None, _integral(results.objective_bound), loaded)
+
+
+def run_legacy(m: PyomoModel, options: SolveOptions) -> Run:
+    """Any other Pyomo solver through ``SolverFactory(name).solve`` (``timelimit`` keyword)."""
+    from pyomo.opt import SolutionStatus, TerminationCondition
+
+    solver = pyo.SolverFactory(options.solver)
+    extra = {}
+    if "highs" in options.solver:  # a HiGHS build behind another interface takes the same options
+        extra = {"options": _highs_options(options)}
+        _use_threads(options.workers)
+    results = solver.solve(m.model, load_solutions=False, timelimit=options.time_limit, tee=False, **extra)
+    condition = results.solver.termination_condition
+    loaded = len(results.solution) > 0 and results.solution(0).status in (
+        SolutionStatus.optimal, SolutionStatus.feasible, SolutionStatus.bestSoFar, SolutionStatus.globallyOptimal)
+    if loaded:
+        m.model.solutions.load_from(results)
+    if condition == TerminationCondition.optimal and loaded:
+        status: Status = "optimal"
+    elif condition in (TerminationCondition.infeasible, TerminationCondition.infeasibleOrUnbounded):
+        status = "infeasible"
+    else:
+        status = "feasible" if loaded else "unknown"
+    bound = _integral(results.problem.lower_bound)
+    return Run(status, pyo.value(m.model.objective) if loaded else None, bound, loaded)
+
+
+def _integral(value: object) -> float | None:
+    """A dual bound rounded up to an integer (objectives are integral), None when absent or infinite."""
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    if math.isinf(number) or math.isnan(number):
+        return None
+    return float(math.ceil(number - 1e-6))
+
+
+RUNNERS: dict[str, Callable[[PyomoModel, SolveOptions], Run]] = {"highs": run_highs}
+
+
+def run(m: PyomoModel, options: SolveOptions) -> Run:
+    return RUNNERS.get(options.solver, run_legacy)(m, options)
+
+
+def extract_solution(m: PyomoModel) -> Solution:
+    """The decisions of the loaded solution (binaries and starts rounded: solvers return floats)."""
+    if m.instance.activities:
+        starts = {a.name: int(round(pyo.value(m.start[a.name]))) for a in m.instance.activities}
+        modes = {a.name: next((k for k in range(1, len(a.modes) + 1) if _chosen(m.present[(a.name, k)])), 1)
+                 for a in m.instance.activities}
+        return Solution(starts=starts, modes=modes)
+    return Solution(assignments=tuple(Assignment(e, d, p, v) for (e, d, p, v), var in m.x.items() if _chosen(var)))
+
+
+def _chosen(literal: object) -> bool:
+    return literal == 1 if isinstance(literal, int) else (pyo.value(literal, exception=False) or 0) > 0.5
+
+
+def solve(instance: Instance, family: Family, options: SolveOptions | None = None,
+          progress: Progress | None = None) -> SolveResult:
+    """Build, solve, extract and verify; a solution the evaluator rejects raises SolverDisagreement.
+
+    When the solver ends without a solution of its own but the serial heuristic found one (it
+    sets the horizon of interval models), that verified heuristic schedule is reported as
+    ``feasible``. ``progress`` is called once, after the run: the Pyomo interface captures
+    the solver's output streams while it runs.
+    """
+    options = options or SolveOptions()
+    check_solver(options.solver)
+    began = time.perf_counter()
+    m = PyomoModel(instance, family)
+    built = time.perf_counter() - began
+    outcome = run(m, options)
+    seconds = time.perf_counter() - began
+    solution = extract_solution(m) if outcome.loaded else None
+    status = outcome.status
+    if solution is None and m.hint is not None and status == "unknown":
+        solution, status = m.hint, "feasible"
+    if solution is None:
+        return SolveResult(instance=instance.name, backend="pyomo", status=status, objective=None,
+                           bound=outcome.bound, bks=instance.meta.bks, gap_pct=None, seconds=seconds,
+                           build_seconds=built)
+    result = evaluate(m.ctx, solution)
+    check_agreement("pyomo", _claimed(instance, family, solution, outcome), result.objective, result.feasible,
+                    result.components)
+    if progress is not None and result.objective is not None:
+        progress(result.objective, outcome.bound if outcome.bound is not None else float("nan"), seconds)
+    return SolveResult(instance=instance.name, backend="pyomo", status=status, objective=result.objective,
+                       bound=outcome.bound, bks=instance.meta.bks, gap_pct=gap_pct(result.objective, instance.meta.bks),
+                       seconds=seconds, build_seconds=built, solution=solution, components=result.components)
+
+
+def _claimed(instance: Instance, family: Family, solution: Solution, outcome: Run) -> int | None:
+    """The objective the model assigns to ``solution``.
+
+    At proven optimality it is the solver's incumbent value. A merely feasible incumbent may
+    carry slack (a makespan variable above the last end, a penalty auxiliary above its
+    violation), so its value is only an upper bound: then the model's own value of the
+    decisions is recomputed with everything fixed, and the incumbent must not be below it.
+    """
+    if outcome.loaded and outcome.status == "optimal" and outcome.objective is not None:
+        return int(round(outcome.objective))
+    feasible, objective, _components = fixed_verdict(instance, family, solution)
+    if not feasible:
+        raise SolverDisagreement("pyomo cannot reproduce its own solution with the decisions fixed")
+    if outcome.loaded and outcome.objective is not None and objective is not None \
+            and outcome.objective < objective - 0.5:
+        raise SolverDisagreement(f"pyomo's incumbent {outcome.objective} is below its own value {objective} "
+                                 "of the same decisions")
+    return objective
+
+
+def fixed_verdict(instance: Instance, family: Family, solution: Solution, time_limit: float = 10.0,
+                  solver: str = "highs") -> tuple[bool, int | None, dict[str, int]]:
+    """The model's verdict on a complete assignment with every decision fixed:
+    (feasible, objective, per-constraint penalty) — the oracle the evaluator is tested against.
+
+    With the decisions fixed, minimising the penalty terms makes every auxiliary variable
+    tight, so each component equals its penalty. For makespan families the makespan variable
+    is minimised after the penalties (a lexicographic weight), so it equals the last end.
+    """
+    m = PyomoModel(instance, family, fixed=solution)
+    m.model.objective.deactivate()
+    penalty = m.penalty()
+    if m.makespan is not None:
+        m.model.verdict = pyo.Objective(expr=penalty * (m.horizon + 1) + m.makespan, sense=pyo.minimize)
+    else:
+        m.model.verdict = pyo.Objective(expr=penalty, sense=pyo.minimize)
+    outcome = run(m, SolveOptions(time_limit=time_limit, workers=1, solver=solver))
+    if not outcome.loaded or outcome.status not in ("optimal", "feasible"):
+        return False, None, {}
+    weights = {c.id: c.weight for c in instance.constraints}
+    components = {cid: weights[cid] * int(round(sum(pyo.value(e) for e in exprs)))
+                  for cid, exprs in m.components.items()}
+    if m.makespan is not None:
+        return True, int(round(pyo.value(m.makespan))), components
+    return True, int(round(pyo.value(penalty))), components

@@ -1,0 +1,266 @@
+"""The facts of an instance: the atomic pieces of meaning a faithful rendering must state.
+
+A fact is identified by a tuple — ``("duration", "J1.2")``, ``("uses", "A3", 2, "N1")``,
+``("edge", "J1.1", "J1.2")``, ``("capacity", "R1")``, ``("attr", "course", "Math", "lectures")``
+— and carries the *values* a statement expressing it must print: integers (durations,
+capacities, costs, bounds) and verbatim strings (attribute texts, dates). Integers inside an
+identifier are positions (mode numbers, days, periods), never data. Renderers claim facts
+per statement; tests check that every fact of :func:`facts` is claimed in every variant and
+that every printed number traces to a claimed fact.
+
+The enumeration dispatches on the constraint class through :data:`CONSTRAINT_FACTS` (one
+small function per kind); inactive constraints state nothing and have no facts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from schedc.diagnostics import SchedcError
+from schedc.ir import Instance
+from schedc.kinds import (
+    AssignmentCost,
+    AttrRef,
+    Bound,
+    CapacityOverflow,
+    Compactness,
+    ConsecutiveRunBounds,
+    Constraint,
+    CountBounds,
+    Coverage,
+    CumulativeRenewable,
+    ModeChoice,
+    NonrenewableBudget,
+    OnePerSlot,
+    PatternProhibition,
+    PrecedenceLag,
+    Selector,
+    SlotConflict,
+    Spread,
+    Stability,
+    UnaryNoOverlap,
+    Unavailability,
+    WindowPatternCost,
+    kind_name,
+)
+
+FactId = tuple[str | int, ...]
+FactValue = tuple[int | str, ...]
+Facts = dict[FactId, FactValue]
+
+
+def facts(instance: Instance) -> Facts:
+    """Every fact of ``instance``, in a stable order, with the values that state it."""
+    out: Facts = {}
+    _size_facts(instance, out)
+    _activity_facts(instance, out)
+    _calendar_facts(instance, out)
+    _entity_facts(instance, out)
+    for constraint in instance.constraints:
+        if constraint.active:
+            handler = CONSTRAINT_FACTS.get(type(constraint))
+            if handler is None:
+                raise SchedcError.at("E601", f"no fact enumeration for constraint kind {kind_name(constraint)!r}")
+            handler(constraint, instance, out)
+    out[("objective", instance.objective.measure)] = ()
+    return out
+
+
+# --------------------------------------------------------------------------- instance data
+
+
+def _size_facts(instance: Instance, out: Facts) -> None:
+    jobs = list(dict.fromkeys(a.job for a in instance.activities if a.job is not None))
+    if jobs:
+        out[("size", "jobs")] = (len(jobs),)
+    unary = [r for r in instance.resources if r.kind == "unary"]
+    if unary:
+        out[("size", "machines")] = (len(unary),)
+    free = [a for a in instance.activities if a.job is None]
+    if free:
+        out[("size", "activities")] = (len(free),)
+    classes = list(dict.fromkeys(e.cls for e in instance.entities))
+    for cls in classes:
+        out[("size", cls)] = (sum(1 for e in instance.entities if e.cls == cls),)
+
+
+def is_multi_mode(instance: Instance) -> bool:
+    """True when some activity has several modes: then every duration and use id names its mode."""
+    return any(len(a.modes) > 1 for a in instance.activities)
+
+
+def _activity_facts(instance: Instance, out: Facts) -> None:
+    """Durations and resource uses per mode; in a single-mode instance ids name no mode."""
+    kinds = {r.name: r.kind for r in instance.resources}
+    multi = is_multi_mode(instance)
+    for activity in instance.activities:
+        for number, mode in enumerate(activity.modes, start=1):
+            where: FactId = (activity.name, number) if multi else (activity.name,)
+            out[("duration", *where)] = (mode.duration,)
+            for use in mode.uses:
+                out[("uses", *where, use.resource)] = () if kinds.get(use.resource) == "unary" else (use.amount,)
+
+
+def _calendar_facts(instance: Instance, out: Facts) -> None:
+    cal = instance.calendar
+    if cal is None:
+        return
+    values: list[int | str] = [cal.days]
+    if cal.periods_per_day > 1:
+        values.append(cal.periods_per_day)
+    if cal.start_date is not None:
+        values.append(cal.start_date.isoformat())
+    elif cal.start_weekday is not None:
+        values.append(cal.start_weekday)
+    out[("calendar",)] = tuple(values)
+
+
+def _entity_facts(instance: Instance, out: Facts) -> None:
+    """Per attribute: an int or string value, or one membership fact per listed name.
+
+    Ids name the class as well: two classes may use the same names (INRC contract ``0`` and
+    employee ``0``).
+    """
+    for entity in instance.entities:
+        for attr, value in entity.attrs.items():
+            if isinstance(value, tuple):
+                for member in value:
+                    out[("member", entity.cls, entity.name, attr, member)] = ()
+            else:
+                out[("attr", entity.cls, entity.name, attr)] = (value,)
+
+
+# --------------------------------------------------------------------------- interval kinds
+
+
+def _precedence(c: PrecedenceLag, instance: Instance, out: Facts) -> None:
+    for e in c.edges:
+        out[("edge", e.before, e.after)] = (e.lag,) if e.lag else ()
+
+
+def _scope(scope: str | tuple[str, ...], instance: Instance, kind: str) -> list[str]:
+    if scope == "all":
+        return [r.name for r in instance.resources if r.kind == kind]
+    return list(scope)
+
+
+def _unary(c: UnaryNoOverlap, instance: Instance, out: Facts) -> None:
+    for name in _scope(c.resources, instance, "unary"):
+        out[("unary", name)] = ()
+
+
+def _cumulative(c: CumulativeRenewable, instance: Instance, out: Facts) -> None:
+    capacity = {r.name: r.capacity for r in instance.resources}
+    for name in _scope(c.resources, instance, "renewable"):
+        out[("capacity", name)] = (capacity[name],)
+
+
+def _budget(c: NonrenewableBudget, instance: Instance, out: Facts) -> None:
+    capacity = {r.name: r.capacity for r in instance.resources}
+    for name in _scope(c.resources, instance, "nonrenewable"):
+        out[("budget", name)] = (capacity[name],)
+
+
+def _mode_choice(c: ModeChoice, instance: Instance, out: Facts) -> None:
+    for activity in instance.activities:
+        if len(activity.modes) > 1:
+            out[("choice", activity.name)] = ()
+
+
+# --------------------------------------------------------------------------- slot kinds
+
+
+def rule_values(c: Constraint, *numbers: Bound) -> FactValue:
+    """The values of a rule fact: its weight when soft, then its constant parameters."""
+    values: list[int | str] = [] if c.hard else [c.weight]
+    values += [n for n in numbers if isinstance(n, int) and not isinstance(n, bool)]
+    return tuple(values)
+
+
+def selector_values(sel: Selector) -> FactValue:
+    """The strings a selector shows: its attribute filters' values and its listed names."""
+    return tuple(v for _, v in sel.where) + tuple(sel.names)
+
+
+def _rule(c: Constraint, instance: Instance, out: Facts) -> None:
+    out[("rule", c.id)] = rule_values(c)
+
+
+def _coverage(c: Coverage, instance: Instance, out: Facts) -> None:
+    out[("rule", c.id)] = rule_values(c)
+    for r in c.requirements:
+        slot: FactId = (r.day,) if r.period is None else (r.day, r.period)
+        bounds = (r.min,) if r.min == r.max else (r.min, r.max)
+        out[("cover", c.id, *slot, r.value)] = tuple(v for v in bounds if v is not None)
+
+
+def _range(lo: Bound, hi: Bound) -> tuple[Bound, ...]:
+    """A lower and an upper bound; an exact bound (lo = hi) is stated once."""
+    return (lo,) if lo == hi else (lo, hi)
+
+
+def _count_bounds(c: CountBounds, instance: Instance, out: Facts) -> None:
+    out[("rule", c.id)] = rule_values(c, *_range(c.min, c.max)) + selector_values(c.agents) + tuple(c.values.values)
+
+
+def _runs(c: ConsecutiveRunBounds, instance: Instance, out: Facts) -> None:
+    out[("rule", c.id)] = rule_values(c, *_range(c.min, c.max)) + selector_values(c.agents) + tuple(c.values.values)
+
+
+def _pattern(c: PatternProhibition, instance: Instance, out: Facts) -> None:
+    out[("rule", c.id)] = rule_values(c) + selector_values(c.agents)
+
+
+def _window(c: WindowPatternCost, instance: Instance, out: Facts) -> None:
+    out[("rule", c.id)] = rule_values(c, c.min_length) + selector_values(c.agents)
+    for p in c.table:
+        out[("pattern_cost", c.id, p.pattern)] = (p.cost,)
+
+
+def _unavailability(c: Unavailability, instance: Instance, out: Facts) -> None:
+    out[("rule", c.id)] = rule_values(c)
+    for u in c.slots:
+        slot: FactId = (u.day,) if u.period is None else (u.day, u.period)
+        out[("unavailable", c.id, u.agent, *slot)] = ()
+
+
+def _assignment_cost(c: AssignmentCost, instance: Instance, out: Facts) -> None:
+    out[("rule", c.id)] = rule_values(c)
+    for e in c.entries:
+        out[("cost", c.id, e.agent, e.day, e.value, e.when)] = (e.cost,)
+
+
+def _spread(c: Spread, instance: Instance, out: Facts) -> None:
+    out[("rule", c.id)] = rule_values(c, c.min) + selector_values(c.agents)
+
+
+def _stability(c: Stability, instance: Instance, out: Facts) -> None:
+    out[("rule", c.id)] = rule_values(c, c.max) + selector_values(c.agents)
+
+
+CONSTRAINT_FACTS: dict[type[Constraint], Callable[..., None]] = {
+    PrecedenceLag: _precedence,
+    UnaryNoOverlap: _unary,
+    CumulativeRenewable: _cumulative,
+    NonrenewableBudget: _budget,
+    ModeChoice: _mode_choice,
+    OnePerSlot: _rule,
+    Coverage: _coverage,
+    CountBounds: _count_bounds,
+    SlotConflict: _rule,
+    Unavailability: _unavailability,
+    ConsecutiveRunBounds: _runs,
+    PatternProhibition: _pattern,
+    WindowPatternCost: _window,
+    AssignmentCost: _assignment_cost,
+    CapacityOverflow: _rule,
+    Spread: _spread,
+    Stability: _stability,
+    Compactness: _rule,
+}
+"""Constraint class → the function adding its facts (a new kind adds one line)."""
+
+
+def is_attr_bound(bound: Bound) -> bool:
+    """True for a bound read from an agent attribute (``@lectures``)."""
+    return isinstance(bound, AttrRef)

@@ -1,0 +1,166 @@
+"""Statement builders of the interval families (job shop, flexible job shop, RCPSP, MRCPSP).
+
+One builder per plan category; each returns the items of its statements with the facts they
+express (ids from :mod:`schedc.render.facts`) and the data their templates print. Route
+order within a job is never permuted: a job is one statement listing its steps in order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from schedc.ir import Activity, Family, Mode, PlanStep
+from schedc.kinds import PrecedenceLag
+from schedc.render.context import BuildContext, Builder, Item, unsupported
+from schedc.render.facts import FactId, is_multi_mode
+
+
+def framing(ctx: BuildContext) -> list[Item]:
+    """Sizes: jobs and machines, or activities."""
+    sizes = {key[1]: value[0] for key, value in ctx.facts.items() if key[0] == "size"}
+    ids = [("size", key) for key in sizes]
+    return [Item("framing", {"sizes": sizes}, ctx.claim(ids))]
+
+
+def closing(ctx: BuildContext) -> list[Item]:
+    """Machine exclusivity (job shops) and the objective."""
+    machines = [r.name for r in ctx.instance.resources if r.kind == "unary"]
+    unary = [("unary", m) for m in machines]
+    if any(f not in ctx.facts for f in unary):
+        raise unsupported("some machines may run operations in parallel (no unary_no_overlap on them)")
+    objective = ("objective", ctx.instance.objective.measure)
+    return [Item("closing", {"objective": ctx.instance.objective.measure}, ctx.claim([*unary, objective]))]
+
+
+# --------------------------------------------------------------------------- job shops
+
+
+def jobs(ctx: BuildContext) -> list[Item]:
+    """One statement per job: its operations in route order, each with its machine option(s)."""
+    edges = _edges(ctx)
+    by_job: dict[str, list[Activity]] = {}
+    for activity in ctx.instance.activities:
+        if activity.job is not None:
+            by_job.setdefault(activity.job, []).append(activity)
+    multi = is_multi_mode(ctx.instance)
+    return [_job_item(ctx, job, sorted(acts, key=lambda a: a.step or 0), edges, multi) for job, acts in by_job.items()]
+
+
+def _job_item(ctx: BuildContext, job: str, acts: list[Activity], edges: dict[tuple[str, str], int],
+              multi: bool) -> Item:
+    if [a.step for a in acts] != list(range(1, len(acts) + 1)):
+        raise unsupported(f"the steps of {job} are not numbered 1..{len(acts)}")
+    ids: list[FactId] = []
+    ops = []
+    for a in acts:
+        ids += _mode_fact_ids(a, multi)
+        ops.append({"step": a.step, "options": [_option(ctx, a, mode) for mode in a.modes]})
+        ops[-1].update(ops[-1]["options"][0])
+    for before, after in zip(acts, acts[1:], strict=False):
+        if edges.get((before.name, after.name)) != 0:
+            raise unsupported(f"{after.name} is not bound to start after {before.name} ends (route order)")
+        ids.append(("edge", before.name, after.name))
+    machines = list(dict.fromkeys(o["machine"] for op in ops for o in op["options"]))
+    context = {"job": ctx.show(job), "ops": ops, "size": len(ops)}
+    return Item(f"jobs:{job}", context, ctx.claim(ids), (ctx.show(job), *machines))
+
+
+def _option(ctx: BuildContext, activity: Activity, mode: Mode) -> dict[str, Any]:
+    machines = [u.resource for u in mode.uses]
+    if len(machines) != 1:
+        raise unsupported(f"a mode of {activity.name} uses {len(machines)} machines (a job shop step uses one)")
+    return {"machine": ctx.show(machines[0]), "duration": mode.duration}
+
+
+def _mode_fact_ids(activity: Activity, multi: bool) -> list[FactId]:
+    """Duration, uses and choice facts of an activity (mode numbers in multi-mode instances)."""
+    ids: list[FactId] = [("choice", activity.name)] if len(activity.modes) > 1 else []
+    for number, mode in enumerate(activity.modes, start=1):
+        where: FactId = (activity.name, number) if multi else (activity.name,)
+        ids.append(("duration", *where))
+        ids += [("uses", *where, u.resource) for u in mode.uses]
+    return ids
+
+
+def _edges(ctx: BuildContext) -> dict[tuple[str, str], int]:
+    out: dict[tuple[str, str], int] = {}
+    for c in ctx.instance.constraints:
+        if isinstance(c, PrecedenceLag) and c.active:
+            for e in c.edges:
+                out[(e.before, e.after)] = e.lag
+    return out
+
+
+# --------------------------------------------------------------------------- projects
+
+
+def resources(ctx: BuildContext) -> list[Item]:
+    """Renewable capacities and non-renewable budgets of the constrained resources."""
+    renewable, nonrenewable, ids = [], [], []
+    for r in ctx.instance.resources:
+        if ("capacity", r.name) in ctx.facts:
+            renewable.append({"name": ctx.show(r.name), "capacity": r.capacity})
+            ids.append(("capacity", r.name))
+        elif ("budget", r.name) in ctx.facts:
+            nonrenewable.append({"name": ctx.show(r.name), "budget": r.capacity})
+            ids.append(("budget", r.name))
+    verbatim = tuple(x["name"] for x in renewable + nonrenewable)
+    return [Item("resources", {"renewable": renewable, "nonrenewable": nonrenewable}, ctx.claim(ids), verbatim)]
+
+
+def activities(ctx: BuildContext) -> list[Item]:
+    """One statement per activity: its duration and resource use in each of its modes."""
+    kinds = {r.name: r.kind for r in ctx.instance.resources}
+    multi = is_multi_mode(ctx.instance)
+    items = []
+    for a in ctx.instance.activities:
+        if a.job is not None:
+            continue
+        modes = [_mode_context(ctx, number, mode, kinds) for number, mode in enumerate(a.modes, start=1)]
+        verbatim = (ctx.show(a.name), *dict.fromkeys(u["name"] for m in modes for u in m["renewable"] +
+                                                       m["nonrenewable"]))
+        context = {"name": ctx.show(a.name), "modes": modes, **modes[0]}
+        items.append(Item(f"activities:{a.name}", context, ctx.claim(_mode_fact_ids(a, multi)), verbatim))
+    return items
+
+
+def _mode_context(ctx: BuildContext, number: int, mode: Mode, kinds: dict[str, str]) -> dict[str, Any]:
+    renewable = [{"name": ctx.show(u.resource), "amount": u.amount} for u in mode.uses
+                 if kinds.get(u.resource) != "nonrenewable"]
+    nonrenewable = [{"name": ctx.show(u.resource), "amount": u.amount} for u in mode.uses
+                    if kinds.get(u.resource) == "nonrenewable"]
+    return {"number": number, "duration": mode.duration, "renewable": renewable, "nonrenewable": nonrenewable}
+
+
+def precedences(ctx: BuildContext) -> list[Item]:
+    """One statement per activity with successors: which activities wait for it to finish."""
+    successors: dict[str, list[tuple[str, int]]] = {}
+    for (before, after), lag in _edges(ctx).items():
+        if ("edge", before, after) not in ctx.claimed:
+            successors.setdefault(before, []).append((after, lag))
+    items = []
+    for a in ctx.instance.activities:
+        if a.name not in successors:
+            continue
+        after = [{"name": ctx.show(b), "lag": lag} for b, lag in successors[a.name]]
+        ids = [("edge", a.name, b) for b, _ in successors[a.name]]
+        context = {"name": ctx.show(a.name), "successors": after, "lags": any(x["lag"] for x in after)}
+        items.append(Item(f"precedences:{a.name}", context, ctx.claim(ids),
+                          (ctx.show(a.name), *(x["name"] for x in after))))
+    return items
+
+
+BUILDERS: dict[str, Builder] = {
+    "framing": framing,
+    "jobs": jobs,
+    "resources": resources,
+    "activities": activities,
+    "precedences": precedences,
+    "closing": closing,
+}
+"""Plan category → builder, for the interval families."""
+
+
+def builder(step: PlanStep, family: Family) -> Builder | None:
+    """The builder of a plan step (categories are fixed for the interval families)."""
+    return BUILDERS.get(step.category)

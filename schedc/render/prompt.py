@@ -1,0 +1,127 @@
+"""The parts of a rendering around the statements: system prompt, background, response format.
+
+The response-format stanza is derived from the family spec (``answer``, ``answer_header``,
+``day_names``, ``decision``) and the rendering's display names and vocabulary, so that the
+format a model is told to write is exactly the one :class:`~schedc.verify.Verifier` reads
+back with the same names.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from typing import Any
+
+from schedc.ir import Family, Instance
+from schedc.render.templates import render_shared, render_string
+
+_PLACEHOLDER = re.compile(r"<([a-z_]+)>")
+
+
+def system_prompt(family: Family, words: dict[str, str]) -> str:
+    """The system prompt (shared template ``templates/system.j2``)."""
+    return render_shared("system.j2", {"title": family.title or family.name, "structure": family.structure,
+                                       "w": words})
+
+
+def background(family: Family, words: dict[str, str]) -> str:
+    """The family's background text, rendered in the sandbox and reflowed into paragraphs."""
+    text = render_string(textwrap.dedent(family.background).strip(), {"w": words, "roles": dict(family.roles)})
+    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", text)]
+    return "\n\n".join(p for p in paragraphs if p)
+
+
+def response_format(instance: Instance, family: Family, names: dict[str, str], words: dict[str, str]) -> str:
+    """The answer-format stanza in this rendering's names (shared template ``templates/response_format.j2``)."""
+    fields = _PLACEHOLDER.findall(family.answer)
+    context: dict[str, Any] = {
+        "format": family.answer,
+        "header": family.answer_header,
+        "fields": [(f, _describe(f, instance, family, words)) for f in dict.fromkeys(fields)],
+        "examples": _examples(instance, family, names, words),
+        "lines": _lines_note(instance, family, names, words),
+        "w": words,
+    }
+    return render_shared("response_format.j2", context)
+
+
+def _role_word(family: Family, role: str | None, default: str) -> str:
+    return dict(family.roles).get(role or "", default)
+
+
+def _describe(field: str, instance: Instance, family: Family, words: dict[str, str]) -> str:
+    """What one placeholder of the answer line stands for."""
+    decision = family.decision
+    agent = _role_word(family, decision.agent if decision else None, "agent")
+    value = _role_word(family, decision.value if decision else None, "value")
+    texts = {
+        "job": f"the {words.get('job', 'job')} name exactly as written above",
+        "step": f"the step number within its {words.get('job', 'job')}, counted from 1 in route order",
+        "start": "the start time, an integer ≥ 0",
+        "machine": f"the {words.get('machine', 'machine')} chosen for that step, named as above",
+        "activity": f"the {words.get('activity', 'activity')} name exactly as written above",
+        "mode": "the number of the chosen mode, as listed above",
+        "agent": f"the {agent} name exactly as written above",
+        "value": f"the {value} name exactly as written above",
+        "day": _day_text(instance, family),
+        "period": "the period of the day, counted from 0",
+        "count": "the number of assignment lines that follow",
+    }
+    return texts.get(field, field)
+
+
+def _day_text(instance: Instance, family: Family) -> str:
+    cal = instance.calendar
+    days = cal.days if cal is not None else 0
+    if family.day_names == "index1":
+        return f"the day, counted from 1 (days 1 to {days})"
+    if family.day_names == "date" and cal is not None and cal.start_date is not None:
+        first = cal.start_date
+        return (f"the day of the month: the first day of the schedule, {first.isoformat()}, is day {first.day}, "
+                f"the last is day {first.day + days - 1}")
+    return f"the day, counted from 0 (days 0 to {days - 1})"
+
+
+def _examples(instance: Instance, family: Family, names: dict[str, str], words: dict[str, str]) -> list[str]:
+    """Up to two answer lines with this rendering's names and placeholders for the decided values."""
+    decision = family.decision
+    value = _role_word(family, decision.value if decision else None, "value")
+    base = {"start": "<integer>", "mode": "<mode>", "machine": f"<{words.get('machine', 'machine')}>",
+            "value": f"<{value}>", "day": "<day>", "period": "<period>"}
+    fills = [{**base, **who} for who in _example_subjects(instance, family, names)]
+    return [_PLACEHOLDER.sub(lambda m, f=f: f.get(m.group(1), m.group(0)), family.answer) for f in fills]
+
+
+def _example_subjects(instance: Instance, family: Family, names: dict[str, str]) -> list[dict[str, str]]:
+    """Who the example lines are about: two steps of the first job, two activities, or two agents."""
+    steps = [a for a in instance.activities if a.job is not None and a.job == instance.activities[0].job]
+    if steps:
+        return [{"job": names.get(a.job or "", ""), "step": str(a.step)} for a in steps[:2]]
+    if instance.activities:
+        return [{"activity": names.get(a.name, a.name)} for a in instance.activities[:2]]
+    agent_cls = family.decision.agent if family.decision else None
+    agents = [e.name for e in instance.entities if e.cls == agent_cls]
+    return [{"agent": names.get(a, a)} for a in agents[:2]]
+
+
+def _lines_note(instance: Instance, family: Family, names: dict[str, str], words: dict[str, str]) -> str:
+    """Which lines the answer must contain."""
+    if instance.activities:
+        count = len(instance.activities)
+        if any(a.job is not None for a in instance.activities):
+            return f"Give exactly one line for every step of every {words.get('job', 'job')} ({count} lines in all)."
+        return f"Give exactly one line for every {words.get('activity', 'activity')} ({count} lines in all)."
+    decision = family.decision
+    if decision is None:
+        return "Give one line per assignment."
+    agent = _role_word(family, decision.agent, "agent")
+    value = _role_word(family, decision.value, "value")
+    if decision.free is not None:
+        agents = sum(1 for e in instance.entities if e.cls == decision.agent)
+        days = instance.calendar.days if instance.calendar else 0
+        return (f"Give exactly one line for every {agent} on every day ({agents * days} lines in all), days off "
+                f"included: a day off is written with the {value} {names.get(decision.free, decision.free)}.")
+    if decision.grain == "period":
+        unit = _role_word(family, "lecture", "assignment")
+        return f"Give one line per {unit}: it places one {unit} of a {agent} in a {value} on a day and period."
+    return f"Give one line per {agent} and day worked; a day without a line is a day off."

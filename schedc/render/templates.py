@@ -1,0 +1,114 @@
+"""Jinja2 environments and the paraphrase templates of each statement category.
+
+Templates live in ``templates/<family>/<category>/*.j2`` (several paraphrases per category,
+ordered by their leading number: ``1_stepwise.j2`` is the first, used by v1), shared phrasing
+in ``templates/_macros.j2``. The built-in templates are trusted and rendered by a plain
+:class:`~jinja2.Environment`; templates beside a user's family spec (``<spec folder>/templates/
+<family>/<category>/``) and the spec's own ``background`` text are rendered by a
+:class:`~jinja2.sandbox.SandboxedEnvironment`. Both use ``StrictUndefined``: a template naming
+a value the renderer does not provide fails loudly.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+
+from schedc.diagnostics import SchedcError
+from schedc.resources import data_dir
+
+_OPTIONS = {"undefined": jinja2.StrictUndefined, "trim_blocks": True, "lstrip_blocks": True, "autoescape": False,
+            "keep_trailing_newline": False}
+
+
+@cache
+def builtin_environment() -> jinja2.Environment:
+    """The environment of the templates shipped with schedc."""
+    loader = jinja2.FileSystemLoader(str(data_dir("templates")))
+    return jinja2.Environment(loader=loader, auto_reload=False, **_OPTIONS)  # package data: read once
+
+
+@cache
+def sandbox_environment(user_dirs: tuple[str, ...] = ()) -> SandboxedEnvironment:
+    """A sandbox for user templates (re-read when they change); the built-in folder stays on the
+    path for ``_macros.j2``."""
+    loader = jinja2.FileSystemLoader([*user_dirs, str(data_dir("templates"))])
+    return SandboxedEnvironment(loader=loader, **_OPTIONS)
+
+
+def user_template_dirs(search: Sequence[Path]) -> tuple[str, ...]:
+    """``templates`` folders beside the given spec folders (user templates)."""
+    return tuple(str(Path(s) / "templates") for s in search if (Path(s) / "templates").is_dir())
+
+
+class TemplateSet:
+    """The paraphrases of every category of one family, and the environment that renders them."""
+
+    def __init__(self, family: str, search: Sequence[Path] = ()):
+        self.family = family
+        self.user_dirs = user_template_dirs(search)
+        self._cache: dict[str, tuple[jinja2.Environment, tuple[str, ...]]] = {}
+
+    def paraphrases(self, category: str) -> tuple[jinja2.Environment, tuple[str, ...]]:
+        """(environment, template names in paraphrase order) of a category; a SchedcError if none."""
+        found = self._cache.get(category)
+        if found is None:
+            found = self._find(category)
+            self._cache[category] = found
+        return found
+
+    def _find(self, category: str) -> tuple[jinja2.Environment, tuple[str, ...]]:
+        for folder in self.user_dirs:
+            names = _listing(folder, self.family, category)
+            if names:
+                return sandbox_environment(self.user_dirs), names
+        names = _listing(str(data_dir("templates")), self.family, category)
+        if not names:
+            raise SchedcError.at("E603", f"family {self.family!r} has no templates for statement category "
+                                 f"{category!r}", hint=f"add templates/{self.family}/{category}/1_plain.j2")
+        return builtin_environment(), names
+
+    def render(self, category: str, index: int, context: dict[str, object]) -> tuple[str, str]:
+        """(template name, rendered text with blanks collapsed) of paraphrase ``index``."""
+        env, names = self.paraphrases(category)
+        name = names[index]
+        try:
+            text = env.get_template(name).render(context)
+        except jinja2.TemplateError as exc:
+            raise SchedcError.at("E604", f"template {name} failed: {exc}") from None
+        return name, " ".join(text.split())
+
+
+@cache
+def _listing(root: str, family: str, category: str) -> tuple[str, ...]:
+    folder = Path(root) / family / category
+    if not folder.is_dir():
+        return ()
+    files = sorted(folder.glob("*.j2"), key=lambda p: (_leading_number(p.name), p.name))
+    return tuple(f"{family}/{category}/{p.name}" for p in files)
+
+
+def _leading_number(name: str) -> int:
+    match = re.match(r"(\d+)", name)
+    return int(match.group(1)) if match else 1 << 30
+
+
+def render_string(text: str, context: dict[str, object]) -> str:
+    """A spec-provided text (the family background) rendered in the sandbox."""
+    try:
+        return sandbox_environment().from_string(text).render(context)
+    except jinja2.TemplateError as exc:
+        raise SchedcError.at("E605", f"the family background is not a valid template: {exc}") from None
+
+
+def render_shared(name: str, context: dict[str, object]) -> str:
+    """A shared built-in template (system prompt, response format), blanks kept as written."""
+    try:
+        return builtin_environment().get_template(name).render(context).strip()
+    except jinja2.TemplateError as exc:
+        raise SchedcError.at("E604", f"template {name} failed: {exc}") from None
