@@ -183,11 +183,14 @@ def check_batch(spec: Path | None, lines: Iterable[str], names: dict[str, str] |
 
 
 def solve_file(spec: Path, backend: str = "cpsat", time_limit: float = 10.0, workers: int = 2, seed: int = 0,
-               progress: Any = None, solver: str | None = None) -> tuple[Any, str | None]:
+               progress: Any = None, solver: str | None = None, variant: str | None = None,
+               variant_seed: int = 42) -> tuple[Any, str | None]:
     """``schedc solve``: (SolveResult, answer text in the family's format or None).
 
     ``solver`` names the solver of a backend that offers a choice (pyomo: any installed
-    Pyomo MILP solver, default HiGHS); a backend without a choice rejects it.
+    Pyomo MILP solver, default HiGHS); a backend without a choice rejects it. With
+    ``variant``, the answer uses the display names of that rendering (as a model answering
+    that prompt would), so ``schedc check --variant`` reads it back.
     """
     from schedc.backends import get_backend
     from schedc.verify import Verifier
@@ -202,7 +205,12 @@ def solve_file(spec: Path, backend: str = "cpsat", time_limit: float = 10.0, wor
                                  hint="--solver picks the MILP solver of --backend pyomo")
         params["solver"] = solver
     result = module.solve(instance, family, module.SolveOptions(**params), progress)
-    answer = Verifier(instance, family).write(result.solution) if result.solution is not None else None
+    names = None
+    if variant is not None:
+        from schedc.render import display_names
+
+        names = display_names(instance, family, variant, variant_seed, [spec.parent])
+    answer = Verifier(instance, family, names).write(result.solution) if result.solution is not None else None
     return result, answer
 
 

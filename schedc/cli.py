@@ -164,6 +164,8 @@ def solve_cmd(
     solver: Annotated[str | None, typer.Option(help="MILP solver of --backend pyomo (default highs)")] = None,
     out: Annotated[Path | None, typer.Option("-o", "--out", help="write the answer here (else stdout)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+    variant: Annotated[str | None, typer.Option(help="write the answer with the names of this rendering")] = None,
+    variant_seed: Annotated[int, typer.Option("--variant-seed", help="with --variant: the rendering's seed")] = 42,
 ) -> None:
     """Solve an instance; write the answer in the family's format, verified before it is reported."""
     import msgspec
@@ -172,7 +174,7 @@ def solve_cmd(
         typer.echo(f"  {seconds:7.2f}s  objective {objective}  bound {bound:g}", err=True)
 
     result, answer = api.solve_file(spec, backend, time_limit, workers, seed, None if as_json else progress,
-                                    solver=solver)
+                                    solver=solver, variant=variant, variant_seed=variant_seed)
     if answer is not None:
         if out is not None:
             from schedc.importers.common import write_atomic
