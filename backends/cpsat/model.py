@@ -198,8 +198,11 @@ class CpsatModel:
 
     def _slot_variables(self) -> None:
         ctx = self.ctx
-        self.exclusive_days = ctx.periods == 1 and any(
+        # a hard one_per_slot per agent: an agent holds at most one value in a slot, so the sum of
+        # its slot variables is already the 0/1 occupancy (and a day indicator with one period a day)
+        self.exclusive_slots = any(
             isinstance(c, OnePerSlot) and c.per == "agent" and c.hard and c.active for c in self.instance.constraints)
+        self.exclusive_days = ctx.periods == 1 and self.exclusive_slots
         self.x: dict[tuple[str, int, int, str], cp_model.IntVar] = {}
         for e in ctx.agents:
             for d in range(ctx.days):
@@ -236,8 +239,8 @@ class CpsatModel:
         """A Boolean equal to "the agent holds some value in this slot" (``u[e, s]``)."""
         key = ("occ", agent, day, period)
         if key not in self._bools:
-            self._bools[key] = self.any_of([self.x[(agent, day, period, v)] for v in self.ctx.values],
-                                           f"u_{agent}_{day}_{period}")
+            cells = [self.x[(agent, day, period, v)] for v in self.ctx.values]
+            self._bools[key] = sum(cells) if self.exclusive_slots else self.any_of(cells, f"u_{agent}_{day}_{period}")
         return self._bools[key]
 
     def any_of(self, literals: list, name: str) -> Any:

@@ -87,19 +87,20 @@ def count_bounds(m: CpsatModel, c: CountBounds) -> None:
 
 @encoder(SlotConflict)
 def slot_conflict(m: CpsatModel, c: SlotConflict) -> None:
-    """Every conflicting pair shares no slot: one constraint per pair and slot (pairs, not
-    cliques, so that a soft form counts each pair once as the evaluator does)."""
+    """Every conflicting pair shares no slot: ``u[a,s] + u[b,s] ≤ 1`` with ``u`` the 0/1
+    occupancy, one constraint per pair and slot (pairs, not cliques, so that a soft form
+    counts each pair once as the evaluator does)."""
     adjacent = c.conflicts(m.ctx)
     pairs = sorted({(a, b) for a, others in adjacent.items() for b in others if a < b})
     ctx = m.ctx
     for d in range(ctx.days):
         for p in range(ctx.periods):
             for a, b in pairs:
-                both = [*(m.x[(a, d, p, v)] for v in ctx.values), *(m.x[(b, d, p, v)] for v in ctx.values)]
-                if c.hard:
-                    m.model.add_at_most_one(both)
+                if c.hard and m.exclusive_slots:  # occupancy = sum of the slot variables: one clause
+                    m.model.add_at_most_one([*(m.x[(a, d, p, v)] for v in ctx.values),
+                                             *(m.x[(b, d, p, v)] for v in ctx.values)])
                 else:
-                    m.bounded(c, sum(both), None, 1, len(both))
+                    m.bounded(c, m.occupied(a, d, p) + m.occupied(b, d, p), None, 1, 2)
 
 
 @encoder(Unavailability)

@@ -122,8 +122,8 @@ class WindowPatternCost(Constraint, frozen=True, kw_only=True, tag="window_patte
     looked up in ``table``; patterns not listed cost 0. Windows shorter than
     ``min_length`` are ignored.
     ``cost=mixed_values``: for a window whose days are all worked, ``Σ_t (L − n_t)`` over
-    the values t used, L the window length and n_t the days with value t (2-day weekend:
-    0 if both shifts are equal, 2 otherwise); windows not fully worked cost 0.
+    the values t used, L the window length and n_t the number of its days holding value t
+    (2-day weekend: 0 if both shifts are equal, 2 otherwise); windows not fully worked cost 0.
 
     Penalty (soft): the sum over windows, times ``weight``. Counting rule (hard): one
     violation per window with a non-zero cost; amount = that cost.
@@ -160,9 +160,9 @@ class WindowPatternCost(Constraint, frozen=True, kw_only=True, tag="window_patte
             return costs.get(pattern, 0), pattern
         if "F" in worked:
             return 0, pattern
-        firsts = [next(v for v in d if v != ctx.free) for d in days]
-        shown = "/".join(ctx.show(v) for v in firsts)
-        return sum(len(days) - n for n in Counter(firsts).values()), shown
+        held = [sorted({v for v in d if v != ctx.free}) for d in days]  # a day may hold several
+        shown = "/".join("+".join(ctx.show(v) for v in values) for values in held)
+        return sum(len(days) - n for n in Counter(v for values in held for v in values).values()), shown
 
     @classmethod
     def parse_rows(cls, rows: Sequence[Row], params: dict[str, object], ctx: TableContext) -> tuple[PatternCost, ...]:
