@@ -10,6 +10,7 @@ any number of answers.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from typing import Literal
@@ -24,6 +25,7 @@ from schedc.names import NameMap, canonical_names
 from schedc.solution import Assignment, Solution
 
 EPSILONS = (0.1, 0.5, 1.0, 5.0)
+_FENCED_JSON = re.compile(r"^\s*```(?:json)?\s*\n(.*?)\n\s*```\s*$", re.DOTALL)
 IssueKind = Literal["unknown_entity", "duplicate", "conflicting_duplicate", "out_of_domain", "missing", "format"]
 #: Structural issues that count as hard violations (missing ones count in coverage instead; a line
 #: naming an unknown entity is a produced assignment that is wrong, as an out-of-domain one is).
@@ -101,7 +103,12 @@ class Verifier:
     # ------------------------------------------------------------------ entry points
 
     def check(self, text: str) -> CheckReport:
-        """Verify an answer text (never raises on any text)."""
+        """Verify an answer text (never raises on any text).
+
+        A structured answer — a JSON object ``{"assignments": [...]}`` as ``schedc grammar
+        --format json-schema`` describes, bare or in a code fence — is read as the lines it stands for.
+        """
+        text = self._structured_as_text(text)
         extraction = extract(text, self.format)
         if not extraction.ok:
             return self._not_extracted(extraction)
@@ -109,6 +116,23 @@ class Verifier:
         solution = self.decisions(extraction, issues)
         evaluation = evaluate(self.ctx, solution)
         return self._report(extraction, solution, evaluation, issues)
+
+    def _structured_as_text(self, text: str) -> str:
+        from schedc.grammars import structured_to_text
+
+        body = _FENCED_JSON.sub(r"\1", text).strip()
+        if not body.startswith("{"):
+            return text
+        try:
+            data = json.loads(body)
+        except ValueError:
+            return text
+        if not isinstance(data, dict) or "assignments" not in data:
+            return text
+        try:
+            return structured_to_text(self.instance, self.family, None, data)
+        except ValueError:
+            return text  # not a well-formed structured answer: extraction reports what it skips
 
     def decisions(self, extraction: Extraction, issues: list[Issue]) -> Solution:
         """Resolve extracted lines into a solution, recording structural issues."""

@@ -171,3 +171,19 @@ def test_nsplib_published_roster_recount() -> None:
     # the recount finds one nurse working more days than case 2 allows, and no other broken rule
     assert [(v.constraint, v.amount) for v in result.violations] == [("working_count", 1)]
     assert len(result.violations) == int(row["hard_violations"])
+
+
+def test_structured_json_answers_are_checked_like_text() -> None:
+    """ConstraintBench-style structured output: the JSON object stands for the answer lines."""
+    import json
+
+    from schedc.grammars import answer_grammar
+
+    [instance] = import_paths("itc2007", [DATA / "itc2007" / "comp01.ctt"])
+    lines = [line.split() for line in (DATA / "solutions" / "itc2007" / "comp01__docheinstein_race.sol")
+             .read_text().split("\n") if line.strip()]
+    schema = json.loads(answer_grammar(instance, None, None, "json-schema"))
+    keys = list(schema["properties"]["assignments"]["items"]["properties"])
+    items = [dict(zip(keys, (c, r, int(d), int(p)), strict=True)) for c, r, d, p in lines]
+    report = Verifier(instance).check("```json\n" + json.dumps({"assignments": items}) + "\n```")
+    assert report.feasible and report.objective == 5 and report.produced == len(lines)
