@@ -13,7 +13,6 @@ them with the recomputed one — never trust them.
 from __future__ import annotations
 
 import re
-from typing import Literal
 
 import msgspec
 
@@ -81,9 +80,6 @@ class AnswerFormat:
         self.header_template = family.answer_header
         #: A template ending in ";" terminates each assignment, so several may share a line.
         self.terminator = ";" if family.answer.rstrip().endswith(";") else None
-
-    def example_pattern(self) -> str:
-        return self.template
 
 
 def _compile(template: str) -> re.Pattern[str]:
@@ -233,5 +229,3 @@ def _why_skipped(cleaned: str, fmt: AnswerFormat) -> str:
         return "prose (no schedule values)"
     return f"does not match the answer format {fmt.template!r}"
 
-
-Severity = Literal["error", "warning"]

@@ -111,9 +111,6 @@ class EvalContext:
             self._windows[w] = cached
         return cached
 
-    def is_work(self, value: str) -> bool:
-        return value != self.free
-
     def matches(self, vf: ValueFilter, values: Sequence[str]) -> bool:
         """Whether an agent-day holding ``values`` matches the filter (see ValueFilter)."""
         if vf.mode == "work":
