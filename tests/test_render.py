@@ -5,9 +5,10 @@ instance (bundled and, when present, ``../shared/data``) every fact of the insta
 claimed by a statement; every integer a statement prints outside names is one of the values
 of the facts it claims or a position (step, mode, day) named by those facts, and every
 value of those facts is printed; v2 only reorders v1's statements, v3a and v3b keep v1's
-ledger, v4 combines v2's order, v3a's names and v3b's paraphrases. Snapshots
-(``tests/__snapshots__/test_render.ambr``, update with ``pytest --snapshot-update``) show the
-whole prompt of every variant of one small instance per interval family.
+ledger, v4 combines v2's order, v3a's names and v3b's paraphrases. The same audit runs over
+every variant of every slot-family instance, and over each slot paraphrase forced in turn.
+Snapshots (``tests/__snapshots__/test_render.ambr``, update with ``pytest --snapshot-update``)
+show the whole prompt of every variant of one small instance per family.
 """
 
 from __future__ import annotations
@@ -81,9 +82,10 @@ def test_interval_example_snapshot(name: str, variant: str, snapshot) -> None:
     assert render(example(name), variant=variant).text() == snapshot
 
 
+@pytest.mark.parametrize("variant", list(VARIANTS))
 @pytest.mark.parametrize("name", SLOT_EXAMPLES)
-def test_slot_example_v1_snapshot(name: str, snapshot) -> None:
-    assert render(example(name)).text() == snapshot
+def test_slot_example_snapshot(name: str, variant: str, snapshot) -> None:
+    assert render(example(name), variant=variant).text() == snapshot
 
 
 @pytest.mark.parametrize("family", builtin_family_names())
@@ -215,11 +217,29 @@ def test_interval_renderings_are_faithful(index: int) -> None:
 
 
 @pytest.mark.parametrize("index", sources_of(("itc2007", "inrc2010", "nsplib")))
-def test_slot_v1_renderings_are_faithful(index: int) -> None:
+def test_slot_renderings_are_faithful(index: int) -> None:
     instance = imported(index)
     family = load_family(instance.family)
-    problems = audit(render(instance, family), instance, family)
+    r = renderings(instance)
+    problems = [f"{v}: {p}" for v, rendering in r.items() for p in audit(rendering, instance, family)]
+    problems += audit_variants(r, family)
+    problems += [p for rendering in r.values() for p in distinct_names(rendering, instance)]
     assert not problems, "\n".join(problems[:10])
+
+
+@pytest.mark.parametrize("name", SLOT_EXAMPLES)
+def test_every_slot_paraphrase_is_faithful(name: str, monkeypatch) -> None:
+    """Each paraphrase of every category (forced in turn, themed names) keeps the audit at zero."""
+    instance = example(name)
+    family = load_family(instance.family)
+    plain = TemplateSet.render
+    for index in range(3):
+        monkeypatch.setattr(TemplateSet, "render", lambda self, category, _, context, i=index:
+                            plain(self, category, i, context))
+        rendering = render(instance, family, "v3a")
+        assert {s.template.rsplit("/", 1)[1][0] for s in rendering.statements} == {str(index + 1)}
+        problems = audit(rendering, instance, family)
+        assert not problems, "\n".join(problems[:10])
 
 
 @pytest.mark.parametrize("name", INTERVAL_EXAMPLES + SLOT_EXAMPLES)
@@ -298,6 +318,43 @@ def test_exhausted_pools_scale_names_distinctly() -> None:
     domain = Domain(id="t", setting="a test", pools={"job": ("Rye loaves", "Fig buns")})
     names = draw(domain, "job", domain.pools["job"], 5, stream(42, "x", "theme"))
     assert len(set(names)) == 5 and sum(n.startswith("Batch 2 of ") for n in names) == 2
+
+
+SLOT_POOLS = {"nsplib": {"nurse": 25, "shift": 3}, "itc2007": {"course": 131, "room": 20, "curriculum": 150},
+              "inrc2010": {"employee": 50, "shift": 5, "contract": 4}}
+"""The largest slot instances of the benchmark, by entity class."""
+
+
+@pytest.mark.parametrize("family", list(SLOT_POOLS))
+def test_slot_theme_pools_cover_the_largest_instances(family: str) -> None:
+    domains = load_domains(family)
+    assert len(domains) >= 5 and len({d.id for d in domains}) == len(domains)
+    for domain in domains:
+        assert all(len(domain.pools.get(role, ())) >= n for role, n in SLOT_POOLS[family].items()), domain.id
+        names = [n for pool in domain.pools.values() for n in pool]
+        assert len({n.casefold() for n in names}) == len(names), f"{domain.id}: pools share names"
+        bad = [n for n in names if set(n) & set("|,;:=") or n[-1].isdigit()
+               or {"off", "free"} & set(n.casefold().split())]
+        assert not bad, f"{domain.id}: names unusable in answer lines: {bad[:3]}"
+
+
+def test_themed_nsplib_keeps_the_day_off_name() -> None:
+    instance = example("nsplib_small")
+    for seed in range(10):
+        rendering = render(instance, variant="v4", seed=seed)
+        assert rendering.theme is not None and rendering.names["Off"] == "Off"
+        assert rendering.names["S1"] != "Shift 1" and "a day off is written with the " in rendering.response_format \
+            and " Off." in rendering.response_format
+
+
+@pytest.mark.parametrize("family", list(SLOT_POOLS))
+def test_slot_categories_have_three_distinct_paraphrases(family: str) -> None:
+    instance = next(example(n) for n in SLOT_EXAMPLES if example(n).family == family)
+    templates = TemplateSet(family)
+    for step in load_family(family).plan:
+        assert len(templates.paraphrases(step.category)[1]) >= 3, step.category
+    texts = {render(instance, variant="v3b", seed=seed).statements[1].text for seed in range(40)}
+    assert len(texts) >= 3
 
 
 @pytest.mark.parametrize("family", INTERVAL_FAMILIES)

@@ -45,15 +45,16 @@ def response_format(instance: Instance, family: Family, names: dict[str, str], w
     return render_shared("response_format.j2", context)
 
 
-def _role_word(family: Family, role: str | None, default: str) -> str:
-    return dict(family.roles).get(role or "", default)
+def _role_word(family: Family, role: str | None, default: str, words: dict[str, str] | None = None) -> str:
+    """The word of a role: the rendering's (themed) vocabulary first, then the family's ``roles``."""
+    return (words or {}).get(role or "") or dict(family.roles).get(role or "", default)
 
 
 def _describe(field: str, instance: Instance, family: Family, words: dict[str, str]) -> str:
     """What one placeholder of the answer line stands for."""
     decision = family.decision
-    agent = _role_word(family, decision.agent if decision else None, "agent")
-    value = _role_word(family, decision.value if decision else None, "value")
+    agent = _role_word(family, decision.agent if decision else None, "agent", words)
+    value = _role_word(family, decision.value if decision else None, "value", words)
     texts = {
         "job": f"the {words.get('job', 'job')} name exactly as written above",
         "step": f"the step number within its {words.get('job', 'job')}, counted from 1 in route order",
@@ -85,7 +86,7 @@ def _day_text(instance: Instance, family: Family) -> str:
 def _examples(instance: Instance, family: Family, names: dict[str, str], words: dict[str, str]) -> list[str]:
     """Up to two answer lines with this rendering's names and placeholders for the decided values."""
     decision = family.decision
-    value = _role_word(family, decision.value if decision else None, "value")
+    value = _role_word(family, decision.value if decision else None, "value", words)
     base = {"start": "<integer>", "mode": "<mode>", "machine": f"<{words.get('machine', 'machine')}>",
             "value": f"<{value}>", "day": "<day>", "period": "<period>"}
     fills = [{**base, **who} for who in _example_subjects(instance, family, names)]
@@ -114,14 +115,14 @@ def _lines_note(instance: Instance, family: Family, names: dict[str, str], words
     decision = family.decision
     if decision is None:
         return "Give one line per assignment."
-    agent = _role_word(family, decision.agent, "agent")
-    value = _role_word(family, decision.value, "value")
+    agent = _role_word(family, decision.agent, "agent", words)
+    value = _role_word(family, decision.value, "value", words)
     if decision.free is not None:
         agents = sum(1 for e in instance.entities if e.cls == decision.agent)
         days = instance.calendar.days if instance.calendar else 0
         return (f"Give exactly one line for every {agent} on every day ({agents * days} lines in all), days off "
                 f"included: a day off is written with the {value} {names.get(decision.free, decision.free)}.")
     if decision.grain == "period":
-        unit = _role_word(family, "lecture", "assignment")
+        unit = _role_word(family, "lecture", "assignment", words)
         return f"Give one line per {unit}: it places one {unit} of a {agent} in a {value} on a day and period."
     return f"Give one line per {agent} and day worked; a day without a line is a day off."

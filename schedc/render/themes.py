@@ -133,8 +133,10 @@ def pick_domain(domains: Sequence[Domain], rng: random.Random) -> Domain:
 def themed_names(instance: Instance, family: Family, domain: Domain, rng: random.Random) -> dict[str, str]:
     """IR name → themed display name: canonical names, replaced role by role from the pools."""
     names = canonical_names(instance, family)
+    free = family.decision.free if family.decision else None  # the day off keeps the name the answers use
     for role, members in sorted(roles_of(instance).items()):
         pool = domain.pools.get(role)
+        members = [m for m in members if m != free]
         if pool:
             names.update(zip(members, draw(domain, role, pool, len(members), rng), strict=True))
     step_word = dict(family.roles).get("operation", "step")
