@@ -10,12 +10,13 @@ from typing import Any
 import msgspec
 
 from schedc.diagnostics import SchedcError
-from schedc.family import load_family
+from schedc.family import load_family, looks_like_family
+from schedc.family_parser import parse_family_text
 from schedc.importers import import_paths, write_instances
 from schedc.importers.common import write_atomic
 from schedc.ir import Family, Instance
 from schedc.kinds import kind_name
-from schedc.parser import parse_family_text, parse_file, parse_instance_text
+from schedc.parser import parse_file, parse_instance_text
 from schedc.printer import print_family, print_instance
 
 
@@ -39,18 +40,11 @@ def import_sources(fmt: str, paths: Sequence[Path], outdir: Path, bks: Path | No
 
 def format_text(text: str, file: str = "<input>", search: Sequence[Path] = ()) -> str:
     """The canonical form of a ``.sched`` text (instance or family spec)."""
-    if _is_family_text(text):
+    if looks_like_family(text):
         return print_family(parse_family_text(text, file))
     instance = parse_instance_text(text, file, search)
     return print_instance(instance, load_family(instance.family, search))
 
-
-def _is_family_text(text: str) -> bool:
-    for line in text.splitlines():
-        stripped = line.strip()
-        if stripped and not stripped.startswith("#"):
-            return stripped.startswith("family ")
-    return False
 
 
 def format_file(path: Path, check: bool = False) -> bool:

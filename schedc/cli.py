@@ -265,6 +265,11 @@ def grammar_cmd(
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
+from schedc.bench.cli import bench_app  # noqa: E402
+
+app.add_typer(bench_app, name="bench")
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

@@ -16,6 +16,15 @@ from schedc.ir import Family
 from schedc.resources import data_dir
 
 
+def looks_like_family(text: str) -> bool:
+    """Whether a ``.sched`` text is a family spec (its first statement is ``family``)."""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return stripped.startswith("family ")
+    return False
+
+
 def builtin_family_names() -> list[str]:
     """The names of the family specs shipped with schedc."""
     return sorted(p.stem for p in data_dir("specs").glob("*.sched"))
@@ -32,7 +41,7 @@ def find_family_file(name: str, search: Sequence[Path] = ()) -> Path | None:
 
 @cache
 def _load_family_file(path: Path, mtime_ns: int) -> Family:
-    from schedc.parser import parse_family_text
+    from schedc.family_parser import parse_family_text
 
     text = path.read_text(encoding="utf-8")
     return parse_family_text(text, file=str(path))

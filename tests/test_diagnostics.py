@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from schedc.diagnostics import SchedcError
+from schedc.family_parser import parse_family_text
 from schedc.importers import import_paths
-from schedc.parser import parse_family_text, parse_instance_text
+from schedc.parser import parse_instance_text
 
 JOBSHOP = """\
 instance t family jobshop

@@ -1,0 +1,255 @@
+"""``schedc bench build``: import the selection, render every variant and seed, write the dataset.
+
+Output folder layout::
+
+    OUT/specs/<family>/<instance>.sched     canonical instance files
+    OUT/records/<family>/<instance>.jsonl   one rendering per line (the unit of resumption)
+    OUT/dataset.jsonl                       every record, in selection × variant × seed order
+    OUT/composition.md, composition.csv     instances by family × difficulty
+    OUT/manifest.json                       settings, selection, missing files, failures
+
+An instance is *finished* when its records file holds every requested (variant, seed); a rerun
+skips finished instances and rewrites a file only when its bytes would change, so a rerun of a
+finished build touches nothing, and a build interrupted at any point completes to the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from schedc.bench.executor import run_tasks
+from schedc.bench.selection import (
+    DIFFICULTIES,
+    FAMILIES,
+    PAPER_DIFFICULTY_TOTALS,
+    PAPER_FAMILY_TOTALS,
+    UNASSIGNED,
+    Item,
+    Selection,
+    select,
+)
+from schedc.diagnostics import SchedcError
+from schedc.importers.common import BksRow, read_bks, write_atomic
+
+DEFAULT_VARIANTS = ("v1", "v2", "v3a", "v3b", "v4")
+DEFAULT_SEEDS = (42,)
+FORMAT_OF = {"jsplib": "jsplib", "psplib-sm": "psplib-sm", "psplib-mm": "psplib-mm", "itc2007": "itc2007",
+             "inrc2010": "inrc2010", "nsplib": "nsplib"}
+
+
+@dataclass
+class BuildSummary:
+    """What a build did: counts, missing sources, failures, the composition."""
+
+    out: Path
+    instances: int = 0
+    records: int = 0
+    built: int = 0
+    skipped: int = 0
+    missing: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    composition: dict[str, Counter] = field(default_factory=dict)
+
+
+def write_if_changed(path: Path, text: str) -> bool:
+    """Atomically write ``text`` unless ``path`` already holds exactly these bytes; True if written."""
+    try:
+        if path.read_bytes() == text.encode("utf-8"):
+            return False
+    except OSError:
+        pass
+    write_atomic(path, text)
+    return True
+
+
+def record_id(family: str, instance: str, variant: str, seed: int) -> str:
+    """The dataset id of one rendering."""
+    return f"{family}/{instance}/{variant}/s{seed}"
+
+
+def spec_path(out: Path, family: str, instance: str) -> Path:
+    return out / "specs" / family / f"{instance}.sched"
+
+
+def records_path(out: Path, family: str, instance: str) -> Path:
+    return out / "records" / family / f"{instance}.jsonl"
+
+
+@lru_cache(maxsize=32)
+def _bks(path: str | None) -> dict[str, BksRow]:
+    return read_bks(path) if path else {}
+
+
+def _import(item: Item) -> Any:
+    """Import one selected instance (an IR Instance)."""
+    from schedc.importers import FORMATS
+    from schedc.importers.nsplib import import_nsplib
+
+    bks = _bks(item.bks_path)
+    if item.family == "nsplib":
+        return import_nsplib(Path(item.paths[0]), Path(item.paths[1]), bks)
+    return FORMATS[FORMAT_OF[item.family]](Path(item.paths[0]), bks)
+
+
+def _load_records(path: Path) -> dict[tuple[str, int], dict[str, Any]]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return {}
+    try:
+        records = [json.loads(line) for line in lines if line.strip()]
+    except json.JSONDecodeError:
+        return {}  # a damaged file is rebuilt
+    return {(r["variant"], r["seed"]): r for r in records}
+
+
+def _record(item: Item, rendering: Any, instance: Any, spec: str) -> dict[str, Any]:
+    """One dataset record (a flat, schema-stable JSON object: names as a list of pairs)."""
+    meta = instance.meta
+    return {"id": record_id(item.family, instance.name, rendering.variant, rendering.seed),
+            "instance": instance.name, "family": item.family, "difficulty": item.difficulty,
+            "variant": rendering.variant, "seed": rendering.seed, "system": rendering.system,
+            "prompt": rendering.user_prompt(), "response_format": rendering.response_format,
+            "names": [{"ir": k, "shown": v} for k, v in rendering.names.items()],
+            "bks": meta.bks, "bks_kind": meta.bks_kind, "spec": spec}
+
+
+def build_item(task: dict[str, Any]) -> dict[str, Any]:
+    """Worker: import, write the ``.sched`` file and render the missing (variant, seed) pairs of one item."""
+    from schedc.family import load_family
+    from schedc.printer import print_instance
+    from schedc.render import render
+
+    item: Item = task["item"]
+    out = Path(task["out"])
+    wanted = [(v, s) for v in task["variants"] for s in task["seeds"]]
+    target = records_path(out, item.family, item.name)
+    spec = spec_path(out, item.family, item.name)
+    have = _load_records(target)
+    if spec.is_file() and all(key in have for key in wanted):
+        return {"name": item.name, "status": "skipped"}
+    try:
+        instance = _import(item)
+        family = load_family(instance.family)
+        write_if_changed(spec, print_instance(instance))
+        relative = spec.relative_to(out).as_posix()
+        for key in wanted:
+            if key not in have:
+                have[key] = _record(item, render(instance, family, key[0], key[1]), instance, relative)
+    except SchedcError as exc:
+        return {"name": item.name, "status": "failed", "error": str(exc)}
+    lines = [json.dumps(have[k], ensure_ascii=False, sort_keys=True) for k in sorted(have, key=_key_order)]
+    write_if_changed(target, "\n".join(lines) + "\n")
+    return {"name": item.name, "status": "built"}
+
+
+def _key_order(key: tuple[str, int]) -> tuple[int, str, int]:
+    variants = list(DEFAULT_VARIANTS)
+    return (variants.index(key[0]) if key[0] in variants else len(variants), key[0], key[1])
+
+
+def parse_list(text: str | None, default: Sequence[Any], cast: Callable[[str], Any] = str) -> list[Any]:
+    """A comma-separated option value as a list (``default`` when empty); a SchedcError on bad items."""
+    if not text:
+        return list(default)
+    try:
+        return [cast(part.strip()) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise SchedcError.at("B104", f"cannot read the list {text!r}", hint="e.g. 42,43,44") from None
+
+
+def build(sources: Sequence[Path], out: Path, variants: Sequence[str] = DEFAULT_VARIANTS,
+          seeds: Sequence[int] = DEFAULT_SEEDS, selection: str = "schedbench", order: str = "natural",
+          jobs: int = 1, executor: str = "local", scheduler: str | None = None, progress: bool = False,
+          on_done: Callable[[dict[str, Any]], None] | None = None) -> BuildSummary:
+    """Build (or complete) the benchmark in ``out``; see the module docstring for the layout."""
+    from schedc.render import variant as check_variant
+
+    variants = [check_variant(v).name for v in variants]
+    if not seeds:
+        raise SchedcError.at("B105", "give at least one seed")
+    chosen = select([Path(s) for s in sources], selection, order)
+    out = Path(out)
+    tasks = [{"item": item, "out": str(out), "variants": list(variants), "seeds": list(seeds)}
+             for item in chosen.present]
+    summary = BuildSummary(out=out, missing=[f"{i.family}/{i.name}" for i in chosen.missing], notes=chosen.notes)
+    for result in run_tasks(build_item, tasks, jobs=jobs, executor=executor, scheduler=scheduler,
+                            progress="build" if progress else None):
+        if result["status"] == "failed":
+            summary.failed[result["name"]] = result["error"]
+        elif result["status"] == "skipped":
+            summary.skipped += 1
+        else:
+            summary.built += 1
+        if on_done is not None:
+            on_done(result)
+    _finish(out, chosen, summary, list(variants), list(seeds), selection, order)
+    return summary
+
+
+def _finish(out: Path, chosen: Selection, summary: BuildSummary, variants: list[str], seeds: list[int],
+            selection: str, order: str) -> None:
+    """Assemble dataset.jsonl, the composition tables and the manifest from the records files."""
+    wanted = [(v, s) for v in variants for s in seeds]
+    lines: list[str] = []
+    done: list[Item] = []
+    for item in chosen.present:
+        if item.name in summary.failed:
+            continue
+        have = _load_records(records_path(out, item.family, item.name))
+        done.append(item)
+        lines += [json.dumps(have[k], ensure_ascii=False, sort_keys=True) for k in wanted if k in have]
+    write_if_changed(out / "dataset.jsonl", "\n".join(lines) + ("\n" if lines else ""))
+    summary.instances, summary.records = len(done), len(lines)
+    summary.composition = composition(done)
+    write_if_changed(out / "composition.csv", composition_csv(summary.composition))
+    write_if_changed(out / "composition.md", composition_markdown(summary.composition, chosen))
+    manifest = {"selection": selection, "order": order, "variants": variants, "seeds": seeds,
+                "instances": [{"family": i.family, "name": i.name, "difficulty": i.difficulty,
+                               "sources": list(i.paths)} for i in done],
+                "missing": summary.missing, "failed": summary.failed, "notes": summary.notes}
+    write_if_changed(out / "manifest.json", json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
+
+
+def composition(items: Sequence[Item]) -> dict[str, Counter]:
+    """Instances by family × difficulty."""
+    table: dict[str, Counter] = {f: Counter() for f in FAMILIES}
+    for item in items:
+        table[item.family][item.difficulty] += 1
+    return table
+
+
+def composition_csv(table: dict[str, Counter]) -> str:
+    """``family,difficulty,count`` rows (easy/medium/hard always, unassigned when any)."""
+    rows = ["family,difficulty,count"]
+    for family, counts in table.items():
+        levels = [*DIFFICULTIES, UNASSIGNED] if counts[UNASSIGNED] else list(DIFFICULTIES)
+        rows += [f"{family},{level},{counts[level]}" for level in levels]
+    return "\n".join(rows) + "\n"
+
+
+def composition_markdown(table: dict[str, Counter], chosen: Selection) -> str:
+    """The composition beside the paper's totals, with missing source files per family."""
+    missing = Counter(i.family for i in chosen.missing)
+    head = "| family | easy | medium | hard | unassigned | total | paper total | missing files |"
+    lines = ["# SCHEDBench composition", "", head, "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    totals: Counter = Counter()
+    for family, counts in table.items():
+        totals.update(counts)
+        cells = [counts[d] for d in (*DIFFICULTIES, UNASSIGNED)]
+        lines.append(f"| {family} | " + " | ".join(map(str, cells)) +
+                     f" | {sum(cells)} | {PAPER_FAMILY_TOTALS[family]} | {missing[family]} |")
+    cells = [totals[d] for d in (*DIFFICULTIES, UNASSIGNED)]
+    lines.append("| **total** | " + " | ".join(map(str, cells)) +
+                 f" | {sum(cells)} | {sum(PAPER_FAMILY_TOTALS.values())} | {sum(missing.values())} |")
+    paper = [PAPER_DIFFICULTY_TOTALS[d] for d in DIFFICULTIES]
+    lines.append("| *paper* | " + " | ".join(map(str, paper)) + f" | – | {sum(paper)} | | |")
+    lines += ["", *[f"* {note}" for note in chosen.notes]] if chosen.notes else []
+    return "\n".join(lines) + "\n"

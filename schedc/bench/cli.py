@@ -1,0 +1,120 @@
+"""``schedc bench …``: build, validate, run and eval (a typer sub-application)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from schedc.bench.build import DEFAULT_SEEDS, DEFAULT_VARIANTS, parse_list
+from schedc.diagnostics import SchedcError
+
+bench_app = typer.Typer(help="SCHEDBench: build the dataset, validate it, query models, evaluate answers.",
+                        no_args_is_help=True)
+
+Jobs = Annotated[int, typer.Option("--jobs", "-j", help="parallel processes")]
+Executor = Annotated[str, typer.Option(help="local (process pool) or dask")]
+Scheduler = Annotated[str | None, typer.Option(help="with --executor dask: scheduler address (default: local cluster)")]
+
+
+def _fail(exc: SchedcError) -> typer.Exit:
+    typer.echo(str(exc), err=True)
+    return typer.Exit(2)
+
+
+@bench_app.command("build")
+def build_cmd(
+    sources: Annotated[list[Path], typer.Argument(help="folders laid out like shared/data")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="output folder")],
+    variants: Annotated[str, typer.Option(help="comma-separated variants")] = ",".join(DEFAULT_VARIANTS),
+    seeds: Annotated[str, typer.Option(help="comma-separated rendering seeds")] = ",".join(map(str, DEFAULT_SEEDS)),
+    selection: Annotated[str, typer.Option(help="instance selection")] = "schedbench",
+    order: Annotated[str, typer.Option(help="'first 100' order: natural or lexicographic")] = "natural",
+    jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
+) -> None:
+    """Select, import and render the SCHEDBench instances into a JSONL dataset (resumable)."""
+    from schedc.bench.build import build
+
+    try:
+        summary = build(sources, out, parse_list(variants, DEFAULT_VARIANTS), parse_list(seeds, DEFAULT_SEEDS, int),
+                        selection, order, jobs, executor, scheduler, progress=True)
+    except SchedcError as exc:
+        raise _fail(exc) from None
+    typer.echo(f"{summary.instances} instances, {summary.records} records in {out / 'dataset.jsonl'} "
+               f"({summary.built} built, {summary.skipped} already done)")
+    if summary.missing:
+        typer.echo(f"{len(summary.missing)} selected instance(s) have no source file (see manifest.json), "
+                   f"e.g. {', '.join(summary.missing[:5])}", err=True)
+    for note in summary.notes:
+        typer.echo(f"note: {note}", err=True)
+    for name, error in summary.failed.items():
+        typer.echo(f"failed: {name}: {error}", err=True)
+    typer.echo((out / "composition.md").read_text(encoding="utf-8"))
+    if summary.failed:
+        raise typer.Exit(1)
+
+
+@bench_app.command("validate")
+def validate_cmd(
+    out: Annotated[Path, typer.Argument(help="a built benchmark folder")],
+    time_limit: Annotated[float, typer.Option(help="CP-SAT seconds per instance")] = 10.0,
+    workers: Annotated[int, typer.Option(help="CP-SAT search workers per instance")] = 1,
+    jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
+) -> None:
+    """Solve every instance with CP-SAT, verify, compare with the BKS; writes reference.csv."""
+    from schedc.bench.validate import validate
+
+    try:
+        rows = validate(out, time_limit, workers, jobs, executor, scheduler, progress=True)
+    except SchedcError as exc:
+        raise _fail(exc) from None
+    flagged = [r for r in rows if r["flags"] and r["flags"] != "no_solution"]
+    for r in flagged:
+        typer.echo(f"{r['family']}/{r['instance']}: {r['flags']} (objective {r['objective']}, bks {r['bks']})")
+    typer.echo(f"{len(rows)} instances validated, {len(flagged)} flagged; table in {out / 'reference.csv'}")
+    if any("better_than_optimum" in r["flags"] or "not_verified" in r["flags"] for r in rows):
+        raise typer.Exit(1)
+
+
+@bench_app.command("run")
+def run_cmd(
+    out: Annotated[Path, typer.Argument(help="a built benchmark folder")],
+    endpoint: Annotated[str, typer.Option(help="OpenAI-compatible base URL (…/v1)")],
+    model: Annotated[str, typer.Option(help="model name sent to the endpoint")],
+    concurrency: Annotated[int, typer.Option(help="parallel requests")] = 4,
+    rate: Annotated[float | None, typer.Option(help="max requests per second")] = None,
+    retries: Annotated[int, typer.Option(help="retries per prompt")] = 4,
+    responses: Annotated[Path | None, typer.Option(help="responses JSONL (default OUT/responses/MODEL.jsonl)")] = None,
+    limit: Annotated[int | None, typer.Option(help="only the first N prompts")] = None,
+) -> None:
+    """Send every prompt to a chat endpoint; responses appended to a JSONL file (cached, resumable)."""
+    from schedc.bench.run import run
+
+    try:
+        summary = run(out, endpoint, model, responses, concurrency, rate, retries, limit=limit,
+                      api_key=os.environ.get("OPENAI_API_KEY"), progress=True)
+    except SchedcError as exc:
+        raise _fail(exc) from None
+    typer.echo(f"{summary.total} prompts: {summary.sent} sent, {summary.cached} from cache, "
+               f"{summary.skipped} already answered, {summary.errors} errors")
+    if summary.errors:
+        raise typer.Exit(1)
+
+
+@bench_app.command("eval")
+def eval_cmd(
+    out: Annotated[Path, typer.Argument(help="a built benchmark folder")],
+    responses: Annotated[list[Path], typer.Argument(help="responses JSONL files")],
+    report: Annotated[Path, typer.Option("-o", "--out", help="report folder")],
+    jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
+) -> None:
+    """Verify every answer; feasibility/gap/coverage/VR tables and variant-pair statistics."""
+    from schedc.bench.evaluate import evaluate
+
+    try:
+        evaluate(out, responses, report, jobs, executor, scheduler, progress=True)
+    except SchedcError as exc:
+        raise _fail(exc) from None
+    typer.echo((report / "report.md").read_text(encoding="utf-8"))

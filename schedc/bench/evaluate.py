@@ -1,0 +1,259 @@
+"""``schedc bench eval``: verify model answers against the dataset and write the paper's tables.
+
+Inputs: a built benchmark folder (``dataset.jsonl``, ``specs/``) and response files (JSON lines
+``{"model", "id", "text", "usage", "error"}`` as ``schedc bench run`` writes them). For every model
+named in the responses, every dataset record is one *answer slot*:
+
+* ``ok`` — a response text was found and verified; ``missing`` — no response (or only errors).
+  A missing answer counts as not extracted, infeasible, coverage 0, and has no violation rate.
+* When a (model, id) appears several times the last response with a text wins.
+
+Per (family, difficulty, model), and per model over everything (family = difficulty = ``all``):
+``n`` answer slots; ``extraction_rate`` = extracted / n; ``feasible_rate`` = feasible / n;
+``gap_mean``/``gap_median`` over feasible answers with a gap to the BKS (percent);
+``coverage_mean`` over all n slots; ``vr_mean`` = mean violation rate over extracted answers.
+Variant pairs: see :mod:`schedc.bench.stats` (|ΔVR| median and IQR, seed band, bootstrap CI, verdict).
+
+Outputs in REPORT: ``report.md``, ``feasibility.csv``, ``pairs.csv``, ``report.json`` and
+``answers.jsonl`` (one verdict per answer slot).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from schedc.bench.build import write_if_changed
+from schedc.bench.executor import run_tasks
+from schedc.bench.stats import BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED, pair_stats, seed_band
+from schedc.diagnostics import SchedcError
+
+TABLE_COLUMNS = ("model", "family", "difficulty", "n", "extracted", "feasible", "extraction_rate", "feasible_rate",
+                 "gap_mean", "gap_median", "coverage_mean", "vr_mean")
+PAIR_COLUMNS = ("model", "variant_a", "variant_b", "n", "delta_median", "delta_q1", "delta_q3", "delta_iqr",
+                "band_median", "estimate", "ci_low", "ci_high", "verdict")
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """The JSON objects of a JSON-lines file; a SchedcError naming the bad line otherwise."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise SchedcError.at("B201", f"cannot read {path}: {exc.strerror or exc}") from None
+    records = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise SchedcError.at("B202", f"not a JSON line: {exc.msg}", file=str(path), line=number) from None
+        if not isinstance(record, dict):
+            raise SchedcError.at("B202", "each line must be a JSON object", file=str(path), line=number)
+        records.append(record)
+    return records
+
+
+def load_dataset(out: Path) -> list[dict[str, Any]]:
+    """The dataset records of a built benchmark."""
+    path = Path(out) / "dataset.jsonl"
+    if not path.is_file():
+        raise SchedcError.at("B203", f"no dataset in {out}", hint="run `schedc bench build` first")
+    return read_jsonl(path)
+
+
+def load_responses(paths: Sequence[Path]) -> dict[tuple[str, str], str | None]:
+    """(model, id) → response text (None when only errors were recorded)."""
+    answers: dict[tuple[str, str], str | None] = {}
+    for path in paths:
+        for number, record in enumerate(read_jsonl(Path(path)), start=1):
+            if not isinstance(record.get("model"), str) or not isinstance(record.get("id"), str):
+                raise SchedcError.at("B204", 'a response needs string "model" and "id" fields', file=str(path),
+                                     line=number)
+            key = (record["model"], record["id"])
+            text = record.get("text")
+            if isinstance(text, str) and not record.get("error"):
+                answers[key] = text
+            else:
+                answers.setdefault(key, None)
+    return answers
+
+
+def check_group(task: dict[str, Any]) -> list[dict[str, Any]]:
+    """Worker: verify every answer of one instance (the spec is parsed once, one verifier per naming)."""
+    from schedc.api import load_instance
+    from schedc.family import load_family
+    from schedc.verify import Verifier
+
+    spec = Path(task["spec"])
+    instance = load_instance(spec)
+    family = load_family(instance.family, [spec.parent])
+    verifiers: dict[str, Verifier] = {}
+    results = []
+    for slot in task["slots"]:
+        base = {k: slot[k] for k in ("model", "id", "instance", "family", "difficulty", "variant", "seed")}
+        if slot["text"] is None:
+            results.append({**base, "status": "missing", "extracted": False, "feasible": False, "coverage": 0.0,
+                            "violation_rate": None, "gap_pct": None, "hard_violations": None})
+            continue
+        naming = json.dumps(slot["names"], sort_keys=True)
+        if naming not in verifiers:
+            verifiers[naming] = Verifier(instance, family, {p["ir"]: p["shown"] for p in slot["names"]})
+        report = verifiers[naming].check(slot["text"])
+        results.append({**base, "status": "ok", "extracted": report.extracted, "feasible": report.feasible,
+                        "coverage": report.coverage, "violation_rate": report.violation_rate,
+                        "gap_pct": report.gap_pct, "hard_violations": report.hard_violations})
+    return results
+
+
+def _tasks(out: Path, dataset: list[dict[str, Any]], answers: dict[tuple[str, str], str | None]) -> list[dict]:
+    models = sorted({model for model, _ in answers})
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for record in dataset:
+        for model in models:
+            slot = {k: record[k] for k in ("id", "instance", "family", "difficulty", "variant", "seed", "names")}
+            groups[record["spec"]].append({**slot, "model": model, "text": answers.get((model, record["id"]))})
+    return [{"spec": str(Path(out) / spec), "slots": slots} for spec, slots in groups.items()]
+
+
+def verify_all(out: Path, responses: Sequence[Path], jobs: int = 1, executor: str = "local",
+               scheduler: str | None = None, progress: bool = False) -> list[dict[str, Any]]:
+    """Every answer slot's verdict, in dataset order then model order."""
+    dataset = load_dataset(out)
+    answers = load_responses(responses)
+    if not answers:
+        raise SchedcError.at("B205", "the response files hold no responses")
+    known = {r["id"] for r in dataset}
+    unknown = sorted({i for _, i in answers if i not in known})
+    if unknown:
+        raise SchedcError.at("B206", f"{len(unknown)} response id(s) are not in the dataset, e.g. {unknown[0]!r}",
+                             hint="evaluate against the benchmark folder the prompts came from")
+    results = [r for group in run_tasks(check_group, _tasks(out, dataset, answers), jobs=jobs, executor=executor,
+                                        scheduler=scheduler, progress="eval" if progress else None) for r in group]
+    order = {r["id"]: k for k, r in enumerate(dataset)}
+    results.sort(key=lambda r: (order[r["id"]], r["model"]))
+    return results
+
+
+def _mean(values: list[float]) -> float | None:
+    return round(float(np.mean(values)), 6) if values else None
+
+
+def _median(values: list[float]) -> float | None:
+    return round(float(np.median(values)), 6) if values else None
+
+
+def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The table row of a group of answer slots (definitions in the module docstring)."""
+    n = len(rows)
+    extracted = sum(1 for r in rows if r["extracted"])
+    feasible = sum(1 for r in rows if r["feasible"])
+    gaps = [r["gap_pct"] for r in rows if r["feasible"] and r["gap_pct"] is not None]
+    vrs = [r["violation_rate"] for r in rows if r["extracted"] and r["violation_rate"] is not None]
+    return {"n": n, "extracted": extracted, "feasible": feasible,
+            "extraction_rate": round(extracted / n, 6) if n else None,
+            "feasible_rate": round(feasible / n, 6) if n else None, "gap_mean": _mean(gaps),
+            "gap_median": _median(gaps), "coverage_mean": _mean([r["coverage"] for r in rows]),
+            "vr_mean": _mean(vrs)}
+
+
+def feasibility_table(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows by model × family × difficulty, then one ``all``/``all`` row per model."""
+    from schedc.bench.selection import FAMILIES
+
+    levels = ("easy", "medium", "hard", "unassigned")
+    groups: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
+    for r in results:
+        groups[(r["model"], r["family"], r["difficulty"])].append(r)
+        groups[(r["model"], "all", "all")].append(r)
+    def order(key: tuple[str, str, str]) -> tuple:
+        model, family, level = key
+        return (model, FAMILIES.index(family) if family in FAMILIES else len(FAMILIES),
+                levels.index(level) if level in levels else len(levels))
+    return [{"model": k[0], "family": k[1], "difficulty": k[2], **summarize(groups[k])}
+            for k in sorted(groups, key=order)]
+
+
+def variant_pairs(results: list[dict[str, Any]], seeds: Sequence[int] | None = None,
+                  replicates: int = BOOTSTRAP_REPLICATES, seed: int = BOOTSTRAP_SEED) -> list[dict[str, Any]]:
+    """|ΔVR| statistics for every pair of variants and every model (base seed: the first seed)."""
+    vr: dict[tuple[str, str], dict[tuple[str, int], float]] = defaultdict(dict)
+    for r in results:
+        if r["violation_rate"] is not None:
+            vr[(r["model"], f"{r['family']}/{r['instance']}")][(r["variant"], r["seed"])] = r["violation_rate"]
+    all_seeds = sorted({r["seed"] for r in results}) if seeds is None else list(seeds)
+    if not all_seeds:
+        return []
+    base = all_seeds[0]
+    variants = list(dict.fromkeys(r["variant"] for r in results))
+    rows = []
+    for model in sorted({r["model"] for r in results}):
+        for a, b in itertools.combinations(variants, 2):
+            delta, band = [], []
+            for (m, _), values in vr.items():
+                if m != model or (a, base) not in values or (b, base) not in values:
+                    continue
+                noise = seed_band(values, (a, b), base)
+                if noise is not None:
+                    delta.append(abs(values[(a, base)] - values[(b, base)]))
+                    band.append(noise)
+            stats = pair_stats(delta, band, replicates, seed)
+            rows.append({"model": model, "variant_a": a, "variant_b": b, "n": stats.n,
+                         "delta_median": stats.delta_median, "delta_q1": stats.delta_q1, "delta_q3": stats.delta_q3,
+                         "delta_iqr": stats.delta_iqr, "band_median": stats.band_median, "estimate": stats.estimate,
+                         "ci_low": stats.ci_low, "ci_high": stats.ci_high, "verdict": stats.verdict})
+    return rows
+
+
+def _csv(rows: list[dict[str, Any]], columns: Sequence[str]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(columns), lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({c: "" if row.get(c) is None else _fmt(row[c]) for c in columns})
+    return buffer.getvalue()
+
+
+def _fmt(value: Any) -> str:
+    return f"{value:.6g}" if isinstance(value, float) else str(value)
+
+
+def _markdown(rows: list[dict[str, Any]], columns: Sequence[str]) -> list[str]:
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    for row in rows:
+        lines.append("| " + " | ".join("–" if row.get(c) is None else _fmt(row[c]) for c in columns) + " |")
+    return lines
+
+
+def report_markdown(table: list[dict[str, Any]], pairs: list[dict[str, Any]]) -> str:
+    """The Markdown report: feasibility table and variant-pair table."""
+    lines = ["# SCHEDBench evaluation", "", "## Feasibility, gap, coverage and violation rate", ""]
+    lines += _markdown(table, TABLE_COLUMNS)
+    lines += ["", "## Variant pairs: |ΔVR| against the seed band", ""]
+    lines += _markdown(pairs, PAIR_COLUMNS) if pairs else ["(no variant pairs)"]
+    return "\n".join(lines) + "\n"
+
+
+def evaluate(out: Path, responses: Sequence[Path], report: Path, jobs: int = 1, executor: str = "local",
+             scheduler: str | None = None, progress: bool = False) -> dict[str, Any]:
+    """Verify every answer and write the report files; the report as a dict."""
+    results = verify_all(out, responses, jobs, executor, scheduler, progress)
+    table = feasibility_table(results)
+    pairs = variant_pairs(results)
+    report = Path(report)
+    write_if_changed(report / "feasibility.csv", _csv(table, TABLE_COLUMNS))
+    write_if_changed(report / "pairs.csv", _csv(pairs, PAIR_COLUMNS))
+    write_if_changed(report / "report.md", report_markdown(table, pairs))
+    data = {"feasibility": table, "pairs": pairs,
+            "bootstrap": {"replicates": BOOTSTRAP_REPLICATES, "seed": BOOTSTRAP_SEED, "level": 0.95}}
+    write_if_changed(report / "report.json", json.dumps(data, indent=1) + "\n")
+    write_if_changed(report / "answers.jsonl", "".join(json.dumps(r, sort_keys=True) + "\n" for r in results))
+    return data

@@ -1,0 +1,244 @@
+"""The SCHEDBench selection: which source files make up the 1,132 instances, and their difficulty.
+
+Rules (``shared/data/README.md``, DESIGN.md §6):
+
+* JSPLib (262): abz5–9, dmu01–80, ft06/10/20, la01–40, orb01–10, swv01–20, ta01–70,
+  tai_10_10_*, tai_10_100_*, tai_100_10_* (1–10 each), yn1–4. Difficulty: the ``difficulty``
+  column of ``bks.csv`` (JSPLib classification, open → hard); failing that ``classification.csv``.
+* PSPLIB single mode (400): the first 100 of each of j30/j60/j90/j120 in the chosen order over the
+  full PSPLIB name space (48 parameter groups × 10, j120 60 × 10). j30 easy, j60 medium, j90/j120 hard.
+* PSPLIB multi mode (300): the first 100 of each of j10/j20/j30 among the files present (PSPLIB
+  distributes only feasible j10/j20 files); j30 restricted to instances with a ``bks`` value.
+  j10 easy, j20 medium, j30 hard.
+* ITC-2007 (21): comp01–21; INRC-2010 (69): sprint/medium/long × (plain, late, hidden, hint) →
+  easy/medium/hard; NSPLib (80): N25 1–10 × cases 1–8.
+* ITC and NSPLib: three equal bins by BKS (``bks.csv`` difficulty when given, else bins over the
+  BKS values present); an instance without a BKS and without a difficulty is *unassigned*.
+
+"first 100" uses a natural (numeric-aware) order by default; ``lexicographic`` sorts the names
+as plain strings (which, for PSPLIB, selects other parameter groups — see the data README).
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from schedc.diagnostics import SchedcError
+from schedc.importers.common import BksRow, read_bks
+
+FAMILIES = ("jsplib", "psplib-sm", "psplib-mm", "itc2007", "inrc2010", "nsplib")
+DIFFICULTIES = ("easy", "medium", "hard")
+UNASSIGNED = "unassigned"
+#: Full selection size per family (the paper's composition).
+PAPER_FAMILY_TOTALS = {"jsplib": 262, "psplib-sm": 400, "psplib-mm": 300, "itc2007": 21, "inrc2010": 69,
+                       "nsplib": 80}
+PAPER_DIFFICULTY_TOTALS = {"easy": 406, "medium": 295, "hard": 431}
+ORDERS = ("natural", "lexicographic")
+SELECTIONS = ("schedbench",)
+SM_SETS = {"j30": 48, "j60": 48, "j90": 48, "j120": 60}
+SM_DIFFICULTY = {"j30": "easy", "j60": "medium", "j90": "hard", "j120": "hard"}
+MM_DIFFICULTY = {"j10": "easy", "j20": "medium", "j30": "hard"}
+PER_SET = 100
+
+
+@dataclass(frozen=True)
+class Item:
+    """One selected instance: where its files are (``paths`` empty when missing) and its difficulty."""
+
+    family: str
+    name: str
+    paths: tuple[str, ...]
+    difficulty: str
+    bks_path: str | None = None
+
+    @property
+    def missing(self) -> bool:
+        return not self.paths
+
+
+@dataclass
+class Selection:
+    """The selected items, in dataset order, and notes on what was left out."""
+
+    items: list[Item] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def present(self) -> list[Item]:
+        return [i for i in self.items if not i.missing]
+
+    @property
+    def missing(self) -> list[Item]:
+        return [i for i in self.items if i.missing]
+
+
+def natural_key(name: str) -> tuple:
+    """Numeric-aware sort key: ``j301_2`` < ``j301_10`` < ``j3010_1``."""
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", name) if p)
+
+
+def ordered(names: Iterable[str], order: str) -> list[str]:
+    """``names`` sorted naturally or as plain strings."""
+    if order not in ORDERS:
+        raise SchedcError.at("B101", f"unknown order {order!r}", hint="orders: " + ", ".join(ORDERS))
+    return sorted(names, key=natural_key) if order == "natural" else sorted(names)
+
+
+def jsplib_names() -> list[str]:
+    """The 262 JSPLib instance names of SCHEDBench."""
+    names = [f"abz{i}" for i in range(5, 10)] + [f"dmu{i:02d}" for i in range(1, 81)]
+    names += ["ft06", "ft10", "ft20"] + [f"la{i:02d}" for i in range(1, 41)] + [f"orb{i:02d}" for i in range(1, 11)]
+    names += [f"swv{i:02d}" for i in range(1, 21)] + [f"ta{i:02d}" for i in range(1, 71)]
+    names += [f"tai_{size}_{k}" for size in ("10_10", "10_100", "100_10") for k in range(1, 11)]
+    return names + [f"yn{i}" for i in range(1, 5)]
+
+
+def inrc_names() -> list[str]:
+    """The 69 INRC-2010 instance names."""
+    names = []
+    for track, plain in (("sprint", 10), ("medium", 5), ("long", 5)):
+        for variant, count in (("", plain), ("_late", plain), ("_hidden", plain), ("_hint", 3)):
+            names += [f"{track}{variant}{k:02d}" for k in range(1, count + 1)]
+    return names
+
+
+def _bks_table(folder: Path) -> dict[str, BksRow]:
+    path = folder / "bks.csv"
+    return read_bks(path) if path.is_file() else {}
+
+
+def _find(folders: list[Path], relative: str) -> Path | None:
+    """The first source folder holding ``relative``."""
+    for folder in folders:
+        candidate = folder / relative
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _bks_path(folders: list[Path], family: str) -> str | None:
+    found = _find(folders, f"{family}/bks.csv")
+    return str(found) if found else None
+
+
+def _merged_bks(folders: list[Path], family: str) -> dict[str, BksRow]:
+    table: dict[str, BksRow] = {}
+    for folder in reversed(folders):
+        table.update(_bks_table(folder / family))
+    return table
+
+
+def _classification(folders: list[Path]) -> dict[str, str]:
+    found = _find(folders, "jsplib/classification.csv")
+    if found is None:
+        return {}
+    with found.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    mapping = {"easy": "easy", "medium": "medium", "hard": "hard", "open": "hard"}
+    return {r["instance"]: mapping.get(r.get("class_2026_06_09", ""), UNASSIGNED) for r in rows}
+
+
+def _item(folders: list[Path], family: str, name: str, relatives: tuple[str, ...], difficulty: str) -> Item:
+    """The item of ``name``; a PSPLIB file is looked for in its set folder, then at the family root."""
+    found = [_find(folders, f"{family}/{rel}") or _find(folders, f"{family}/{Path(rel).name}") for rel in relatives]
+    paths = tuple(str(p) for p in found) if all(found) else ()
+    return Item(family, name, paths, difficulty, _bks_path(folders, family))
+
+
+def select_jsplib(folders: list[Path], order: str) -> list[Item]:
+    bks, classes = _merged_bks(folders, "jsplib"), _classification(folders)
+    items = []
+    for name in jsplib_names():
+        row = bks.get(name)
+        difficulty = (row.difficulty if row and row.difficulty else None) or classes.get(name, UNASSIGNED)
+        items.append(_item(folders, "jsplib", name, (f"{name}.txt",), difficulty))
+    return items
+
+
+def select_sm(folders: list[Path], order: str) -> list[Item]:
+    items = []
+    for subset, groups in SM_SETS.items():
+        universe = [f"{subset}{g}_{k}" for g in range(1, groups + 1) for k in range(1, 11)]
+        for name in ordered(universe, order)[:PER_SET]:
+            items.append(_item(folders, "psplib-sm", name, (f"{subset}/{name}.sm",), SM_DIFFICULTY[subset]))
+    return items
+
+
+def select_mm(folders: list[Path], order: str, notes: list[str]) -> list[Item]:
+    bks = _merged_bks(folders, "psplib-mm")
+    items = []
+    for subset, difficulty in MM_DIFFICULTY.items():
+        names = {p.stem for folder in folders for where in (folder / "psplib-mm" / subset, folder / "psplib-mm")
+                 for p in where.glob(f"{subset}*_*.mm") if re.fullmatch(rf"{subset}\d+_\d+", p.stem)}
+        if subset == "j30":
+            feasible = {n for n in names if bks.get(n) is not None and bks[n].bks is not None}
+            if len(feasible) < len(names):
+                notes.append(f"psplib-mm/j30: {len(names) - len(feasible)} file(s) without a known feasible "
+                             "schedule (no bks value) left out")
+            names = feasible
+        chosen = ordered(names, order)[:PER_SET]
+        if len(chosen) < PER_SET:
+            notes.append(f"psplib-mm/{subset}: {len(chosen)} of {PER_SET} instances found")
+        items += [_item(folders, "psplib-mm", n, (f"{subset}/{n}.mm",), difficulty) for n in chosen]
+    return items
+
+
+def select_itc(folders: list[Path], order: str) -> list[Item]:
+    names = [f"comp{k:02d}" for k in range(1, 22)]
+    bins = bks_bins(names, _merged_bks(folders, "itc2007"), missing_as_zero=True)
+    return [_item(folders, "itc2007", n, (f"{n}.ctt",), bins[n]) for n in names]
+
+
+def select_inrc(folders: list[Path], order: str) -> list[Item]:
+    level = {"sprint": "easy", "medium": "medium", "long": "hard"}
+    return [_item(folders, "inrc2010", n, (f"{n}.xml",), level[re.match(r"[a-z]+", n).group(0)])  # type: ignore[union-attr]
+            for n in inrc_names()]
+
+
+def select_nsplib(folders: list[Path], order: str) -> list[Item]:
+    names = {(k, c): f"n25_{k}_case{c}" for k in range(1, 11) for c in range(1, 9)}
+    bins = bks_bins(list(names.values()), _merged_bks(folders, "nsplib"), missing_as_zero=False)
+    return [_item(folders, "nsplib", n, (f"N25/{k}.nsp", f"Cases/{c}.gen"), bins[n]) for (k, c), n in names.items()]
+
+
+def bks_bins(names: list[str], bks: dict[str, BksRow], missing_as_zero: bool) -> dict[str, str]:
+    """Difficulty by three equal bins of BKS (``bks.csv`` difficulty wins when given).
+
+    Instances are sorted by (BKS, natural name) and cut into three bins of (nearly) equal size,
+    the larger bins first (21 → 7/7/7, 80 → 27/27/26). Without a BKS an instance is sorted as 0
+    when ``missing_as_zero`` (ITC comp11, a sum of penalties), else it stays unassigned.
+    """
+    given = {n: bks[n].difficulty for n in names if n in bks and bks[n].difficulty in DIFFICULTIES}
+    values = {n: bks[n].bks if n in bks else None for n in names}
+    ranked = [n for n in names if values[n] is not None or missing_as_zero]
+    ranked.sort(key=lambda n: (values[n] or 0, natural_key(n)))
+    result = {n: UNASSIGNED for n in names}
+    size, extra = divmod(len(ranked), 3)
+    start = 0
+    for index, level in enumerate(DIFFICULTIES):
+        stop = start + size + (1 if index < extra else 0)
+        result.update({n: level for n in ranked[start:stop]})
+        start = stop
+    result.update(given)  # type: ignore[arg-type]
+    return result
+
+
+def select(sources: list[Path], selection: str = "schedbench", order: str = "natural") -> Selection:
+    """The SCHEDBench selection over ``sources`` (folders laid out like ``shared/data``)."""
+    if selection not in SELECTIONS:
+        raise SchedcError.at("B102", f"unknown selection {selection!r}", hint="selections: " + ", ".join(SELECTIONS))
+    ordered([], order)
+    missing = [str(s) for s in sources if not Path(s).is_dir()]
+    if missing:
+        raise SchedcError.at("B103", f"source folder(s) not found: {', '.join(missing)}",
+                             hint="give folders laid out like shared/data (jsplib/, psplib-sm/, ...)")
+    folders = [Path(s) for s in sources]
+    result = Selection()
+    result.items += select_jsplib(folders, order) + select_sm(folders, order)
+    result.items += select_mm(folders, order, result.notes)
+    result.items += select_itc(folders, order) + select_inrc(folders, order) + select_nsplib(folders, order)
+    return result

@@ -1,0 +1,106 @@
+"""``schedc bench validate``: solve every instance with CP-SAT, verify the answer, compare with the BKS.
+
+For each ``.sched`` file of a built benchmark: solve (time limit, fixed seed), write the solution
+in the answer format and read it back with the verifier, then flag
+
+* ``better_than_optimum`` — a verified objective below a proven optimum (or below a lower bound);
+* ``infeasible`` — CP-SAT proves the instance infeasible;
+* ``not_verified`` — the verifier rejects the solver's own solution (a bug somewhere);
+* ``no_solution`` — no solution within the time limit (not an error, noted).
+
+Where the source gives no BKS (NSPLib), our verified objective becomes the reference value
+(``reference_kind`` optimal when CP-SAT proved it, else upper_bound). Results go to
+``OUT/validate/<family>/<instance>.json`` (a rerun skips them) and ``OUT/reference.csv``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from schedc.bench.build import write_if_changed
+from schedc.bench.evaluate import load_dataset
+from schedc.bench.executor import run_tasks
+
+REFERENCE_COLUMNS = ("family", "instance", "bks", "bks_kind", "lower_bound", "status", "objective", "bound",
+                     "verified", "flags", "reference", "reference_kind", "seconds")
+
+
+def validate_one(task: dict[str, Any]) -> dict[str, Any]:
+    """Worker: solve, verify and compare one instance (cached in its result file)."""
+    from schedc.api import load_instance
+    from schedc.backends.cpsat import SolveOptions, solve
+    from schedc.family import load_family
+    from schedc.verify import Verifier
+
+    target = Path(task["result"])
+    if target.is_file() and json.loads(target.read_text(encoding="utf-8")).get("time_limit") == task["time_limit"]:
+        return json.loads(target.read_text(encoding="utf-8"))
+    spec = Path(task["spec"])
+    instance = load_instance(spec)
+    family = load_family(instance.family, [spec.parent])
+    result = solve(instance, family, SolveOptions(time_limit=task["time_limit"], workers=task["workers"], seed=0))
+    meta = instance.meta
+    row: dict[str, Any] = {"family": task["family"], "instance": instance.name, "bks": meta.bks,
+                           "bks_kind": meta.bks_kind, "lower_bound": meta.lower_bound, "status": result.status,
+                           "objective": result.objective, "bound": result.bound, "verified": None,
+                           "seconds": round(result.seconds, 3), "time_limit": task["time_limit"]}
+    if result.solution is not None:
+        verifier = Verifier(instance, family)
+        report = verifier.check(verifier.write(result.solution))
+        row["verified"] = report.feasible and report.objective == result.objective
+    row["flags"] = ";".join(flags(row, meta.lower_bound))
+    row["reference"], row["reference_kind"] = reference(row)
+    write_if_changed(target, json.dumps(row, sort_keys=True) + "\n")
+    return row
+
+
+def flags(row: dict[str, Any], lower_bound: int | None) -> list[str]:
+    """The problems a validation row shows (see the module docstring)."""
+    found = []
+    objective, bks = row["objective"], row["bks"]
+    if row["status"] == "infeasible":
+        found.append("infeasible")
+    elif objective is None:
+        found.append("no_solution")
+    if row["verified"] is False:
+        found.append("not_verified")
+    if objective is not None and row["verified"]:
+        if (row["bks_kind"] == "optimal" and bks is not None and objective < bks) or (
+                lower_bound is not None and objective < lower_bound):
+            found.append("better_than_optimum")
+    return found
+
+
+def reference(row: dict[str, Any]) -> tuple[int | None, str | None]:
+    """The reference value: the BKS when known, else our verified objective."""
+    if row["bks"] is not None:
+        return row["bks"], row["bks_kind"]
+    if row["objective"] is not None and row["verified"]:
+        return row["objective"], "optimal" if row["status"] == "optimal" else "upper_bound"
+    return None, None
+
+
+def validate(out: Path, time_limit: float = 10.0, workers: int = 1, jobs: int = 1, executor: str = "local",
+             scheduler: str | None = None, progress: bool = False,
+             families: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """Validate every instance of the benchmark in ``out``; writes ``reference.csv``; the rows."""
+    out = Path(out)
+    specs = list(dict.fromkeys((r["family"], r["instance"], r["spec"]) for r in load_dataset(out)))
+    tasks = [{"family": f, "spec": str(out / spec), "time_limit": time_limit, "workers": workers,
+              "result": str(out / "validate" / f / f"{name}.json")}
+             for f, name, spec in specs if families is None or f in families]
+    rows = list(run_tasks(validate_one, tasks, jobs=jobs, executor=executor, scheduler=scheduler,
+                          progress="validate" if progress else None))
+    order = {(t["family"], Path(t["result"]).stem): k for k, t in enumerate(tasks)}
+    rows.sort(key=lambda r: order[(r["family"], r["instance"])])
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(REFERENCE_COLUMNS), lineterminator="\n", extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows([{k: "" if r.get(k) is None else r[k] for k in REFERENCE_COLUMNS} for r in rows])
+    write_if_changed(out / "reference.csv", buffer.getvalue())
+    return rows

@@ -1,0 +1,305 @@
+"""SCHEDBench: build, eval (with statistics), run against a local server, validate."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from schedc.bench import build as bench_build
+from schedc.bench.evaluate import evaluate, variant_pairs
+from schedc.bench.run import run
+from schedc.bench.selection import natural_key, ordered, select
+from schedc.bench.stats import bootstrap_ci, pair_stats, verdict
+from schedc.bench.validate import validate
+from schedc.importers.common import read_bks
+from tests.conftest import DATA, shared_or_skip
+
+VARIANTS, SEEDS = ["v1", "v2"], [42, 43]
+
+
+def _copy_sources(target: Path) -> Path:
+    """tests/data laid out like shared/data (PSPLIB files in their set folders)."""
+    for family in ("jsplib", "itc2007", "inrc2010", "nsplib"):
+        shutil.copytree(DATA / family, target / family, ignore=shutil.ignore_patterns("solutions"))
+    for family, suffix in (("psplib-sm", ".sm"), ("psplib-mm", ".mm")):
+        (target / family).mkdir(parents=True)
+        shutil.copy(DATA / family / "bks.csv", target / family / "bks.csv")
+        for path in (DATA / family).glob(f"*{suffix}"):
+            subset = path.stem[:3]
+            (target / family / subset).mkdir(exist_ok=True)
+            shutil.copy(path, target / family / subset / path.name)
+    return target
+
+
+@pytest.fixture(scope="module")
+def sources(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _copy_sources(tmp_path_factory.mktemp("sources"))
+
+
+@pytest.fixture(scope="module")
+def built(sources: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("bench")
+    summary = bench_build.build([sources], out, VARIANTS, SEEDS, jobs=2)
+    assert not summary.failed
+    return out
+
+
+def _snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    return {str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(folder.rglob("*"))
+            if p.is_file()}
+
+
+def _bytes(folder: Path) -> dict[str, bytes]:
+    return {k: v[0] for k, v in _snapshot(folder).items()}
+
+
+# ---------------------------------------------------------------------------------------------- selection/build
+
+
+def test_natural_and_lexicographic_orders_differ_as_documented() -> None:
+    names = ["j3010_1", "j301_10", "j301_2", "j302_1"]
+    assert ordered(names, "natural") == ["j301_2", "j301_10", "j302_1", "j3010_1"]
+    assert ordered(names, "lexicographic")[0] == "j3010_1"
+    assert natural_key("j301_2") < natural_key("j301_10")
+
+
+def test_composition_follows_the_rules(built: Path, sources: Path) -> None:
+    jsplib = read_bks(sources / "jsplib" / "bks.csv")
+    expected = {("jsplib", d): sum(1 for r in jsplib.values() if r.difficulty == d) for d in ("easy", "medium", "hard")}
+    expected |= {("psplib-sm", "easy"): 1, ("psplib-mm", "easy"): 1, ("psplib-mm", "medium"): 1,
+                 ("itc2007", read_bks(sources / "itc2007" / "bks.csv")["comp01"].difficulty): 1,
+                 ("inrc2010", "easy"): 1, ("nsplib", "unassigned"): 3}
+    with (built / "composition.csv").open(encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert list(rows[0]) == ["family", "difficulty", "count"]
+    got = {(r["family"], r["difficulty"]): int(r["count"]) for r in rows if int(r["count"])}
+    assert got == {k: v for k, v in expected.items() if v}
+    records = [json.loads(line) for line in (built / "dataset.jsonl").read_text().splitlines()]
+    assert len(records) == sum(got.values()) * len(VARIANTS) * len(SEEDS)
+    assert len({r["id"] for r in records}) == len(records)
+    assert {tuple(sorted(r)) for r in records} == {tuple(sorted(records[0]))}  # one schema for load_dataset
+    assert all((built / r["spec"]).is_file() and r["prompt"] and r["names"] for r in records)
+    assert "Easy" in (built / "composition.md").read_text() or "406" in (built / "composition.md").read_text()
+    manifest = json.loads((built / "manifest.json").read_text())
+    assert "jsplib/abz5" in manifest["missing"]
+
+
+def test_rerun_is_a_no_op(built: Path, sources: Path) -> None:
+    before = _snapshot(built)
+    summary = bench_build.build([sources], built, VARIANTS, SEEDS)
+    assert summary.built == 0 and summary.skipped == summary.instances
+    assert _snapshot(built) == before
+
+
+def test_interrupted_build_completes_to_the_same_bytes(built: Path, sources: Path, tmp_path: Path) -> None:
+    calls = []
+
+    def crash(result: dict) -> None:
+        calls.append(result)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        bench_build.build([sources], tmp_path, VARIANTS, SEEDS, on_done=crash)
+    assert not (tmp_path / "dataset.jsonl").exists()
+    bench_build.build([sources], tmp_path, VARIANTS, SEEDS)
+    assert _bytes(tmp_path) == _bytes(built)
+    # losing outputs (a records file, a spec, the dataset) is repaired the same way
+    next((tmp_path / "records").rglob("*.jsonl")).unlink()
+    next((tmp_path / "specs").rglob("*.sched")).unlink()
+    (tmp_path / "dataset.jsonl").unlink()
+    summary = bench_build.build([sources], tmp_path, VARIANTS, SEEDS)
+    assert 1 <= summary.built <= 2
+    assert _bytes(tmp_path) == _bytes(built)
+
+
+def test_shared_data_selection_counts() -> None:
+    root = shared_or_skip()
+    chosen = select([root])
+    present: dict[str, int] = {}
+    for item in chosen.present:
+        present[item.family] = present.get(item.family, 0) + 1
+    assert present == {"jsplib": 41, "psplib-sm": 60, "psplib-mm": 45, "itc2007": 4, "inrc2010": 11, "nsplib": 16}
+    assert len(chosen.items) - len(chosen.missing) == 177
+    assert all(i.difficulty == "unassigned" for i in chosen.present if i.family == "nsplib")
+    sm = [i for i in chosen.items if i.family == "psplib-sm"]
+    assert len(sm) == 400 and sm[0].name == "j301_1" and sm[99].name == "j3010_10"
+
+
+# ---------------------------------------------------------------------------------------------- eval and statistics
+
+
+def _answers(built: Path) -> tuple[list[dict], dict[str, float]]:
+    """Responses with known verdicts for model m: feasible, infeasible, unparseable; the rest missing."""
+    from schedc.api import load_instance
+    from schedc.backends.cpsat import SolveOptions, solve
+    from schedc.family import load_family
+    from schedc.solution import Solution
+    from schedc.verify import Verifier
+
+    records = {json.loads(line)["id"]: json.loads(line) for line in (built / "dataset.jsonl").read_text().splitlines()}
+    spec = built / records["jsplib/ft06/v1/s42"]["spec"]
+    instance = load_instance(spec)
+    family = load_family(instance.family, [spec.parent])
+
+    def writer(rid: str) -> Verifier:
+        return Verifier(instance, family, {p["ir"]: p["shown"] for p in records[rid]["names"]})
+
+    best = solve(instance, family, SolveOptions(time_limit=5, workers=1)).solution
+    clash = Solution(starts={a.name: 0 for a in instance.activities}, modes={a.name: 1 for a in instance.activities})
+    bad_text = writer("jsplib/ft06/v2/s42").write(clash)
+    vr_bad = writer("jsplib/ft06/v2/s42").check(bad_text).violation_rate
+    responses = [
+        {"model": "m", "id": "jsplib/ft06/v1/s42", "text": writer("jsplib/ft06/v1/s42").write(best), "error": None},
+        {"model": "m", "id": "jsplib/ft06/v2/s42", "text": bad_text, "error": None},
+        {"model": "m", "id": "jsplib/la01/v1/s42", "text": "I cannot solve this.", "error": None},
+        {"model": "m", "id": "jsplib/la01/v2/s42", "text": None, "error": "HTTP 500"},
+    ]
+    return responses, {"vr_bad": vr_bad, "n_records": len(records)}
+
+
+def test_eval_reproduces_hand_computed_tables(built: Path, tmp_path: Path) -> None:
+    responses, known = _answers(built)
+    path = tmp_path / "responses.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in responses))
+    data = evaluate(built, [path], tmp_path / "report", jobs=2)
+    rows = {(r["model"], r["family"], r["difficulty"]): r for r in data["feasibility"]}
+    jsp = rows[("m", "jsplib", "easy")]
+    n = 3 * len(VARIANTS) * len(SEEDS)
+    assert (jsp["n"], jsp["extracted"], jsp["feasible"]) == (n, 2, 1)
+    assert jsp["feasible_rate"] == round(1 / n, 6) and jsp["extraction_rate"] == round(2 / n, 6)
+    assert jsp["gap_mean"] == 0.0 and jsp["gap_median"] == 0.0  # CP-SAT proves ft06 = 55 = BKS
+    assert jsp["coverage_mean"] == round(2 / n, 6)
+    assert jsp["vr_mean"] == round((0.0 + known["vr_bad"]) / 2, 6) and known["vr_bad"] > 0
+    total = rows[("m", "all", "all")]
+    assert total["n"] == known["n_records"] and total["feasible"] == 1
+    assert rows[("m", "nsplib", "unassigned")]["feasible"] == 0
+    answers = [json.loads(line) for line in (tmp_path / "report" / "answers.jsonl").read_text().splitlines()]
+    status = {a["id"]: a["status"] for a in answers}
+    assert status["jsplib/la01/v2/s42"] == "missing" and status["jsplib/la01/v1/s42"] == "ok"
+    assert (tmp_path / "report" / "report.md").read_text().startswith("# SCHEDBench evaluation")
+    with (tmp_path / "report" / "feasibility.csv").open() as handle:
+        assert len(list(csv.DictReader(handle))) == len(data["feasibility"])
+
+
+def test_pair_statistics_match_a_direct_computation() -> None:
+    rng = np.random.default_rng(7)
+    delta, band = rng.random(40), rng.random(40) * 0.3
+    stats = pair_stats(delta, band, replicates=500, seed=11)
+    assert stats.delta_median == pytest.approx(np.median(delta))
+    assert stats.delta_iqr == pytest.approx(np.percentile(delta, 75) - np.percentile(delta, 25))
+    assert stats.estimate == pytest.approx(np.median(delta) - np.median(band))
+    again = np.random.default_rng(11)
+    values = []
+    for _ in range(500):
+        idx = again.integers(0, 40, size=40)
+        values.append(np.median(delta[idx]) - np.median(band[idx]))
+    assert bootstrap_ci(delta, band, 500, 11) == pytest.approx(tuple(np.quantile(values, [0.025, 0.975])))
+    assert (stats.ci_low, stats.ci_high) == pytest.approx(tuple(np.quantile(values, [0.025, 0.975])))
+    assert stats.verdict == "yes"
+    assert [verdict(0.1, 0.01, 0.2), verdict(-0.1, -0.2, -0.01), verdict(0.05, -0.1, 0.2), verdict(0.0, -0.1, 0.1),
+            verdict(-0.05, -0.1, 0.1)] == ["yes", "no (< noise)", "near", "no", "no"]
+    assert pair_stats([], []).verdict == "n/a"
+
+
+def test_variant_pairs_use_the_seed_band() -> None:
+    results = []
+    for k in range(6):
+        for variant, seed, vr in (("v1", 42, 0.0), ("v1", 43, 0.1), ("v2", 42, 0.5 + k / 100), ("v2", 43, 0.5)):
+            results.append({"model": "m", "family": "jsplib", "instance": f"i{k}", "variant": variant, "seed": seed,
+                            "violation_rate": vr})
+    (row,) = variant_pairs(results, replicates=200)
+    delta = [0.5 + k / 100 for k in range(6)]
+    band = [np.median([0.1, k / 100]) for k in range(6)]
+    assert row["n"] == 6 and row["delta_median"] == pytest.approx(np.median(delta))
+    assert row["band_median"] == pytest.approx(np.median(band)) and row["verdict"] == "yes"
+
+
+# ---------------------------------------------------------------------------------------------- run
+
+
+class _Recorded(BaseHTTPRequestHandler):
+    """Answers /chat/completions from a recorded reply; the first request of a prompt marked FLAKY gets 503."""
+
+    requests: list[dict] = []
+    failed_once: set[str] = set()
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server API
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).requests.append(body)
+        user = body["messages"][1]["content"]
+        if len(type(self).requests) == 1 and user not in type(self).failed_once:
+            type(self).failed_once.add(user)
+            self.send_response(503)
+            self.end_headers()
+            return
+        reply = {"choices": [{"message": {"role": "assistant", "content": f"recorded answer {len(user)}"}}],
+                 "usage": {"prompt_tokens": len(user) // 4, "completion_tokens": 3}}
+        data = json.dumps(reply).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_run_against_a_local_server_uses_the_cache(built: Path, tmp_path: Path) -> None:
+    server = HTTPServer(("127.0.0.1", 0), _Recorded)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}/v1"
+        out = tmp_path / "r.jsonl"
+        sleeps: list[float] = []
+        first = run(built, url, "model-a", out, concurrency=2, limit=4, backoff=0.5, sleep=sleeps.append)
+        assert (first.sent, first.errors, first.requests) == (4, 0, 5) and sleeps == [0.5]
+        second = run(built, url, "model-a", out, limit=4)
+        assert second.requests == 0 and second.skipped == 4
+        fresh = tmp_path / "again.jsonl"
+        third = run(built, url, "model-a", fresh, limit=4)  # new responses file: answers come from the cache
+        assert third.requests == 0 and third.cached == 4
+    finally:
+        server.shutdown()
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 4 and all(r["text"].startswith("recorded answer") and r["error"] is None for r in records)
+    assert {"model", "id", "text", "usage", "error"} <= set(records[0])
+    assert len(_Recorded.requests) == 5
+    assert _Recorded.requests[0]["messages"][0]["role"] == "system"
+
+
+def test_run_records_errors_after_bounded_retries(built: Path, tmp_path: Path) -> None:
+    sleeps: list[float] = []
+    summary = run(built, "http://127.0.0.1:9/v1", "m", tmp_path / "r.jsonl", limit=1, retries=2, backoff=1.0,
+                  timeout=2, sleep=sleeps.append)
+    assert summary.errors == 1 and sleeps == [1.0, 2.0]
+    (record,) = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert record["text"] is None and "after 3 attempts" in record["error"]
+
+
+# ---------------------------------------------------------------------------------------------- validate
+
+
+def test_validate_computes_references_where_none_exists(built: Path) -> None:
+    rows = validate(built, time_limit=2, families=["nsplib"])
+    assert len(rows) == 3 and all(r["bks"] is None for r in rows)
+    assert all(r["verified"] and r["reference"] == r["objective"] and r["reference_kind"] for r in rows)
+    with (built / "reference.csv").open() as handle:
+        table = list(csv.DictReader(handle))
+    assert [r["instance"] for r in table] == [r["instance"] for r in rows]
+
+
+def test_dask_executor_when_installed() -> None:
+    pytest.importorskip("distributed")
+    from schedc.bench.executor import run_tasks
+
+    assert sorted(run_tasks(abs, [-1, -2, 3], jobs=1, executor="dask")) == [1, 2, 3]
