@@ -230,7 +230,7 @@ class CpsatModel:
                 values = [v for v in self.ctx.values if v != self.ctx.free] if vf.mode == "work" else vf.values
                 cells = self.slot_vars(agent, day, values)
                 if self.exclusive_days:
-                    self._bools[key] = sum(cells) if cells else 0
+                    self._bools[key] = cp_model.LinearExpr.sum(cells) if cells else 0
                 else:
                     self._bools[key] = self.any_of(cells, f"m_{agent}_{day}")
         return self._bools[key]
@@ -240,7 +240,8 @@ class CpsatModel:
         key = ("occ", agent, day, period)
         if key not in self._bools:
             cells = [self.x[(agent, day, period, v)] for v in self.ctx.values]
-            self._bools[key] = sum(cells) if self.exclusive_slots else self.any_of(cells, f"u_{agent}_{day}_{period}")
+            self._bools[key] = (cp_model.LinearExpr.sum(cells) if self.exclusive_slots
+                                else self.any_of(cells, f"u_{agent}_{day}_{period}"))
         return self._bools[key]
 
     def any_of(self, literals: list, name: str) -> Any:
@@ -251,9 +252,12 @@ class CpsatModel:
         if len(literals) == 1:
             return literals[0]
         var = self.model.new_bool_var(name)
+        if all(isinstance(literal, cp_model.IntVar) for literal in literals):
+            self.model.add_max_equality(var, literals)  # one constraint for plain Booleans
+            return var
         for literal in literals:
             self.model.add(var >= literal)
-        self.model.add(var <= sum(literals))
+        self.model.add(var <= cp_model.LinearExpr.sum(literals))
         return var
 
     def sequence(self, agent: str, vf: ValueFilter, windows: Windows) -> list[Any]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from itertools import product
 
+from ortools.sat.python import cp_model
+
 from schedc.backends.base import unsupported
 from schedc.backends.cpsat.model import CpsatModel, encoder
 from schedc.kinds import (
@@ -87,20 +89,22 @@ def count_bounds(m: CpsatModel, c: CountBounds) -> None:
 
 @encoder(SlotConflict)
 def slot_conflict(m: CpsatModel, c: SlotConflict) -> None:
-    """Every conflicting pair shares no slot: ``u[a,s] + u[b,s] ≤ 1`` with ``u`` the 0/1
-    occupancy, one constraint per pair and slot (pairs, not cliques, so that a soft form
-    counts each pair once as the evaluator does)."""
-    adjacent = c.conflicts(m.ctx)
-    pairs = sorted({(a, b) for a, others in adjacent.items() for b in others if a < b})
+    """Conflicting agents share no slot. Hard, with at most one value per agent-slot: one
+    at-most-one clause per clique (curriculum, teacher) and slot over the members' slot
+    variables — the strong clique form. Otherwise per pair: ``u[a,s] + u[b,s] ≤ 1`` on the 0/1
+    occupancy, so that a soft form counts each pair once as the evaluator does."""
     ctx = m.ctx
-    for d in range(ctx.days):
-        for p in range(ctx.periods):
-            for a, b in pairs:
-                if c.hard and m.exclusive_slots:  # occupancy = sum of the slot variables: one clause
-                    m.model.add_at_most_one([*(m.x[(a, d, p, v)] for v in ctx.values),
-                                             *(m.x[(b, d, p, v)] for v in ctx.values)])
-                else:
-                    m.bounded(c, m.occupied(a, d, p) + m.occupied(b, d, p), None, 1, 2)
+    slots = [(d, p) for d in range(ctx.days) for p in range(ctx.periods)]
+    if c.hard and m.exclusive_slots:
+        for members in c.cliques(ctx):
+            for d, p in slots:
+                m.model.add_at_most_one([m.x[(e, d, p, v)] for e in members for v in ctx.values])
+        return
+    adjacent = c.conflicts(ctx)
+    pairs = sorted({(a, b) for a, others in adjacent.items() for b in others if a < b})
+    for d, p in slots:
+        for a, b in pairs:
+            m.bounded(c, m.occupied(a, d, p) + m.occupied(b, d, p), None, 1, 2)
 
 
 @encoder(Unavailability)
@@ -193,14 +197,20 @@ def assignment_cost(m: CpsatModel, c: AssignmentCost) -> None:
 
 @encoder(CapacityOverflow)
 def capacity_overflow(m: CpsatModel, c: CapacityOverflow) -> None:
+    """``Σ max(0, demand − capacity) · x`` over the (agent, value) pairs that overflow."""
     ctx = m.ctx
-    for (agent, _day, _period, v), var in m.x.items():
-        over = ctx.attrs(ctx.agent_cls, agent).get(c.demand, 0) - ctx.attrs(ctx.value_cls, v).get(c.capacity, 0)
-        if over > 0:
+    for agent in ctx.agents:
+        demand = ctx.attrs(ctx.agent_cls, agent).get(c.demand, 0)
+        for v in ctx.values:
+            over = demand - ctx.attrs(ctx.value_cls, v).get(c.capacity, 0)
+            if over <= 0:
+                continue
+            cells = [m.x[(agent, d, p, v)] for d in range(ctx.days) for p in range(ctx.periods)]
             if c.hard:
-                m.model.add(var == 0)
+                for var in cells:
+                    m.model.add(var == 0)
             else:
-                m.penalize(c, over * var)
+                m.penalize(c, over * cp_model.LinearExpr.sum(cells))
 
 
 @encoder(Spread)
@@ -232,7 +242,11 @@ def compactness(m: CpsatModel, c: Compactness) -> None:
         members = list(attrs.get(c.members, ()))
         size = len(members)
         for d in range(ctx.days):
-            occ = [sum(m.occupied(e, d, p) for e in members) for p in range(ctx.periods)]
+            occ = []  # one occupancy variable per period, so each sum is flattened once
+            for p in range(ctx.periods):
+                var = m.model.new_int_var(0, size, f"occ_{group}_{d}_{p}")
+                m.model.add(var == cp_model.LinearExpr.sum([m.occupied(e, d, p) for e in members]))
+                occ.append(var)
             for p in range(ctx.periods):
                 neighbours = sum(occ[q] for q in (p - 1, p + 1) if 0 <= q < ctx.periods)
                 iso = m.model.new_int_var(0, size, f"iso_{group}_{d}_{p}")

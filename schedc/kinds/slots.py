@@ -29,23 +29,25 @@ class SlotConflict(Constraint, frozen=True, kw_only=True, tag="slot_conflict"):
     members: str = "members"
     by: str | None = None
 
-    def conflicts(self, ctx: EvalContext) -> dict[str, set[str]]:
-        """For each agent, the agents it conflicts with (one relation for all reasons)."""
-        adjacent: dict[str, set[str]] = {}
-
-        def clique(members: Sequence[str]) -> None:
-            for a in members:
-                adjacent.setdefault(a, set()).update(b for b in members if b != a)
-
+    def cliques(self, ctx: EvalContext) -> list[list[str]]:
+        """The groups of mutually conflicting agents: each group's members, and the agents
+        sharing each value of the ``by`` attribute (groups of at least two)."""
+        out: list[list[str]] = []
         if self.groups is not None:
-            for attrs in ctx.by_class.get(self.groups, {}).values():
-                clique(list(attrs.get(self.members, ())))
+            out += [list(attrs.get(self.members, ())) for attrs in ctx.by_class.get(self.groups, {}).values()]
         if self.by is not None:
             shared: dict[object, list[str]] = {}
             for agent in ctx.agents:
                 shared.setdefault(ctx.attrs(ctx.agent_cls, agent).get(self.by), []).append(agent)
-            for members in shared.values():
-                clique(members)
+            out += list(shared.values())
+        return [members for members in out if len(members) > 1]
+
+    def conflicts(self, ctx: EvalContext) -> dict[str, set[str]]:
+        """For each agent, the agents it conflicts with (one relation for all reasons)."""
+        adjacent: dict[str, set[str]] = {}
+        for members in self.cliques(ctx):
+            for a in members:
+                adjacent.setdefault(a, set()).update(b for b in members if b != a)
         return adjacent
 
     def check(self, ctx: EvalContext, view: View) -> list[Violation]:
