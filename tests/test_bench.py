@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
 from schedc.bench import build as bench_build
 from schedc.bench.evaluate import evaluate, variant_pairs
@@ -18,6 +19,7 @@ from schedc.bench.run import run
 from schedc.bench.selection import natural_key, ordered, select
 from schedc.bench.stats import bootstrap_ci, pair_stats, verdict
 from schedc.bench.validate import validate
+from schedc.cli import app
 from schedc.importers.common import read_bks
 from tests.conftest import DATA, shared_or_skip
 
@@ -185,8 +187,28 @@ def test_eval_reproduces_hand_computed_tables(built: Path, tmp_path: Path) -> No
     status = {a["id"]: a["status"] for a in answers}
     assert status["jsplib/la01/v2/s42"] == "missing" and status["jsplib/la01/v1/s42"] == "ok"
     assert (tmp_path / "report" / "report.md").read_text().startswith("# SCHEDBench evaluation")
+    for name in ("feasibility.png", "delta_vr.png"):
+        _assert_png(tmp_path / "report" / name)
     with (tmp_path / "report" / "feasibility.csv").open() as handle:
         assert len(list(csv.DictReader(handle))) == len(data["feasibility"])
+
+
+def _assert_png(path: Path) -> None:
+    data = path.read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 8_000, (path, len(data))
+    assert b"tIME" not in data and b"matplotlib" not in data  # no timestamp, no version: deterministic
+
+
+def test_plots_are_deterministic_and_show_every_pair() -> None:
+    from schedc.bench.plots import delta_plot, feasibility_plot
+
+    results = [{"model": m, "family": f, "feasible": k % 3 == 0} for m in ("a", "b") for f in ("jsplib", "nsplib")
+               for k in range(5)]
+    assert feasibility_plot(results) == feasibility_plot(list(results))
+    pairs = {("a", "v1", "v2"): [(0.1, None), (0.3, 0.1)], ("a", "v1", "v3"): [], ("b", "v1", "v2"): [(0.5, None)],
+             ("b", "v1", "v3"): []}
+    assert delta_plot(pairs) == delta_plot(dict(pairs)) != delta_plot({})
+    assert delta_plot({}).startswith(b"\x89PNG")
 
 
 def test_pair_statistics_match_a_direct_computation() -> None:
@@ -230,12 +252,13 @@ class _Recorded(BaseHTTPRequestHandler):
 
     requests: list[dict] = []
     failed_once: set[str] = set()
+    flaky = True
 
     def do_POST(self) -> None:  # noqa: N802 - http.server API
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         type(self).requests.append(body)
         user = body["messages"][1]["content"]
-        if len(type(self).requests) == 1 and user not in type(self).failed_once:
+        if type(self).flaky and len(type(self).requests) == 1 and user not in type(self).failed_once:
             type(self).failed_once.add(user)
             self.send_response(503)
             self.end_headers()
@@ -298,8 +321,168 @@ def test_validate_computes_references_where_none_exists(built: Path) -> None:
     assert [r["instance"] for r in table] == [r["instance"] for r in rows]
 
 
-def test_dask_executor_when_installed() -> None:
+# ---------------------------------------------------------------------------------------------- Dask and CLI
+
+runner = CliRunner()
+BUILD_OUTPUTS = ("specs/", "records/", "dataset.jsonl", "composition.csv", "composition.md", "manifest.json")
+
+
+def _cli(*args: object):
+    result = runner.invoke(app, ["bench", *map(str, args)])
+    assert "Traceback" not in result.output, result.output
+    return result
+
+
+def _ok(*args: object):
+    result = _cli(*args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def _fails(*args: object, message: str):
+    result = _cli(*args)
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit), (result.exit_code, result.output)
+    assert message in result.stderr, result.stderr
+    return result
+
+
+def _build_outputs(folder: Path) -> dict[str, bytes]:
+    return {k: v for k, v in _bytes(folder).items() if k.startswith(BUILD_OUTPUTS)}
+
+
+def _cli_build(sources: Path, out: Path, *extra: str):
+    return _ok("build", sources, "-o", out, "--variants", ",".join(VARIANTS), "--seeds", ",".join(map(str, SEEDS)),
+               *extra)
+
+
+@pytest.fixture(scope="module")
+def dask_scheduler():
+    """A 2-worker local Dask cluster (separate processes), closed after the module."""
+    distributed = pytest.importorskip("distributed")
+    from schedc.bench.executor import LOCAL_CLUSTER_OPTIONS
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  **LOCAL_CLUSTER_OPTIONS) as cluster:
+        yield cluster.scheduler_address
+
+
+def test_dask_build_and_eval_match_the_local_executor(built: Path, sources: Path, dask_scheduler: str,
+                                                      tmp_path: Path) -> None:
+    _cli_build(sources, tmp_path / "bench", "--executor", "dask", "--scheduler", dask_scheduler)
+    assert _build_outputs(tmp_path / "bench") == _build_outputs(built)
+    responses, _ = _answers(built)
+    path = tmp_path / "responses.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in responses))
+    _ok("eval", built, path, "-o", tmp_path / "local", "--jobs", "2")
+    _ok("eval", built, path, "-o", tmp_path / "dask", "--executor", "dask", "--scheduler", dask_scheduler)
+    local, dask = _bytes(tmp_path / "local"), _bytes(tmp_path / "dask")
+    assert local == dask and {"report.md", "answers.jsonl", "feasibility.png", "delta_vr.png"} <= set(local)
+
+
+def test_dask_executor_without_a_scheduler_starts_a_local_cluster() -> None:
     pytest.importorskip("distributed")
     from schedc.bench.executor import run_tasks
 
     assert sorted(run_tasks(abs, [-1, -2, 3], jobs=1, executor="dask")) == [1, 2, 3]
+
+
+def test_dask_executor_reports_an_unreachable_scheduler(built: Path, tmp_path: Path, monkeypatch) -> None:
+    pytest.importorskip("distributed")
+    monkeypatch.setattr("schedc.bench.executor.CONNECT_TIMEOUT", 1)
+    _fails("validate", built, "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9", message="B113")
+
+
+def test_cli_build_writes_the_dataset(built: Path, sources: Path, tmp_path: Path) -> None:
+    result = _cli_build(sources, tmp_path, "--jobs", "2")
+    assert "SCHEDBench composition" in result.stdout and "have no source file" in result.stderr
+    assert _build_outputs(tmp_path) == _build_outputs(built)
+    assert "0 built" in _cli_build(sources, tmp_path).stdout  # a rerun is a no-op
+
+
+def test_cli_build_rejects_bad_input(tmp_path: Path) -> None:
+    _fails("build", tmp_path / "nowhere", "-o", tmp_path / "out", message="source folder(s) not found")
+    _fails("build", tmp_path, "-o", tmp_path / "out", "--seeds", "4x", message="cannot read the list")
+    _fails("build", tmp_path, "-o", tmp_path / "out", "--executor", "spark", message="unknown executor")
+    assert not (tmp_path / "out").exists()
+
+
+def test_cli_eval_writes_the_report(built: Path, tmp_path: Path) -> None:
+    responses, _ = _answers(built)
+    path = tmp_path / "responses.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in responses))
+    result = _ok("eval", built, path, "-o", tmp_path / "report")
+    assert result.stdout.startswith("# SCHEDBench evaluation")
+    written = {p.name for p in (tmp_path / "report").iterdir()}
+    assert written == {"report.md", "feasibility.csv", "pairs.csv", "report.json", "answers.jsonl",
+                       "feasibility.png", "delta_vr.png"}
+    _assert_png(tmp_path / "report" / "feasibility.png")
+
+
+def test_cli_eval_rejects_bad_input(built: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"model": "m", "id": "jsplib/ft06/v1/s42", "text": "x"}\n{"model": "m", "id": \n')
+    result = _fails("eval", built, bad, "-o", tmp_path / "report", message="not a JSON line")
+    assert ":2" in result.stderr  # the bad line is named
+    _fails("eval", tmp_path / "nowhere", bad, "-o", tmp_path / "report", message="no dataset")
+    _fails("eval", built, tmp_path / "missing.jsonl", "-o", tmp_path / "report", message="cannot read")
+    unknown = tmp_path / "unknown.jsonl"
+    unknown.write_text('{"model": "m", "id": "jsplib/nope/v1/s42", "text": "x"}\n')
+    _fails("eval", built, unknown, "-o", tmp_path / "report", message="not in the dataset")
+    assert not (tmp_path / "report").exists()
+
+
+def test_cli_validate_on_an_nsplib_only_source(tmp_path: Path) -> None:
+    shutil.copytree(DATA / "nsplib", tmp_path / "src" / "nsplib")
+    _ok("build", tmp_path / "src", "-o", tmp_path / "bench", "--variants", "v1")
+    result = _ok("validate", tmp_path / "bench", "--time-limit", "2", "--jobs", "2")
+    assert "3 instances validated" in result.stdout
+    with (tmp_path / "bench" / "reference.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 3 and all(r["family"] == "nsplib" and r["verified"] == "True" and r["reference"] for r in rows)
+    assert len(list((tmp_path / "bench" / "validate" / "nsplib").glob("*.json"))) == 3
+    _fails("validate", tmp_path / "nowhere", message="no dataset")
+
+
+class _Steady(_Recorded):
+    """The recorded server without the initial 503 (its own request log)."""
+
+    requests: list[dict] = []
+    failed_once: set[str] = set()
+    flaky = False
+
+
+def test_cli_run_against_a_local_server(built: Path, tmp_path: Path) -> None:
+    server = HTTPServer(("127.0.0.1", 0), _Steady)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}/v1"
+        out = tmp_path / "r.jsonl"
+        result = _ok("run", built, "--endpoint", url, "--model", "cli-model", "--responses", out, "--limit", "3",
+                     "--concurrency", "2")
+        assert "3 prompts: 3 sent, 0 from cache, 0 already answered, 0 errors" in result.stdout
+        assert "3 already answered" in _ok("run", built, "--endpoint", url, "--model", "cli-model", "--responses",
+                                           out, "--limit", "3").stdout
+        _fails("run", built, "--endpoint", url, "--model", "cli-model", "--concurrency", "0", message="B301")
+        _fails("run", tmp_path / "nowhere", "--endpoint", url, "--model", "m", message="no dataset")
+    finally:
+        server.shutdown()
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 3 and all(r["model"] == "cli-model" and r["text"] for r in records)
+    assert len(_Steady.requests) == 3
+    assert (built / "cache" / "cli-model.jsonl").is_file()
+
+
+def test_validate_flags_a_solver_disagreement_without_crashing(built: Path, monkeypatch) -> None:
+    from schedc.backends.base import SolverDisagreement
+
+    def disagree(*args: object, **kwargs: object) -> None:
+        raise SolverDisagreement("cpsat claims objective 331 but the verifier computes 323")
+
+    monkeypatch.setattr("schedc.backends.cpsat.solve", disagree)
+    result = _cli("validate", built, "--time-limit", "1.5")
+    assert result.exit_code == 1 and "solver_disagreement" in result.stdout and "claims objective" in result.stderr
+    with (built / "reference.csv").open() as handle:
+        table = list(csv.DictReader(handle))
+    assert table and all(r["flags"] == "solver_disagreement" and "331" in r["error"] for r in table)
+    assert not list((built / "validate").rglob("*.json")) or all(
+        json.loads(p.read_text())["time_limit"] != 1.5 for p in (built / "validate").rglob("*.json"))

@@ -227,3 +227,15 @@ REAL_CASES = real_cases()
 def test_fixed_cpsat_agrees_on_real_instances(case: tuple[str, Instance, Solution]) -> None:
     _label, instance, solution = case
     assert_agreement(instance, solution)
+
+
+def test_a_feasible_solution_may_carry_penalty_slack_but_never_less() -> None:
+    from schedc.backends.base import SolverDisagreement, check_agreement
+
+    check_agreement("cpsat", 331, 323, True, {}, optimal=False)  # slack in a non-optimal incumbent
+    with pytest.raises(SolverDisagreement):
+        check_agreement("cpsat", 331, 323, True, {}, optimal=True)
+    with pytest.raises(SolverDisagreement):
+        check_agreement("cpsat", 320, 323, True, {}, optimal=False)
+    with pytest.raises(SolverDisagreement):
+        check_agreement("cpsat", 323, 323, False, {}, optimal=False)

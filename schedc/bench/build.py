@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -58,10 +58,11 @@ class BuildSummary:
     composition: dict[str, Counter] = field(default_factory=dict)
 
 
-def write_if_changed(path: Path, text: str) -> bool:
-    """Atomically write ``text`` unless ``path`` already holds exactly these bytes; True if written."""
+def write_if_changed(path: Path, text: str | bytes) -> bool:
+    """Atomically write ``text`` (or bytes) unless ``path`` already holds exactly these bytes; True if written."""
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
     try:
-        if path.read_bytes() == text.encode("utf-8"):
+        if path.read_bytes() == data:
             return False
     except OSError:
         pass
@@ -155,6 +156,12 @@ def _key_order(key: tuple[str, int]) -> tuple[int, str, int]:
     return (variants.index(key[0]) if key[0] in variants else len(variants), key[0], key[1])
 
 
+def _absolute(item: Item) -> Item:
+    """``item`` with absolute paths (a Dask worker may run in another working directory)."""
+    return replace(item, paths=tuple(str(Path(p).resolve()) for p in item.paths),
+                   bks_path=str(Path(item.bks_path).resolve()) if item.bks_path else None)
+
+
 def parse_list(text: str | None, default: Sequence[Any], cast: Callable[[str], Any] = str) -> list[Any]:
     """A comma-separated option value as a list (``default`` when empty); a SchedcError on bad items."""
     if not text:
@@ -177,7 +184,7 @@ def build(sources: Sequence[Path], out: Path, variants: Sequence[str] = DEFAULT_
         raise SchedcError.at("B105", "give at least one seed")
     chosen = select([Path(s) for s in sources], selection, order)
     out = Path(out)
-    tasks = [{"item": item, "out": str(out), "variants": list(variants), "seeds": list(seeds)}
+    tasks = [{"item": _absolute(item), "out": str(out.resolve()), "variants": list(variants), "seeds": list(seeds)}
              for item in chosen.present]
     summary = BuildSummary(out=out, missing=[f"{i.family}/{i.name}" for i in chosen.missing], notes=chosen.notes)
     for result in run_tasks(build_item, tasks, jobs=jobs, executor=executor, scheduler=scheduler,
@@ -214,7 +221,7 @@ def _finish(out: Path, chosen: Selection, summary: BuildSummary, variants: list[
     manifest = {"selection": selection, "order": order, "variants": variants, "seeds": seeds,
                 "instances": [{"family": i.family, "name": i.name, "difficulty": i.difficulty,
                                "sources": list(i.paths)} for i in done],
-                "missing": summary.missing, "failed": summary.failed, "notes": summary.notes}
+                "missing": summary.missing, "failed": dict(sorted(summary.failed.items())), "notes": summary.notes}
     write_if_changed(out / "manifest.json", json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
 
 

@@ -74,7 +74,10 @@ def validate_cmd(
     for r in flagged:
         typer.echo(f"{r['family']}/{r['instance']}: {r['flags']} (objective {r['objective']}, bks {r['bks']})")
     typer.echo(f"{len(rows)} instances validated, {len(flagged)} flagged; table in {out / 'reference.csv'}")
-    if any("better_than_optimum" in r["flags"] or "not_verified" in r["flags"] for r in rows):
+    for r in rows:
+        if r.get("error"):
+            typer.echo(f"{r['family']}/{r['instance']}: {r['error']}", err=True)
+    if any(flag in r["flags"] for r in rows for flag in ("better_than_optimum", "not_verified", "solver_disagreement")):
         raise typer.Exit(1)
 
 

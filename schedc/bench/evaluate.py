@@ -14,8 +14,10 @@ Per (family, difficulty, model), and per model over everything (family = difficu
 ``coverage_mean`` over all n slots; ``vr_mean`` = mean violation rate over extracted answers.
 Variant pairs: see :mod:`schedc.bench.stats` (|ΔVR| median and IQR, seed band, bootstrap CI, verdict).
 
-Outputs in REPORT: ``report.md``, ``feasibility.csv``, ``pairs.csv``, ``report.json`` and
-``answers.jsonl`` (one verdict per answer slot).
+Outputs in REPORT: ``report.md``, ``feasibility.csv``, ``pairs.csv``, ``report.json``,
+``answers.jsonl`` (one verdict per answer slot) and two figures (:mod:`schedc.bench.plots`):
+``feasibility.png`` (feasible rate by family, one bar per model) and ``delta_vr.png`` (|ΔVR|
+distribution per variant pair, one panel per model).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from schedc.diagnostics import SchedcError
 
 TABLE_COLUMNS = ("model", "family", "difficulty", "n", "extracted", "feasible", "extraction_rate", "feasible_rate",
                  "gap_mean", "gap_median", "coverage_mean", "vr_mean")
+FEASIBILITY_PNG, DELTA_PNG = "feasibility.png", "delta_vr.png"
 PAIR_COLUMNS = ("model", "variant_a", "variant_b", "n", "delta_median", "delta_q1", "delta_q3", "delta_iqr",
                 "band_median", "estimate", "ci_low", "ci_high", "verdict")
 
@@ -121,7 +124,7 @@ def _tasks(out: Path, dataset: list[dict[str, Any]], answers: dict[tuple[str, st
         for model in models:
             slot = {k: record[k] for k in ("id", "instance", "family", "difficulty", "variant", "seed", "names")}
             groups[record["spec"]].append({**slot, "model": model, "text": answers.get((model, record["id"]))})
-    return [{"spec": str(Path(out) / spec), "slots": slots} for spec, slots in groups.items()]
+    return [{"spec": str(Path(out).resolve() / spec), "slots": slots} for spec, slots in groups.items()]
 
 
 def verify_all(out: Path, responses: Sequence[Path], jobs: int = 1, executor: str = "local",
@@ -182,34 +185,43 @@ def feasibility_table(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for k in sorted(groups, key=order)]
 
 
-def variant_pairs(results: list[dict[str, Any]], seeds: Sequence[int] | None = None,
-                  replicates: int = BOOTSTRAP_REPLICATES, seed: int = BOOTSTRAP_SEED) -> list[dict[str, Any]]:
-    """|ΔVR| statistics for every pair of variants and every model (base seed: the first seed)."""
+def pair_deltas(results: list[dict[str, Any]], seeds: Sequence[int] | None = None
+                ) -> dict[tuple[str, str, str], list[tuple[float, float | None]]]:
+    """(model, variant a, variant b) → per instance (|ΔVR| at the base seed, seed band or None).
+
+    Every model and every pair of variants (in dataset order) has an entry, possibly empty. An
+    instance takes part when both variants have a VR at the base seed (the first seed); its band is
+    None when no reseeded rendering of either variant has a VR.
+    """
     vr: dict[tuple[str, str], dict[tuple[str, int], float]] = defaultdict(dict)
     for r in results:
         if r["violation_rate"] is not None:
             vr[(r["model"], f"{r['family']}/{r['instance']}")][(r["variant"], r["seed"])] = r["violation_rate"]
     all_seeds = sorted({r["seed"] for r in results}) if seeds is None else list(seeds)
     if not all_seeds:
-        return []
+        return {}
     base = all_seeds[0]
     variants = list(dict.fromkeys(r["variant"] for r in results))
-    rows = []
+    pairs: dict[tuple[str, str, str], list[tuple[float, float | None]]] = {}
     for model in sorted({r["model"] for r in results}):
         for a, b in itertools.combinations(variants, 2):
-            delta, band = [], []
-            for (m, _), values in vr.items():
-                if m != model or (a, base) not in values or (b, base) not in values:
-                    continue
-                noise = seed_band(values, (a, b), base)
-                if noise is not None:
-                    delta.append(abs(values[(a, base)] - values[(b, base)]))
-                    band.append(noise)
-            stats = pair_stats(delta, band, replicates, seed)
-            rows.append({"model": model, "variant_a": a, "variant_b": b, "n": stats.n,
-                         "delta_median": stats.delta_median, "delta_q1": stats.delta_q1, "delta_q3": stats.delta_q3,
-                         "delta_iqr": stats.delta_iqr, "band_median": stats.band_median, "estimate": stats.estimate,
-                         "ci_low": stats.ci_low, "ci_high": stats.ci_high, "verdict": stats.verdict})
+            pairs[(model, a, b)] = [(abs(values[(a, base)] - values[(b, base)]), seed_band(values, (a, b), base))
+                                    for (m, _), values in vr.items()
+                                    if m == model and (a, base) in values and (b, base) in values]
+    return pairs
+
+
+def variant_pairs(results: list[dict[str, Any]], seeds: Sequence[int] | None = None,
+                  replicates: int = BOOTSTRAP_REPLICATES, seed: int = BOOTSTRAP_SEED) -> list[dict[str, Any]]:
+    """|ΔVR| statistics for every pair of variants and every model (instances with a seed band only)."""
+    rows = []
+    for (model, a, b), values in pair_deltas(results, seeds).items():
+        banded = [(d, n) for d, n in values if n is not None]
+        stats = pair_stats([d for d, _ in banded], [n for _, n in banded], replicates, seed)
+        rows.append({"model": model, "variant_a": a, "variant_b": b, "n": stats.n,
+                     "delta_median": stats.delta_median, "delta_q1": stats.delta_q1, "delta_q3": stats.delta_q3,
+                     "delta_iqr": stats.delta_iqr, "band_median": stats.band_median, "estimate": stats.estimate,
+                     "ci_low": stats.ci_low, "ci_high": stats.ci_high, "verdict": stats.verdict})
     return rows
 
 
@@ -256,4 +268,8 @@ def evaluate(out: Path, responses: Sequence[Path], report: Path, jobs: int = 1, 
             "bootstrap": {"replicates": BOOTSTRAP_REPLICATES, "seed": BOOTSTRAP_SEED, "level": 0.95}}
     write_if_changed(report / "report.json", json.dumps(data, indent=1) + "\n")
     write_if_changed(report / "answers.jsonl", "".join(json.dumps(r, sort_keys=True) + "\n" for r in results))
+    from schedc.bench.plots import delta_plot, feasibility_plot
+
+    write_if_changed(report / FEASIBILITY_PNG, feasibility_plot(results))
+    write_if_changed(report / DELTA_PNG, delta_plot(pair_deltas(results)))
     return data

@@ -3,7 +3,9 @@
 ``run_tasks(fn, tasks, jobs, executor)`` yields each task's result as it finishes (order not
 guaranteed); ``fn`` must be a top-level function so that it can be pickled. ``executor="dask"``
 needs the optional extra ``schedc[dask]`` (``dask[distributed]``); ``scheduler`` is the address of a
-running scheduler, or None for a local cluster with ``jobs`` workers.
+running scheduler, or None for a local cluster with ``jobs`` workers (one thread each). Paths in
+tasks must be absolute: a remote worker does not share our working directory. The workers of a
+remote scheduler need the same schedc installed and the same file system (input and output folders).
 """
 
 from __future__ import annotations
@@ -15,6 +17,11 @@ from typing import Any
 from schedc.diagnostics import SchedcError
 
 EXECUTORS = ("local", "dask")
+#: Seconds to wait for a remote Dask scheduler before giving up.
+CONNECT_TIMEOUT = 10
+#: A local cluster: no dashboard, its HTTP server on a free port (not 8787), warnings and errors logged only.
+LOCAL_CLUSTER_OPTIONS: dict[str, Any] = {"dashboard_address": None, "silence_logs": 30,
+                                         "scheduler_kwargs": {"dashboard_address": "127.0.0.1:0"}}
 
 
 def run_tasks(fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int = 1, executor: str = "local",
@@ -40,7 +47,10 @@ def _with_progress(results: Iterator[Any], total: int, label: str) -> Iterator[A
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, transient=False) as bar:
+    from rich.console import Console
+
+    # on stderr: stdout carries the command's result (e.g. the report, redirected to a file)
+    with Progress(*columns, console=Console(stderr=True), transient=False) as bar:
         task = bar.add_task(label, total=total)
         for result in results:
             bar.advance(task)
@@ -68,13 +78,27 @@ def _dask(fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int, scheduler: 
     except ImportError:
         raise SchedcError.at("B112", "the dask executor needs dask.distributed",
                              hint="pip install 'schedc[dask]'") from None
-    cluster = None if scheduler else LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                                  dashboard_address=None)
-    client = Client(scheduler or cluster)
+    if not tasks:
+        return
+    cluster = None
+    try:
+        if scheduler:
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        else:
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, **LOCAL_CLUSTER_OPTIONS)
+            client = Client(cluster)
+    except (OSError, TimeoutError) as exc:
+        if cluster is not None:
+            cluster.close()
+        where = f"the Dask scheduler at {scheduler}" if scheduler else "a local Dask cluster"
+        raise SchedcError.at("B113", f"cannot connect to {where}: {exc}",
+                             hint="start one with `dask scheduler` and `dask worker ADDRESS`, "
+                                  "or leave out --scheduler for a local cluster") from None
     try:
         futures = client.map(fn, list(tasks), pure=False)
         for future in as_completed(futures):
             yield future.result()
+            future.release()
     finally:
         client.close()
         if cluster is not None:

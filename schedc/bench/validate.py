@@ -6,7 +6,9 @@ in the answer format and read it back with the verifier, then flag
 * ``better_than_optimum`` — a verified objective below a proven optimum (or below a lower bound);
 * ``infeasible`` — CP-SAT proves the instance infeasible;
 * ``not_verified`` — the verifier rejects the solver's own solution (a bug somewhere);
-* ``no_solution`` — no solution within the time limit (not an error, noted).
+* ``no_solution`` — no solution within the time limit (not an error, noted);
+* ``solver_disagreement`` — CP-SAT and the evaluator disagree about CP-SAT's own solution (a bug;
+  the message goes to the ``error`` column, and the row is not cached so a rerun tries again).
 
 Where the source gives no BKS (NSPLib), our verified objective becomes the reference value
 (``reference_kind`` optimal when CP-SAT proved it, else upper_bound). Results go to
@@ -27,12 +29,13 @@ from schedc.bench.evaluate import load_dataset
 from schedc.bench.executor import run_tasks
 
 REFERENCE_COLUMNS = ("family", "instance", "bks", "bks_kind", "lower_bound", "status", "objective", "bound",
-                     "verified", "flags", "reference", "reference_kind", "seconds")
+                     "verified", "flags", "reference", "reference_kind", "seconds", "error")
 
 
 def validate_one(task: dict[str, Any]) -> dict[str, Any]:
     """Worker: solve, verify and compare one instance (cached in its result file)."""
     from schedc.api import load_instance
+    from schedc.backends.base import SolverDisagreement
     from schedc.backends.cpsat import SolveOptions, solve
     from schedc.family import load_family
     from schedc.verify import Verifier
@@ -43,8 +46,16 @@ def validate_one(task: dict[str, Any]) -> dict[str, Any]:
     spec = Path(task["spec"])
     instance = load_instance(spec)
     family = load_family(instance.family, [spec.parent])
-    result = solve(instance, family, SolveOptions(time_limit=task["time_limit"], workers=task["workers"], seed=0))
     meta = instance.meta
+    try:
+        result = solve(instance, family, SolveOptions(time_limit=task["time_limit"], workers=task["workers"], seed=0))
+    except SolverDisagreement as exc:  # a bug in the CP-SAT model or the verifier: flagged, not cached
+        row = {"family": task["family"], "instance": instance.name, "bks": meta.bks, "bks_kind": meta.bks_kind,
+               "lower_bound": meta.lower_bound, "status": "error", "objective": None, "bound": None,
+               "verified": None, "seconds": None, "time_limit": task["time_limit"], "error": str(exc)}
+        row["flags"] = ";".join(flags(row, meta.lower_bound))
+        row["reference"], row["reference_kind"] = reference(row)
+        return row
     row: dict[str, Any] = {"family": task["family"], "instance": instance.name, "bks": meta.bks,
                            "bks_kind": meta.bks_kind, "lower_bound": meta.lower_bound, "status": result.status,
                            "objective": result.objective, "bound": result.bound, "verified": None,
@@ -63,7 +74,9 @@ def flags(row: dict[str, Any], lower_bound: int | None) -> list[str]:
     """The problems a validation row shows (see the module docstring)."""
     found = []
     objective, bks = row["objective"], row["bks"]
-    if row["status"] == "infeasible":
+    if row.get("error"):
+        found.append("solver_disagreement")
+    elif row["status"] == "infeasible":
         found.append("infeasible")
     elif objective is None:
         found.append("no_solution")
@@ -91,8 +104,9 @@ def validate(out: Path, time_limit: float = 10.0, workers: int = 1, jobs: int = 
     """Validate every instance of the benchmark in ``out``; writes ``reference.csv``; the rows."""
     out = Path(out)
     specs = list(dict.fromkeys((r["family"], r["instance"], r["spec"]) for r in load_dataset(out)))
-    tasks = [{"family": f, "spec": str(out / spec), "time_limit": time_limit, "workers": workers,
-              "result": str(out / "validate" / f / f"{name}.json")}
+    where = out.resolve()  # absolute: a Dask worker may run in another working directory
+    tasks = [{"family": f, "spec": str(where / spec), "time_limit": time_limit, "workers": workers,
+              "result": str(where / "validate" / f / f"{name}.json")}
              for f, name, spec in specs if families is None or f in families]
     rows = list(run_tasks(validate_one, tasks, jobs=jobs, executor=executor, scheduler=scheduler,
                           progress="validate" if progress else None))
