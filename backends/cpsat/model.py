@@ -69,6 +69,10 @@ class CpsatModel:
         self.components.setdefault(constraint.id, []).append(expr)
         self.terms.append((constraint.weight, expr))
 
+    def require(self, constraint: Constraint, relation: Any) -> None:
+        """Add a hard linear relation on behalf of ``constraint``."""
+        self.model.add(relation)
+
     def bounded(self, constraint: Constraint, expr: cp_model.LinearExprT, lo: int | None, hi: int | None,
                 upper: int) -> None:
         """``lo ≤ expr ≤ hi``: a constraint when hard, a deficit + excess penalty when soft.

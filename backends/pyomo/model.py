@@ -90,6 +90,10 @@ class PyomoModel:
 
     # ------------------------------------------------------------------ rows and auxiliary variables
 
+    def require(self, constraint: Constraint, relation: Any) -> None:
+        """Add a hard linear relation on behalf of ``constraint``."""
+        self.add(constraint.id, relation)
+
     def add(self, owner: str, relation: Any) -> None:
         """Add one row to the list of ``owner`` (a constraint id or a structural name).
 
