@@ -166,9 +166,8 @@ class Checker:
         cal = inst.calendar
         if cal is not None and cal.days > MAX_DAYS:
             self.error("E207", f"{cal.days} days exceeds {MAX_DAYS}", cal.span)
-        for cls, members in self.by_class.items():
+        for cls in self.by_class:
             self.duplicates(((e.name, e.span) for e in inst.entities if e.cls == cls), cls)
-            del members
         decision = fam.decision
         if fam.structure == "slot" and decision is not None:
             if decision.free is not None and decision.free not in self.by_class.get(decision.value, {}):

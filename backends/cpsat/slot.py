@@ -42,9 +42,9 @@ def one_per_slot(m: CpsatModel, c: OnePerSlot) -> None:
                 groups += [[m.x[(e, d, p, v)] for e in ctx.agents] for v in ctx.values]
     for group in groups:
         if c.hard:
-            (m.model.AddExactlyOne if c.exactly else m.model.AddAtMostOne)(group)
+            (m.model.add_exactly_one if c.exactly else m.model.add_at_most_one)(group)
         else:
-            m.bounded(c, sum(group), 1 if c.exactly else None, 1, len(group))
+            m.bounded(c, cp_model.LinearExpr.sum(group), 1 if c.exactly else None, 1, len(group))
 
 
 @encoder(Coverage)
@@ -54,14 +54,15 @@ def coverage(m: CpsatModel, c: Coverage) -> None:
     for r in c.requirements:
         periods = range(ctx.periods) if r.period is None else (r.period,)
         listed.update((r.day, p, r.value) for p in periods)
-        expr = sum(m.x[(e, r.day, p, r.value)] for e in ctx.agents for p in periods)
+        expr = cp_model.LinearExpr.sum([m.x[(e, r.day, p, r.value)] for e in ctx.agents for p in periods])
         m.bounded(c, expr, r.min, r.max, len(ctx.agents) * len(periods))
     if c.complete:
         for d in range(ctx.days):
             for p in range(ctx.periods):
                 for v in ctx.values:
                     if (d, p, v) not in listed:
-                        m.bounded(c, sum(m.x[(e, d, p, v)] for e in ctx.agents), None, 0, len(ctx.agents))
+                        m.bounded(c, cp_model.LinearExpr.sum([m.x[(e, d, p, v)] for e in ctx.agents]), None, 0,
+                                  len(ctx.agents))
 
 
 def _count_expr(m: CpsatModel, agent: str, values: ValueFilter):
@@ -71,7 +72,7 @@ def _count_expr(m: CpsatModel, agent: str, values: ValueFilter):
         return sum(1 - m.any_of([m.x[(agent, d, p, v)] for v in working], f"busy_{agent}_{d}_{p}")
                    for d in range(ctx.days) for p in range(ctx.periods))
     chosen = [v for v in ctx.values if v != ctx.free] if values.mode == "work" else list(values.values)
-    return sum(v for d in range(ctx.days) for v in m.slot_vars(agent, d, chosen))
+    return cp_model.LinearExpr.sum([v for d in range(ctx.days) for v in m.slot_vars(agent, d, chosen)])
 
 
 @encoder(CountBounds)
@@ -139,7 +140,7 @@ def capacity_overflow(m: CpsatModel, c: CapacityOverflow) -> None:
 def spread(m: CpsatModel, c: Spread) -> None:
     for agent in m.ctx.select(c.agents):
         used = [m.any_of(m.slot_vars(agent, d), f"day_{agent}_{d}") for d in range(m.ctx.days)]
-        m.bounded(c, sum(used), m.ctx.bound(c.min, agent), None, m.ctx.days)
+        m.bounded(c, cp_model.LinearExpr.sum(used), m.ctx.bound(c.min, agent), None, m.ctx.days)
 
 
 @encoder(Stability)
@@ -148,7 +149,7 @@ def stability(m: CpsatModel, c: Stability) -> None:
     for agent in ctx.select(c.agents):
         used = [m.any_of([m.x[(agent, d, p, v)] for d in range(ctx.days) for p in range(ctx.periods)],
                          f"uses_{agent}_{v}") for v in ctx.values]
-        m.bounded(c, sum(used), None, c.max, len(used))
+        m.bounded(c, cp_model.LinearExpr.sum(used), None, c.max, len(used))
 
 
 @encoder(Compactness)
