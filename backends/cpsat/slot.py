@@ -32,7 +32,15 @@ FREE = ValueFilter(mode="free")
 
 @encoder(OnePerSlot)
 def one_per_slot(m: CpsatModel, c: OnePerSlot) -> None:
+    """At most (exactly) one value per agent-slot or one agent per value-slot. Hard and per
+    agent, the agent-slot occupancy Boolean ``u = Σ_v x`` (which other rules reuse) states it."""
     ctx = m.ctx
+    if c.hard and c.per == "agent" and not c.exactly and m.exclusive_slots:
+        for e in ctx.agents:
+            for d in range(ctx.days):
+                for p in range(ctx.periods):
+                    m.occupied(e, d, p)
+        return
     groups = []
     for d in range(ctx.days):
         for p in range(ctx.periods):
@@ -72,6 +80,8 @@ def _count_expr(m: CpsatModel, agent: str, values: ValueFilter):
         return sum(1 - m.any_of([m.x[(agent, d, p, v)] for v in working], f"busy_{agent}_{d}_{p}")
                    for d in range(ctx.days) for p in range(ctx.periods))
     chosen = [v for v in ctx.values if v != ctx.free] if values.mode == "work" else list(values.values)
+    if m.exclusive_slots and len(chosen) == len(ctx.values):  # every value counts: the occupancies
+        return cp_model.LinearExpr.sum([m.occupied(agent, d, p) for d in range(ctx.days) for p in range(ctx.periods)])
     return cp_model.LinearExpr.sum([v for d in range(ctx.days) for v in m.slot_vars(agent, d, chosen)])
 
 
@@ -93,7 +103,7 @@ def slot_conflict(m: CpsatModel, c: SlotConflict) -> None:
     if c.hard and m.exclusive_slots:
         for members in c.cliques(ctx):
             for d, p in slots:
-                m.model.add_at_most_one([m.x[(e, d, p, v)] for e in members for v in ctx.values])
+                m.model.add_at_most_one([m.occupied(e, d, p) for e in members])
         return
     adjacent = c.conflicts(ctx)
     pairs = sorted({(a, b) for a, others in adjacent.items() for b in others if a < b})
@@ -104,14 +114,14 @@ def slot_conflict(m: CpsatModel, c: SlotConflict) -> None:
 
 @encoder(Unavailability)
 def unavailability(m: CpsatModel, c: Unavailability) -> None:
-    for u in c.slots:
-        periods = range(m.ctx.periods) if u.period is None else (u.period,)
-        for p in periods:
-            for v in m.ctx.values:
-                if c.hard:
-                    m.model.add(m.x[(u.agent, u.day, p, v)] == 0)
-                else:
-                    m.penalize(c, m.x[(u.agent, u.day, p, v)])
+    """Forbidden assignments. Hard: the model creates those cells as the constant 0 (see
+    ``CpsatModel._slot_variables``), nothing left to add. Soft: one penalty term per cell."""
+    if c.hard:
+        return
+    cells = [m.x[(u.agent, u.day, p, v)] for u in c.slots
+             for p in (range(m.ctx.periods) if u.period is None else (u.period,)) for v in m.ctx.values]
+    if cells:
+        m.penalize(c, cp_model.LinearExpr.sum(cells))
 
 
 for _kind, _encode in SHARED.items():  # sequence and cost kinds: one formulation for both backends
@@ -139,7 +149,8 @@ def capacity_overflow(m: CpsatModel, c: CapacityOverflow) -> None:
 @encoder(Spread)
 def spread(m: CpsatModel, c: Spread) -> None:
     for agent in m.ctx.select(c.agents):
-        used = [m.any_of(m.slot_vars(agent, d), f"day_{agent}_{d}") for d in range(m.ctx.days)]
+        used = [m.any_of([m.occupied(agent, d, p) for p in range(m.ctx.periods)], f"day_{agent}_{d}")
+                for d in range(m.ctx.days)]
         m.bounded(c, cp_model.LinearExpr.sum(used), m.ctx.bound(c.min, agent), None, m.ctx.days)
 
 
