@@ -38,9 +38,12 @@ def encoder(kind: type[Constraint]) -> Callable[[Encoder], Encoder]:
 class CpsatModel:
     """Builds and holds the CP-SAT model of one instance."""
 
-    def __init__(self, instance: Instance, family: Family, fixed: Solution | None = None):
+    def __init__(self, instance: Instance, family: Family, fixed: Solution | None = None, named: bool = True):
+        """``named``: give the assignment variables readable names (for an emitted model);
+        solving does not need them and builds faster without."""
         self.instance = instance
         self.family = family
+        self.named = named
         self.ctx = EvalContext(instance, family)
         self.model = cp_model.CpModel()
         self.fixed = fixed
@@ -221,7 +224,7 @@ class CpsatModel:
                         self.x.update({(e, d, p, v): zero for v in ctx.values})
                         continue
                     for v in ctx.values:
-                        self.x[(e, d, p, v)] = self.model.new_bool_var(f"x_{e}_{d}_{p}_{v}")
+                        self.x[(e, d, p, v)] = self.model.new_bool_var(f"x_{e}_{d}_{p}_{v}" if self.named else "")
 
     def slot_vars(self, agent: str, day: int, values: Iterable[str] | None = None) -> list[cp_model.IntVar]:
         """Assignment variables of an agent on a day (all periods), optionally for some values."""

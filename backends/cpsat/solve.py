@@ -66,7 +66,7 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     """Build, solve, extract and verify; a solution the evaluator rejects raises SolverDisagreement."""
     options = options or SolveOptions()
     began = time.perf_counter()
-    m = CpsatModel(instance, family)
+    m = CpsatModel(instance, family, named=False)
     if options.hint and m.hint is not None:
         m.add_hint(m.hint)
     built = time.perf_counter() - began
@@ -92,7 +92,7 @@ def fixed_verdict(instance: Instance, family: Family, solution: Solution,
                   time_limit: float = 10.0) -> tuple[bool, int | None, dict[str, int]]:
     """CP-SAT's verdict on a complete assignment with every decision fixed:
     (feasible, objective, per-constraint penalty) — the oracle the evaluator is tested against."""
-    m = CpsatModel(instance, family, fixed=solution)
+    m = CpsatModel(instance, family, fixed=solution, named=False)
     # With the decisions fixed, minimising the penalty terms makes every auxiliary variable
     # tight, so each component equals its penalty (a makespan is fixed by the starts anyway).
     m.model.minimize(sum(w * expr for w, expr in m.terms))
