@@ -8,8 +8,8 @@ returns is re-checked by the shared evaluator before it is reported.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Literal
+from collections.abc import Callable, Mapping
+from typing import Any, Literal
 
 import msgspec
 
@@ -48,6 +48,26 @@ def unsupported(backend: str, constraint: Constraint, file: str = "<input>", for
                           f"(constraint {constraint.id})", file=file, line=span.line if span else None,
                           column=span.column if span else 1,
                           hint="run another backend, or drop the constraint")
+
+
+def registrar(table: dict[type[Constraint], Callable[[Any, Any], None]]) -> Callable[[type[Constraint]], Any]:
+    """The ``@encoder(Kind)`` decorator of a backend: registers a function in ``table``."""
+    def encoder(kind: type[Constraint]) -> Callable[[Callable[[Any, Any], None]], Callable[[Any, Any], None]]:
+        def register(func: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
+            table[kind] = func
+            return func
+        return register
+    return encoder
+
+
+def encode_all(backend: str, model: Any, table: dict[type[Constraint], Callable[[Any, Any], None]]) -> None:
+    """Encode every active constraint of ``model.instance`` with the backend's table."""
+    for constraint in model.instance.constraints:
+        if constraint.active:
+            encode = table.get(type(constraint))
+            if encode is None:
+                raise unsupported(backend, constraint)
+            encode(model, constraint)
 
 
 def gap_pct(objective: int | None, bks: int | None) -> float | None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from schedc.backends.base import unsupported
+from schedc.backends.base import encode_all, registrar
 from schedc.heuristics import best_serial_schedule, tails, topological_order
 from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, Unavailability, ValueFilter, Windows
@@ -27,12 +27,8 @@ Encoder = Callable[["CpsatModel", Any], None]
 ENCODERS: dict[type[Constraint], Encoder] = {}
 
 
-def encoder(kind: type[Constraint]) -> Callable[[Encoder], Encoder]:
-    """Register the CP-SAT encoder of a constraint kind."""
-    def register(func: Encoder) -> Encoder:
-        ENCODERS[kind] = func
-        return func
-    return register
+encoder = registrar(ENCODERS)
+"""``@encoder(Kind)`` registers the CP-SAT encoder of a constraint kind."""
 
 
 class CpsatModel:
@@ -55,12 +51,7 @@ class CpsatModel:
             self._interval_variables()
         else:
             self._slot_variables()
-        for constraint in instance.constraints:
-            if constraint.active:
-                encode = ENCODERS.get(type(constraint))
-                if encode is None:
-                    raise unsupported("cpsat", constraint)
-                encode(self, constraint)
+        encode_all("cpsat", self, ENCODERS)
         self._objective()
         if fixed is not None:
             self.fix(fixed)

@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 import pyomo.environ as pyo
 
-from schedc.backends.base import unsupported
+from schedc.backends.base import encode_all, registrar
 from schedc.heuristics import best_serial_schedule, tails, topological_order
 from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, ValueFilter, Windows
@@ -50,12 +50,8 @@ ENCODERS: dict[type[Constraint], Encoder] = {}
 WORK = ValueFilter(mode="work")
 
 
-def encoder(kind: type[Constraint]) -> Callable[[Encoder], Encoder]:
-    """Register the Pyomo encoder of a constraint kind."""
-    def register(func: Encoder) -> Encoder:
-        ENCODERS[kind] = func
-        return func
-    return register
+encoder = registrar(ENCODERS)
+"""``@encoder(Kind)`` registers the Pyomo encoder of a constraint kind."""
 
 
 class PyomoModel:
@@ -78,12 +74,7 @@ class PyomoModel:
             self._interval_variables()
         else:
             self._slot_variables()
-        for constraint in instance.constraints:
-            if constraint.active:
-                encode = ENCODERS.get(type(constraint))
-                if encode is None:
-                    raise unsupported("pyomo", constraint)
-                encode(self, constraint)
+        encode_all("pyomo", self, ENCODERS)
         self._objective()
         if fixed is not None:
             self.fix(fixed)
