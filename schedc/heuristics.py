@@ -1,11 +1,13 @@
 """A serial schedule-generation heuristic for interval families.
 
-Activities are taken in a topological order of the precedences; each gets its first mode
-whose non-renewable consumption still fits the remaining budgets (else its first mode) and
-the earliest start at or after its predecessors' ends where every resource of that mode has
-room for its whole duration. The result respects precedences, unary machines and renewable
-capacities by construction; it is a baseline, a solver hint and a source of valid answers
-for tests and benchmarks — not an optimiser.
+Activities are taken in a topological order of the precedences; each gets a mode — the one
+that finishes first when no mode consumes a non-renewable resource, else the first mode whose
+consumption still fits the remaining budgets (else its first mode) — and the earliest start
+at or after its predecessors' ends and its release date where every resource of that mode has
+room for its whole duration (a resource that is down has none). The result respects
+precedences, release dates, downtime, unary machines and renewable capacities by
+construction; it is a baseline, a solver hint and a source of valid answers for tests and
+benchmarks — not an optimiser.
 """
 
 from __future__ import annotations
@@ -13,12 +15,17 @@ from __future__ import annotations
 import heapq
 from collections import defaultdict, deque
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from schedc.ir import Activity, Instance, Mode
 from schedc.kinds import PrecedenceLag
+from schedc.kinds.timing import downtime_windows, release_dates, time_offset
 from schedc.solution import Solution
+
+if TYPE_CHECKING:
+    from schedc.kinds.context import EvalContext
 
 
 def topological_order(instance: Instance) -> list[str]:
@@ -71,19 +78,22 @@ def serial_schedule(instance: Instance, priority: dict[str, int] | None = None) 
             for e in c.edges:
                 preds[e.after].append((e.before, e.lag))
                 succ[e.before].append(e.after)
-    horizon = sum(max(m.duration for m in a.modes) for a in instance.activities) + 1
+    horizon = sum(max(m.duration for m in a.modes) for a in instance.activities) + 1 + time_offset(instance)
     horizon += sum(e.lag for c in instance.constraints if isinstance(c, PrecedenceLag) for e in c.edges)
     load = {r.name: np.zeros(horizon, dtype=np.int32) for r in instance.resources if r.kind != "nonrenewable"}
     capacity = {r.name: r.capacity for r in instance.resources}
+    for w in downtime_windows(instance):  # a resource that is down has no room left
+        if w.resource in load:
+            load[w.resource][w.start:w.end] += capacity[w.resource]
+    release = release_dates(instance)
     budget_left = {r.name: r.capacity for r in instance.resources if r.kind == "nonrenewable"}
     starts: dict[str, int] = {}
     modes: dict[str, int] = {}
     ends: dict[str, int] = {}
     for name in _dispatch_order(instance, preds, succ, priority):
         activity = activities[name]
-        number, mode = _pick_mode(activity, budget_left)
-        earliest = max((ends[p] + lag for p, lag in preds[name]), default=0)
-        start = _earliest_fit(mode, earliest, load, capacity)
+        earliest = max([release.get(name, 0), *(ends[p] + lag for p, lag in preds[name])])
+        number, mode, start = _place(activity, earliest, budget_left, load, capacity)
         for use in mode.uses:
             if use.resource in load and mode.duration:
                 load[use.resource][start:start + mode.duration] += use.amount
@@ -114,7 +124,8 @@ def _dispatch_order(instance: Instance, preds: dict[str, list[tuple[str, int]]],
 
 def best_serial_schedule(instance: Instance, evaluate_makespan: Callable[[Solution], int | None]) -> Solution | None:
     """The best of the serial schedules under a few priority rules (topological order, longest
-    tail, most remaining work of the job), judged by ``evaluate_makespan`` (None = infeasible)."""
+    tail, most remaining work of the job), judged by ``evaluate_makespan`` (the schedule's
+    makespan, None when infeasible)."""
     tail = tails(instance)
     remaining: dict[str, int] = {}
     for a in reversed(instance.activities):
@@ -128,6 +139,19 @@ def best_serial_schedule(instance: Instance, evaluate_makespan: Callable[[Soluti
         if value is not None and (best is None or value < best[0]):
             best = (value, candidate)
     return None if best is None else best[1]
+
+
+def _place(activity: Activity, earliest: int, budget_left: dict[str, int], load: dict[str, np.ndarray],
+           capacity: dict[str, int]) -> tuple[int, Mode, int]:
+    """Mode and start of the next activity: without non-renewable uses, the mode that finishes
+    first (a flexible step takes the machine that completes it earliest); otherwise the first
+    mode that fits the remaining budgets, as early as it fits."""
+    if not any(u.resource in budget_left for m in activity.modes for u in m.uses):
+        placed = [(number, mode, _earliest_fit(mode, earliest, load, capacity))
+                  for number, mode in enumerate(activity.modes, start=1)]
+        return min(placed, key=lambda p: (p[2] + p[1].duration, p[0]))
+    number, mode = _pick_mode(activity, budget_left)
+    return number, mode, _earliest_fit(mode, earliest, load, capacity)
 
 
 def _pick_mode(activity: Activity, budget_left: dict[str, int]) -> tuple[int, Mode]:
@@ -152,3 +176,55 @@ def _earliest_fit(mode: Mode, earliest: int, load: dict[str, np.ndarray], capaci
         if blocked < 0:
             return start
         start = blocked + 1
+
+
+# --------------------------------------------------------------------------- bounds shared by the solver backends
+
+
+def earliest_starts(instance: Instance, preds: dict[str, list[tuple[str, int]]]) -> dict[str, int]:
+    """Longest-path earliest starts (each predecessor in its shortest mode) from the release
+    dates: a lower bound on every activity's start in every feasible schedule."""
+    acts = {a.name: a for a in instance.activities}
+    release = release_dates(instance)
+    est: dict[str, int] = {}
+    for name in topological_order(instance):
+        est[name] = max([release.get(name, 0),
+                         *(est[p] + min(m.duration for m in acts[p].modes) + lag for p, lag in preds[name])])
+    return {a: est.get(a, 0) for a in acts}
+
+
+def schedule_horizon(ctx: EvalContext, preds: dict[str, list[tuple[str, int]]],
+                     fixed: Solution | None = None) -> tuple[int, Solution | None]:
+    """An upper bound on the end of every activity in some optimal schedule, and the heuristic
+    schedule it comes from (a solver hint), if any.
+
+    After every release date and downtime the activities can run one after another, which
+    bounds any schedule (the *trivial* bound). When the objective is the makespan, the best
+    feasible serial schedule's makespan bounds the optimum. A penalty objective (tardiness)
+    may prefer a longer schedule, so only the trivial bound is valid then. With ``fixed``
+    decisions, every fixed end is included so that the model can represent them.
+    """
+    from schedc.evaluate import evaluate  # evaluate imports the kinds, which import this module's users
+
+    instance = ctx.instance
+    trivial = time_offset(instance) + sum(max(m.duration for m in a.modes) for a in instance.activities)
+    trivial += sum(lag for ps in preds.values() for _, lag in ps)
+    if fixed is not None:
+        ends = [s + max(m.duration for m in a.modes) for a in instance.activities
+                if (s := fixed.starts.get(a.name)) is not None]
+        return max([trivial, *ends]), None
+
+    def feasible_end(candidate: Solution) -> int | None:
+        return schedule_end(instance, candidate) if evaluate(ctx, candidate).feasible else None
+
+    heuristic = best_serial_schedule(instance, feasible_end)
+    if heuristic is None or instance.objective.measure != "makespan":
+        return trivial, heuristic
+    return min(trivial, schedule_end(instance, heuristic)), heuristic
+
+
+def schedule_end(instance: Instance, solution: Solution) -> int:
+    """The latest end of the activities a solution schedules (0 when it schedules none)."""
+    ends = [start + a.modes[solution.modes.get(a.name, 1) - 1].duration for a in instance.activities
+            if (start := solution.starts.get(a.name)) is not None]
+    return max(ends, default=0)

@@ -29,10 +29,13 @@ from schedc.kinds import (
     OnePerSlot,
     PatternProhibition,
     PrecedenceLag,
+    ResourceDowntime,
     Selector,
     SlotConflict,
     Spread,
     Stability,
+    Tardiness,
+    TimeWindow,
     UnaryNoOverlap,
     Unavailability,
     ValueFilter,
@@ -58,6 +61,7 @@ class Checker:
         self.diagnostics: list[Diagnostic] = []
         self.resources = {r.name: r for r in instance.resources}
         self.activities = {a.name: a for a in instance.activities}
+        self.jobs = {a.job: a for a in instance.activities if a.job is not None}
         self.by_class: dict[str, dict[str, Any]] = {}
         for e in instance.entities:
             self.by_class.setdefault(e.cls, {})[e.name] = e
@@ -83,8 +87,8 @@ class Checker:
         if fam.structure == "slot" and (inst.activities or inst.resources):
             self.error("E117", f"family {fam.name} assigns slots; activities and resources belong to "
                        "interval families", (inst.activities or inst.resources)[0].span)
-        if fam.structure == "interval" and inst.entities:
-            self.error("E117", f"family {fam.name} schedules intervals; entity tables belong to slot families",
+        if fam.structure == "interval" and inst.entities and not fam.classes:
+            self.error("E117", f"family {fam.name} schedules intervals and declares no entity classes",
                        inst.entities[0].span)
         if inst.objective.measure != fam.objective:
             self.error("E117", f"family {fam.name} minimises {fam.objective}, not {inst.objective.measure}",
@@ -324,6 +328,42 @@ def _resource_scope(kind: str) -> Callable[[Checker, Any], None]:
     return check
 
 
+def _target(ch: Checker, target: str, c: Constraint) -> None:
+    """A time row's target must be a job (the ``job`` of some activity) or an activity."""
+    if target not in ch.activities and target not in ch.jobs:
+        ch.error("E202", f"{c.id}: {target!r} is neither a job nor an activity", c.span,
+                 _known(ch.jobs) or _known(ch.activities))
+
+
+def _time_window(ch: Checker, c: TimeWindow) -> None:
+    for w in c.windows:
+        _target(ch, w.target, c)
+        if max(w.release, w.deadline or 0) > MAX_TIME:
+            ch.error("E207", f"{c.id}: a time of {w.target} exceeds {MAX_TIME}", c.span)
+        if w.deadline is not None and w.deadline <= w.release:
+            ch.error("E210", f"{c.id}: deadline {w.deadline} of {w.target} is not after its release {w.release}",
+                     c.span)
+
+
+def _downtime(ch: Checker, c: ResourceDowntime) -> None:
+    for w in c.windows:
+        r = ch.resources.get(w.resource)
+        if r is None:
+            ch.error("E202", f"{c.id}: undefined resource {w.resource!r}", c.span, _known(ch.resources))
+        elif r.kind == "nonrenewable":
+            ch.error("E209", f"{c.id}: resource {w.resource} is nonrenewable; only unary and renewable "
+                     "resources can be down", c.span)
+        if w.end > MAX_TIME:
+            ch.error("E207", f"{c.id}: downtime end {w.end} exceeds {MAX_TIME}", c.span)
+
+
+def _tardiness(ch: Checker, c: Tardiness) -> None:
+    for d in c.due_dates:
+        _target(ch, d.target, c)
+        if d.due > MAX_TIME:
+            ch.error("E207", f"{c.id}: due date {d.due} of {d.target} exceeds {MAX_TIME}", c.span)
+
+
 def _coverage(ch: Checker, c: Coverage) -> None:
     for r in c.requirements:
         ch.day(r.day, c, r.period)
@@ -434,6 +474,9 @@ CONSTRAINT_CHECKS: dict[type, Callable[[Checker, Any], None]] = {
     SlotConflict: _conflict,
     Compactness: _compactness,
     OnePerSlot: _no_check,
+    TimeWindow: _time_window,
+    ResourceDowntime: _downtime,
+    Tardiness: _tardiness,
 }
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from schedc.api import load_instance
+from schedc.diagnostics import SchedcError
 from schedc.evaluate import Evaluation, evaluate, make_context
 from schedc.family import load_family
 from schedc.importers.inrc2010 import complete_weekend_table
@@ -874,6 +875,65 @@ def test_makespan_objective() -> None:
     assert judge(inst, at({"A": 3}, A=0, B=3, C=0)).objective is None  # A has no mode 3
 
 
+# ============================================================================ time_window, resource_downtime, tardiness
+
+
+def dynamic_shop(*constraints: str) -> Instance:
+    """A dfjsp shop: J1 = M1 for 3 then M2 for 2; J2 = M1 for 4 or M2 for 2."""
+    return parse("instance t family dfjsp", table("resources", ["M1 unary", "M2 unary"]),
+                 table("jobs", ["J1 M1:3 M2:2", "J2 M1:4/M2:2"]), *constraints, "minimize makespan")
+
+
+def test_time_window_release_of_a_job_binds_every_step() -> None:
+    inst = dynamic_shop("hard time_window c table", "  J1 2", "end")
+    assert amounts(inst, at(**{"J1.1": 2, "J1.2": 5, "J2.1": 0})) == []
+    assert amounts(inst, at(**{"J1.1": 0, "J1.2": 1, "J2.1": 0})) == [2, 1]
+
+
+def test_time_window_deadline_and_operation_target() -> None:
+    inst = dynamic_shop("hard time_window c table", "  J2.1 1 4", "end")
+    assert amounts(inst, at({"J2.1": 2}, **{"J1.1": 0, "J1.2": 3, "J2.1": 2})) == []  # M2: ends at 4
+    assert amounts(inst, at({"J2.1": 1}, **{"J1.1": 0, "J1.2": 3, "J2.1": 1})) == [1]  # M1: ends at 5
+
+
+def test_resource_downtime_touching_is_allowed_and_overlap_is_measured() -> None:
+    inst = dynamic_shop("hard resource_downtime c table", "  M1 3 6 repair", "end")
+    assert amounts(inst, at(**{"J1.1": 0, "J1.2": 3, "J2.1": 6})) == []
+    vs = found(inst, at(**{"J1.1": 2, "J1.2": 5, "J2.1": 8}))
+    assert [v.amount for v in vs] == [2] and "(repair)" in vs[0].message  # [2, 5) meets [3, 6) for 2
+
+
+def test_resource_downtime_follows_the_chosen_machine() -> None:
+    inst = dynamic_shop("hard resource_downtime c table", "  M2 0 10", "end")
+    assert amounts(inst, at({"J2.1": 1}, **{"J1.1": 0, "J1.2": 10, "J2.1": 3})) == []
+    assert amounts(inst, at({"J2.1": 2}, **{"J1.1": 0, "J1.2": 10, "J2.1": 3})) == [2]
+
+
+def test_tardiness_is_weighted_lateness_of_the_last_step() -> None:
+    inst = dynamic_shop("soft 2 tardiness c table", "  J1 4 3", "  J2 10", "end")
+    ev = judge(inst, at(**{"J1.1": 0, "J1.2": 3, "J2.1": 7}))  # J1 ends at 5, J2 at 11
+    assert amounts(inst, at(**{"J1.1": 0, "J1.2": 3, "J2.1": 7})) == [3, 1]
+    assert ev.components["c"] == 2 * (3 + 1)
+
+
+def test_hard_tardiness_counts_time_units_late() -> None:
+    inst = dynamic_shop("hard tardiness c table", "  J1 4 3", "end")
+    assert amounts(inst, at(**{"J1.1": 0, "J1.2": 3, "J2.1": 7})) == [1]
+
+
+@pytest.mark.parametrize(("rows", "message"), [
+    (("hard time_window c table", "  J9 0", "end"), "'J9' is neither a job nor an activity"),
+    (("hard time_window c table", "  J1 5 5", "end"), "deadline 5 of J1 is not after its release 5"),
+    (("hard resource_downtime c table", "  M7 0 4", "end"), "undefined resource 'M7'"),
+    (("hard resource_downtime c table", "  M1 4 4", "end"), "a downtime must end after it starts"),
+    (("soft 1 tardiness c table", "  J1 x", "end"), "expected due date (an integer)"),
+])
+def test_time_kinds_report_bad_rows(rows: tuple[str, ...], message: str) -> None:
+    with pytest.raises(SchedcError) as exc:
+        dynamic_shop(*rows)
+    assert message in str(exc.value)
+
+
 # ============================================================================ complete_spec: every kind
 
 LAB_JOBS = """\
@@ -898,6 +958,16 @@ hard unary_no_overlap machines
 hard cumulative_renewable renewable
 hard nonrenewable_budget budget
 hard mode_choice modes
+hard time_window windows table
+  A 0
+  B 1 14
+end
+hard resource_downtime down table
+  M1 5 7 service
+end
+soft 2 tardiness due table
+  C 9 3
+end
 minimize makespan
 """
 
@@ -993,7 +1063,7 @@ def random_solution(ctx: EvalContext, rng: random.Random, fill: float = 1.0) -> 
 def test_complete_spec_uses_every_kind(complete_spec: list[Spec]) -> None:
     used = {kind_name(c) for spec in complete_spec for c in spec.instance.constraints}
     assert used == set(KINDS)
-    assert len(KINDS) == 18
+    assert len(KINDS) == 21
 
 
 @pytest.mark.parametrize("fill", [1.0, 0.5])

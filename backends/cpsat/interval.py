@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from ortools.sat.python import cp_model
+
 from schedc.backends.base import unsupported
 from schedc.backends.cpsat.model import CpsatModel, encoder
-from schedc.kinds import CumulativeRenewable, ModeChoice, NonrenewableBudget, PrecedenceLag, UnaryNoOverlap
+from schedc.kinds import (
+    CumulativeRenewable,
+    ModeChoice,
+    NonrenewableBudget,
+    PrecedenceLag,
+    ResourceDowntime,
+    Tardiness,
+    TimeWindow,
+    UnaryNoOverlap,
+)
+from schedc.kinds.timing import members, merge_spans
 
 
 def _scope(m: CpsatModel, resources: object, kind: str) -> list[str]:
@@ -62,3 +74,65 @@ def budget(m: CpsatModel, c: NonrenewableBudget) -> None:
 @encoder(ModeChoice)
 def mode_choice(m: CpsatModel, c: ModeChoice) -> None:
     """Exactly one mode per activity: built into the variables (one presence literal is true)."""
+
+
+@encoder(TimeWindow)
+def time_window(m: CpsatModel, c: TimeWindow) -> None:
+    """``S_a ≥ r`` and ``E_a ≤ d̄``; soft: the missed time units ``max(0, r − S_a)`` and
+    ``max(0, E_a − d̄)`` are the penalty."""
+    for w in c.windows:
+        for name in members(m.ctx, w.target):
+            start, end = m.start[name], m.end[name]
+            if c.hard:
+                m.model.add(start >= w.release)
+                if w.deadline is not None:
+                    m.model.add(end <= w.deadline)
+                continue
+            m.penalize(c, _excess(m, w.release - start, w.release, f"early_{name}"))
+            if w.deadline is not None:
+                m.penalize(c, _excess(m, end - w.deadline, max(0, m.horizon - w.deadline), f"late_{name}"))
+
+
+def _excess(m: CpsatModel, expr: cp_model.LinearExprT, upper: int, label: str) -> cp_model.IntVar:
+    """``max(0, expr)`` as a variable equal to it (exact, so a fixed schedule gives the evaluator's value)."""
+    var = m.model.new_int_var(0, max(0, upper), label)
+    m.model.add_max_equality(var, [0, expr])
+    return var
+
+
+@encoder(ResourceDowntime)
+def downtime(m: CpsatModel, c: ResourceDowntime) -> None:
+    """No interval using a resource overlaps its downtime.
+
+    One ``AddCumulative`` per resource of capacity K = the number of its users: each user
+    demands 1 and each (merged) downtime window is a fixed interval demanding K, so users may
+    overlap each other (that is the business of ``unary_no_overlap``/``cumulative_renewable``)
+    but never a window.
+    """
+    if not c.hard:
+        raise unsupported("cpsat", c, form="soft")
+    windows: dict[str, list[tuple[int, int]]] = {}
+    for w in c.windows:
+        windows.setdefault(w.resource, []).append((w.start, w.end))
+    for resource, spans in windows.items():
+        users = [u[0] for u in _users(m, resource)]
+        if not users:
+            continue
+        fixed = [m.model.new_fixed_size_interval_var(start, end - start, f"down_{resource}_{start}")
+                 for start, end in merge_spans(spans)]
+        capacity = len(users)
+        m.model.add_cumulative(users + fixed, [1] * len(users) + [capacity] * len(fixed), capacity)
+
+
+@encoder(Tardiness)
+def tardiness(m: CpsatModel, c: Tardiness) -> None:
+    """``C_j = max_a E_a``; soft: ``T_j = max(0, E_a − due for all a)`` weighted; hard: ``E_a ≤ due``."""
+    for d in c.due_dates:
+        ends = [m.end[name] for name in members(m.ctx, d.target)]
+        if c.hard:
+            for end in ends:
+                m.model.add(end <= d.due)
+        elif d.weight > 0:
+            late = m.model.new_int_var(0, max(0, m.horizon - d.due), f"tardy_{d.target}")
+            m.model.add_max_equality(late, [0, *(end - d.due for end in ends)])
+            m.penalize(c, d.weight * late)

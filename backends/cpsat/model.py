@@ -17,7 +17,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from schedc.backends.base import encode_all, registrar
-from schedc.heuristics import best_serial_schedule, tails, topological_order
+from schedc.heuristics import earliest_starts, schedule_horizon, tails
 from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, Unavailability, ValueFilter, Windows
 from schedc.kinds.context import EvalContext
@@ -107,9 +107,9 @@ class CpsatModel:
             if isinstance(c, PrecedenceLag) and c.active and c.hard:  # soft ones do not bound starts
                 for e in c.edges:
                     self.preds[e.after].append((e.before, e.lag))
-        est = self._earliest_starts()
+        est = earliest_starts(self.instance, self.preds)
         self.est = est
-        horizon = self._horizon()
+        horizon, self.hint = schedule_horizon(self.ctx, self.preds, self.fixed)
         self.horizon = horizon
         tail = tails(self.instance)
         # for each resource, the (activity, mode number, mode, amount) that use it — one pass
@@ -143,38 +143,6 @@ class CpsatModel:
                 self.intervals[(a.name, k)] = self.model.new_optional_fixed_size_interval_var(
                     start, mode.duration, literal, f"I_{a.name}_{k}")
             self.model.add(end == start + sum(m.duration * lit for m, lit in zip(a.modes, literals, strict=True)))
-
-    def _earliest_starts(self) -> dict[str, int]:
-        """Longest-path earliest starts with each activity's shortest mode (a valid lower bound)."""
-        est: dict[str, int] = {}
-        acts = {a.name: a for a in self.instance.activities}
-        for name in topological_order(self.instance):
-            est[name] = max((est[p] + min(m.duration for m in acts[p].modes) + lag for p, lag in self.preds[name]),
-                            default=0)
-        return {a: est.get(a, 0) for a in acts}
-
-    def _horizon(self) -> int:
-        """An upper bound on the end of any activity: a feasible heuristic makespan when the
-        heuristic schedule satisfies every constraint, else the sum of the longest durations."""
-        from schedc.evaluate import evaluate
-
-        trivial = sum(max(m.duration for m in a.modes) for a in self.instance.activities)
-        trivial += sum(lag for ps in self.preds.values() for _, lag in ps)
-        bound = trivial
-        if self.fixed is None:
-            def makespan(candidate: Solution) -> int | None:
-                result = evaluate(self.ctx, candidate)
-                return result.objective if result.feasible else None
-
-            heuristic = best_serial_schedule(self.instance, makespan)
-            if heuristic is not None:
-                self.hint = heuristic
-                bound = min(bound, makespan(heuristic) or bound)
-        else:
-            ends = [s + max(m.duration for m in a.modes) for a in self.instance.activities
-                    if (s := self.fixed.starts.get(a.name)) is not None]
-            bound = max([trivial, *ends])
-        return bound
 
     def makespan_lower_bound(self) -> int:
         """max(critical path, total renewable load / capacity) — used to tighten the makespan."""

@@ -24,7 +24,13 @@ Formulation per kind, and why:
 - ``nonrenewable_budget``: ``Σ_{a,k} q_{a,k,r}·y[a,k] ≤ B_r`` (soft: an excess variable).
 - ``mode_choice``: built into the variables (``Σ_k y[a,k] = 1``).
 
-Soft ``unary_no_overlap`` and ``cumulative_renewable`` are not encoded (as in CP-SAT).
+- ``time_window``: bounds on S and E as rows (soft: deficit/excess variables).
+- ``resource_downtime``: per mode and downtime window it could meet, one binary choosing
+  "before" or "after" with big-Ms from the start window (none when the window decides).
+- ``tardiness``: ``T ≥ E_a − due`` per activity of the target, ``T ≥ 0`` (hard: ``E_a ≤ due``).
+
+Soft ``unary_no_overlap``, ``cumulative_renewable`` and ``resource_downtime`` are not encoded
+(as in CP-SAT).
 """
 
 from __future__ import annotations
@@ -37,7 +43,17 @@ import pyomo.environ as pyo
 from schedc.backends.base import unsupported
 from schedc.backends.pyomo.model import PyomoModel, encoder
 from schedc.diagnostics import SchedcError
-from schedc.kinds import CumulativeRenewable, ModeChoice, NonrenewableBudget, PrecedenceLag, UnaryNoOverlap
+from schedc.kinds import (
+    CumulativeRenewable,
+    ModeChoice,
+    NonrenewableBudget,
+    PrecedenceLag,
+    ResourceDowntime,
+    Tardiness,
+    TimeWindow,
+    UnaryNoOverlap,
+)
+from schedc.kinds.timing import members, merge_spans
 
 MAX_START_BINARIES = 30_000
 """Largest time-indexed model built (start binaries z[a,k,t])."""
@@ -184,3 +200,64 @@ def budget(m: PyomoModel, c: NonrenewableBudget) -> None:
 @encoder(ModeChoice)
 def mode_choice(m: PyomoModel, c: ModeChoice) -> None:
     """Exactly one mode per activity: built into the variables (``Σ_k y[a,k] = 1``)."""
+
+
+@encoder(TimeWindow)
+def time_window(m: PyomoModel, c: TimeWindow) -> None:
+    """``S_a ≥ r`` and ``E_a ≤ d̄`` (rows; soft: deficit/excess variables, tight under minimisation)."""
+    for w in c.windows:
+        for name in members(m.ctx, w.target):
+            longest = max(mode.duration for mode in m.ctx.activities[name].modes)
+            m.bounded(c, m.start[name], w.release, None, m.lst[name])
+            if w.deadline is not None:
+                m.bounded(c, m.end[name], None, w.deadline, m.lst[name] + longest)
+
+
+@encoder(ResourceDowntime)
+def downtime(m: PyomoModel, c: ResourceDowntime) -> None:
+    """Per mode using a resource and downtime window [s, e) it could overlap, a binary ``after``:
+    ``S_a ≥ e − M·(1 − after + 1 − y[a,k])`` and ``S_a + d_{a,k} ≤ s + M·(after + 1 − y[a,k])``."""
+    if not c.hard:
+        raise unsupported("pyomo", c, form="soft")
+    by_resource: dict[str, list[tuple[int, int]]] = {}
+    for w in c.windows:
+        by_resource.setdefault(w.resource, []).append((w.start, w.end))
+    for resource, spans in by_resource.items():
+        merged = merge_spans(spans)
+        for a in m.instance.activities:
+            for k, mode in enumerate(a.modes, start=1):
+                if _amount(mode, resource) and mode.duration > 0:
+                    _avoid_windows(m, c, a.name, k, mode.duration, merged)
+
+
+def _avoid_windows(m: PyomoModel, c: ResourceDowntime, name: str, k: int, duration: int,
+                   windows: list[tuple[int, int]]) -> None:
+    est, lst = m.est[name], m.lst[name]
+    off = 1 - m.present[(name, k)]  # 0 exactly when mode k is chosen
+    for start, end in windows:
+        if lst + duration <= start or est >= end:
+            continue  # the start window alone keeps the activity clear of this downtime
+        if est + duration > start:  # it cannot finish before the window: it must wait
+            m.add(c.id, m.start[name] >= end - (end - est) * off)
+            continue
+        after = m.new_var("after", 0, 1, binary=True)
+        m.add(c.id, m.start[name] >= end - (end - est) * (1 - after + off))
+        m.add(c.id, m.start[name] + duration <= start + (lst + duration - start) * (after + off))
+
+
+@encoder(Tardiness)
+def tardiness(m: PyomoModel, c: Tardiness) -> None:
+    """``T_j ≥ E_a − due`` for every activity a of the target, ``T_j ≥ 0``, weighted (hard: ``E_a ≤ due``)."""
+    for d in c.due_dates:
+        names = members(m.ctx, d.target)
+        if c.hard:
+            for name in names:
+                m.add(c.id, m.end[name] <= d.due)
+            continue
+        if d.weight <= 0:
+            continue
+        latest = max(m.lst[n] + max(mode.duration for mode in m.ctx.activities[n].modes) for n in names)
+        late = m.new_var("tardy", 0, max(0, latest - d.due))
+        for name in names:
+            m.add(c.id, late >= m.end[name] - d.due)
+        m.penalize(c, d.weight * late)

@@ -33,7 +33,7 @@ from typing import Any, Literal
 import pyomo.environ as pyo
 
 from schedc.backends.base import encode_all, registrar
-from schedc.heuristics import best_serial_schedule, tails, topological_order
+from schedc.heuristics import earliest_starts, schedule_horizon, tails
 from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, ValueFilter, Windows
 from schedc.kinds.context import EvalContext
@@ -202,8 +202,8 @@ class PyomoModel:
             if isinstance(c, PrecedenceLag) and c.active and c.hard:  # soft ones do not bound starts
                 for e in c.edges:
                     self.preds[e.after].append((e.before, e.lag))
-        self.est = self._earliest_starts()
-        self.horizon = self._horizon()
+        self.est = earliest_starts(self.instance, self.preds)
+        self.horizon, self.hint = schedule_horizon(self.ctx, self.preds, self.fixed)
         tail = tails(self.instance)
         self.lst = {a.name: max(self.est[a.name], self.horizon - tail[a.name]) for a in acts}
         names = [a.name for a in acts]
@@ -225,38 +225,6 @@ class PyomoModel:
             self.duration[a.name] = pyo.quicksum(m.duration * self.model.y[(a.name, k)]
                                                  for k, m in enumerate(a.modes, start=1))
         self.end = {a: self.start[a] + self.duration[a] for a in names}
-
-    def _earliest_starts(self) -> dict[str, int]:
-        """Longest-path earliest starts with each activity's shortest mode (a valid lower bound)."""
-        est: dict[str, int] = {}
-        acts = {a.name: a for a in self.instance.activities}
-        for name in topological_order(self.instance):
-            est[name] = max((est[p] + min(m.duration for m in acts[p].modes) + lag for p, lag in self.preds[name]),
-                            default=0)
-        return {a: est.get(a, 0) for a in acts}
-
-    def _horizon(self) -> int:
-        """An upper bound on every end: the best heuristic makespan when that schedule satisfies
-        every constraint, else the sum of the longest durations and lags (with fixed decisions:
-        also every fixed end, so that the model can represent them)."""
-        from schedc.evaluate import evaluate
-
-        trivial = sum(max(m.duration for m in a.modes) for a in self.instance.activities)
-        trivial += sum(lag for ps in self.preds.values() for _, lag in ps)
-        if self.fixed is not None:
-            ends = [s + max(m.duration for m in a.modes) for a in self.instance.activities
-                    if (s := self.fixed.starts.get(a.name)) is not None]
-            return max([trivial, *ends])
-
-        def makespan(candidate: Solution) -> int | None:
-            result = evaluate(self.ctx, candidate)
-            return result.objective if result.feasible else None
-
-        heuristic = best_serial_schedule(self.instance, makespan)
-        if heuristic is None:
-            return trivial
-        self.hint = heuristic
-        return min(trivial, makespan(heuristic) or trivial)
 
     def makespan_lower_bound(self) -> int:
         """max(critical path, total renewable load / capacity): a valid lower bound of C."""

@@ -25,6 +25,7 @@ from schedc.kinds.precedence_lag import Edge, PrecedenceLag
 from schedc.kinds.resources import CumulativeRenewable, ModeChoice, NonrenewableBudget, UnaryNoOverlap
 from schedc.kinds.sequences import ConsecutiveRunBounds, PatternCost, PatternProhibition, WindowPatternCost
 from schedc.kinds.slots import SlotConflict, Unavailability, Unavailable
+from schedc.kinds.timing import Downtime, DueDate, ResourceDowntime, Tardiness, TimeWindow, Window
 
 _ALL: tuple[type[Constraint], ...] = (
     PrecedenceLag,
@@ -32,6 +33,9 @@ _ALL: tuple[type[Constraint], ...] = (
     CumulativeRenewable,
     NonrenewableBudget,
     ModeChoice,
+    TimeWindow,
+    ResourceDowntime,
+    Tardiness,
     OnePerSlot,
     Coverage,
     CountBounds,
@@ -51,7 +55,7 @@ KINDS: dict[str, type[Constraint]] = {cls.__struct_config__.tag: cls for cls in 
 AnyConstraint = Union[_ALL]  # type: ignore[valid-type]  # noqa: UP007
 
 INTERVAL_KINDS = frozenset({"precedence_lag", "unary_no_overlap", "cumulative_renewable",
-                            "nonrenewable_budget", "mode_choice"})
+                            "nonrenewable_budget", "mode_choice", "time_window", "resource_downtime", "tardiness"})
 SLOT_KINDS = frozenset(KINDS) - INTERVAL_KINDS
 
 
@@ -68,4 +72,5 @@ __all__ = [
     "CumulativeRenewable", "ModeChoice", "NonrenewableBudget", "UnaryNoOverlap",
     "ConsecutiveRunBounds", "PatternCost", "PatternProhibition", "WindowPatternCost",
     "SlotConflict", "Unavailability", "Unavailable",
+    "DueDate", "Downtime", "ResourceDowntime", "Tardiness", "TimeWindow", "Window",
 ]

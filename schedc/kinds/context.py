@@ -51,6 +51,10 @@ class EvalContext:
         self.names = dict(names or {})
         self.activities: dict[str, Activity] = {a.name: a for a in instance.activities}
         self.resources = {r.name: r for r in instance.resources}
+        self.jobs: dict[str, list[str]] = {}
+        for a in instance.activities:
+            if a.job is not None:
+                self.jobs.setdefault(a.job, []).append(a.name)
         cal = instance.calendar
         self.days = cal.days if cal else 0
         self.periods = cal.periods_per_day if cal else 1

@@ -1,0 +1,243 @@
+"""Time kinds of interval families: ``time_window``, ``resource_downtime``, ``tardiness``.
+
+They carry what a dynamic shop adds to a static one: release dates (and deadlines), machines
+that are down for known periods, and due dates whose lateness is paid for. A row's *target*
+is a job (it then applies to every activity of the job) or a single activity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from schedc.kinds.base import Constraint, Row, TableContext, fmt_opt
+
+if TYPE_CHECKING:
+    from schedc.ir import Instance
+    from schedc.kinds.context import EvalContext, View, Violation
+
+
+def members(ctx: EvalContext, target: str) -> list[str]:
+    """The activities a row target denotes: the activities of job ``target``, or the activity itself."""
+    return ctx.jobs.get(target) or ([target] if target in ctx.activities else [])
+
+
+class Window(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
+    """``release ≤ S_a`` and, when given, ``E_a ≤ deadline`` for every activity a of ``target``."""
+
+    target: str
+    release: int = 0
+    deadline: int | None = None
+
+
+class TimeWindow(Constraint, frozen=True, kw_only=True, tag="time_window"):
+    """Release dates and deadlines.
+
+    Formal meaning: for every row (target, r, d̄) and every activity a of the target,
+    ``S_a ≥ r`` and, when d̄ is given, ``E_a ≤ d̄``.
+
+    Counting rule: one violation per activity and broken bound; its amount is the number of
+    time units by which the bound is missed (``r − S_a`` or ``E_a − d̄``).
+
+    Table rows: ``TARGET RELEASE [DEADLINE]`` (``-`` for no deadline).
+    """
+
+    windows: tuple[Window, ...] = ()
+
+    TABLE_FIELD = "windows"
+
+    @classmethod
+    def parse_rows(cls, rows: Sequence[Row], params: dict[str, object], ctx: TableContext) -> tuple[Window, ...]:
+        out = []
+        for row in rows:
+            if len(row) not in (2, 3):
+                raise row.error(f"expected TARGET RELEASE [DEADLINE], found {len(row)} cells",
+                                min(len(row), 3) - 1 if len(row) else 0)
+            deadline = row.opt_int(2, "deadline") if len(row) == 3 else None
+            out.append(Window(target=row.cells[0], release=row.int(1, "release date"), deadline=deadline))
+        return tuple(out)
+
+    def format_rows(self, ctx: TableContext) -> list[str]:
+        return [f"{w.target} {w.release}" + ("" if w.deadline is None else f" {fmt_opt(w.deadline)}")
+                for w in self.windows]
+
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        out = []
+        for w in self.windows:
+            for name in members(ctx, w.target):
+                if name not in view.start:
+                    continue  # an unscheduled activity is a structural error, reported once elsewhere
+                start, end, shown = view.start[name], view.end[name], ctx.show(name)
+                if start < w.release:
+                    out.append(self.violation(f"{shown} starts at {start}, before its release date {w.release}",
+                                              amount=w.release - start, entities=(shown,), time=start))
+                if w.deadline is not None and end > w.deadline:
+                    out.append(self.violation(f"{shown} ends at {end}, after its deadline {w.deadline}",
+                                              amount=end - w.deadline, entities=(shown,), time=end))
+        return out
+
+
+class Downtime(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
+    """Resource ``resource`` is unavailable during ``[start, end)``; ``label`` says why."""
+
+    resource: str
+    start: int
+    end: int
+    label: str = ""
+
+
+class ResourceDowntime(Constraint, frozen=True, kw_only=True, tag="resource_downtime"):
+    """Periods in which a resource cannot be used (breakdowns, maintenance).
+
+    Formal meaning: for every window (r, s, e) and every activity a whose chosen mode uses r
+    with a positive duration, ``E_a ≤ s ∨ S_a ≥ e`` — activities are not interrupted, so one
+    may neither overlap nor span a downtime window.
+
+    Counting rule: one violation per (activity, window) that overlap; its amount is the
+    length of the overlap.
+
+    Table rows: ``RESOURCE START END [LABEL]`` with ``START < END``.
+    """
+
+    windows: tuple[Downtime, ...] = ()
+
+    TABLE_FIELD = "windows"
+
+    @classmethod
+    def parse_rows(cls, rows: Sequence[Row], params: dict[str, object], ctx: TableContext) -> tuple[Downtime, ...]:
+        out = []
+        for row in rows:
+            if len(row) not in (3, 4):
+                raise row.error(f"expected RESOURCE START END [LABEL], found {len(row)} cells",
+                                min(len(row), 4) - 1 if len(row) else 0)
+            start, end = row.int(1, "start"), row.int(2, "end")
+            if end <= start:
+                raise row.error(f"a downtime must end after it starts, found [{start}, {end})", 2)
+            out.append(Downtime(resource=row.cells[0], start=start, end=end, label=row.cells[3] if len(row) == 4
+                                else ""))
+        return tuple(out)
+
+    def format_rows(self, ctx: TableContext) -> list[str]:
+        from schedc.params import quote_word  # params imports the kinds package
+
+        return [f"{w.resource} {w.start} {w.end}" + (f" {quote_word(w.label)}" if w.label else "")
+                for w in self.windows]
+
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        by_resource: dict[str, list[Downtime]] = {}
+        for w in self.windows:
+            by_resource.setdefault(w.resource, []).append(w)
+        out = []
+        for name, start in view.start.items():
+            end = view.end[name]
+            if end <= start:
+                continue
+            for use in view.uses(name):
+                for w in by_resource.get(use.resource, ()):
+                    overlap = min(end, w.end) - max(start, w.start)
+                    if overlap > 0:
+                        shown, resource = ctx.show(name), ctx.show(w.resource)
+                        why = f" ({w.label})" if w.label else ""
+                        out.append(self.violation(
+                            f"{shown} [{start}, {end}) overlaps the downtime [{w.start}, {w.end}) of {resource}{why}",
+                            amount=overlap, entities=(shown, resource), time=max(start, w.start)))
+        return out
+
+
+class DueDate(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
+    """Target ``target`` is due at ``due``; each time unit of lateness costs ``weight``."""
+
+    target: str
+    due: int
+    weight: int = 1
+
+
+class Tardiness(Constraint, frozen=True, kw_only=True, tag="tardiness"):
+    """Due dates: weighted tardiness of jobs (or single activities).
+
+    Formal meaning: the completion of a target is ``C = max_a E_a`` over its activities and
+    its tardiness ``T = max(0, C − due)``. Soft: the penalty is ``Σ weight · T`` over the rows.
+    Hard: ``C ≤ due`` for every row.
+
+    Counting rule: one violation per late target; its amount is ``weight · T`` when soft
+    (rows of weight 0 cost nothing) and ``T`` when hard.
+
+    Table rows: ``TARGET DUE [WEIGHT]`` (weight 1 when omitted).
+    """
+
+    due_dates: tuple[DueDate, ...] = ()
+
+    TABLE_FIELD = "due_dates"
+
+    @classmethod
+    def parse_rows(cls, rows: Sequence[Row], params: dict[str, object], ctx: TableContext) -> tuple[DueDate, ...]:
+        out = []
+        for row in rows:
+            if len(row) not in (2, 3):
+                raise row.error(f"expected TARGET DUE [WEIGHT], found {len(row)} cells",
+                                min(len(row), 3) - 1 if len(row) else 0)
+            weight = row.int(2, "weight") if len(row) == 3 else 1
+            out.append(DueDate(target=row.cells[0], due=row.int(1, "due date"), weight=weight))
+        return tuple(out)
+
+    def format_rows(self, ctx: TableContext) -> list[str]:
+        return [f"{d.target} {d.due}" + ("" if d.weight == 1 else f" {d.weight}") for d in self.due_dates]
+
+    def check(self, ctx: EvalContext, view: View) -> list[Violation]:
+        out = []
+        for d in self.due_dates:
+            ends = [view.end[a] for a in members(ctx, d.target) if a in view.end]
+            if not ends:
+                continue
+            completion = max(ends)
+            late = completion - d.due
+            if late > 0 and (self.hard or d.weight > 0):
+                shown = ctx.show(d.target)
+                weight = f" (weight {d.weight})" if d.weight != 1 else ""
+                out.append(self.violation(f"{shown} completes at {completion}, {late} after its due date "
+                                          f"{d.due}{weight}", amount=late if self.hard else d.weight * late,
+                                          entities=(shown,), time=completion))
+        return out
+
+
+# --------------------------------------------------------------------------- shared by solvers and heuristics
+
+
+def release_dates(instance: Instance) -> dict[str, int]:
+    """The latest hard, active release date of every activity that has one (for bounds and heuristics)."""
+    jobs: dict[str, list[str]] = {}
+    for a in instance.activities:
+        if a.job is not None:
+            jobs.setdefault(a.job, []).append(a.name)
+    out: dict[str, int] = {}
+    for c in instance.constraints:
+        if isinstance(c, TimeWindow) and c.hard and c.active:
+            for w in c.windows:
+                for name in jobs.get(w.target) or [w.target]:
+                    out[name] = max(out.get(name, 0), w.release)
+    return out
+
+
+def downtime_windows(instance: Instance) -> list[Downtime]:
+    """Every hard, active downtime window of the instance."""
+    return [w for c in instance.constraints if isinstance(c, ResourceDowntime) and c.hard and c.active
+            for w in c.windows]
+
+
+def time_offset(instance: Instance) -> int:
+    """A time after every release date and downtime: from it on, activities run back to back
+    without waiting for anything but each other (used in horizon bounds)."""
+    return max([0, *release_dates(instance).values(), *(w.end for w in downtime_windows(instance))])
+
+
+def merge_spans(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The union of half-open spans ``[start, end)`` as disjoint spans in time order."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
