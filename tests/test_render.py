@@ -45,10 +45,10 @@ from tests.conftest import ROOT
 from tests.sources import all_sources, source_id
 
 EXAMPLES = ROOT / "examples"
-INTERVAL_EXAMPLES = ("ft06", "fjsp_small", "rcpsp_small", "mrcpsp_small")
+INTERVAL_EXAMPLES = ("ft06", "fjsp_small", "rcpsp_small", "mrcpsp_small", "dfjsp_small")
 SLOT_EXAMPLES = ("itc2007_small", "inrc2010_small", "nsplib_small")
 INTERVAL_FORMATS = ("jsplib", "fjsp", "psplib-sm", "psplib-mm")
-INTERVAL_FAMILIES = ("jobshop", "fjsp", "rcpsp", "mrcpsp")
+INTERVAL_FAMILIES = ("jobshop", "fjsp", "rcpsp", "mrcpsp", "dfjsp")
 SOURCES = all_sources()
 runner = CliRunner()
 

@@ -117,7 +117,11 @@ def _statement(templates: TemplateSet, step: PlanStep, index: int, item: Item, s
                      numbers=printed_numbers(text, item.verbatim), verbatim=item.verbatim)
 
 
+STATED_SOFT_INTERVAL_KINDS = frozenset({"tardiness"})
+"""Interval kinds whose soft form a statement states (lateness costs); other soft interval rules are refused."""
+
+
 def _refuse_soft_interval(ctx: BuildContext) -> None:
     for c in ctx.instance.constraints:
-        if c.active and not c.hard and kind_name(c) in INTERVAL_KINDS:
+        if c.active and not c.hard and kind_name(c) in INTERVAL_KINDS - STATED_SOFT_INTERVAL_KINDS:
             raise unsupported(f"soft {kind_name(c)} constraint {c.id!r}: interval renderings state hard rules only")

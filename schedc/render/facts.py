@@ -34,10 +34,13 @@ from schedc.kinds import (
     OnePerSlot,
     PatternProhibition,
     PrecedenceLag,
+    ResourceDowntime,
     Selector,
     SlotConflict,
     Spread,
     Stability,
+    Tardiness,
+    TimeWindow,
     UnaryNoOverlap,
     Unavailability,
     WindowPatternCost,
@@ -167,6 +170,27 @@ def _mode_choice(c: ModeChoice, instance: Instance, out: Facts) -> None:
             out[("choice", activity.name)] = ()
 
 
+def _time_window(c: TimeWindow, instance: Instance, out: Facts) -> None:
+    for w in c.windows:
+        out[("release", w.target)] = (w.release,)
+        if w.deadline is not None:
+            out[("deadline", w.target)] = (w.deadline,)
+
+
+def _downtime(c: ResourceDowntime, instance: Instance, out: Facts) -> None:
+    """One fact per window, numbered per resource (the number is a position, not data)."""
+    count: dict[str, int] = {}
+    for w in c.windows:
+        count[w.resource] = count.get(w.resource, 0) + 1
+        out[("downtime", w.resource, count[w.resource])] = (w.start, w.end, *((w.label,) if w.label else ()))
+
+
+def _tardiness(c: Tardiness, instance: Instance, out: Facts) -> None:
+    out[("rule", c.id)] = rule_values(c)
+    for d in c.due_dates:
+        out[("due", d.target)] = (d.due,) if d.weight == 1 else (d.due, d.weight)
+
+
 # --------------------------------------------------------------------------- slot kinds
 
 
@@ -244,6 +268,9 @@ CONSTRAINT_FACTS: dict[type[Constraint], Callable[..., None]] = {
     CumulativeRenewable: _cumulative,
     NonrenewableBudget: _budget,
     ModeChoice: _mode_choice,
+    TimeWindow: _time_window,
+    ResourceDowntime: _downtime,
+    Tardiness: _tardiness,
     OnePerSlot: _rule,
     Coverage: _coverage,
     CountBounds: _count_bounds,

@@ -10,26 +10,32 @@ from __future__ import annotations
 from typing import Any
 
 from schedc.ir import Activity, Family, Mode, PlanStep
-from schedc.kinds import PrecedenceLag
+from schedc.kinds import PrecedenceLag, ResourceDowntime, Tardiness, TimeWindow
 from schedc.render.context import BuildContext, Builder, Item, unsupported
 from schedc.render.facts import FactId, is_multi_mode
 
 
 def framing(ctx: BuildContext) -> list[Item]:
-    """Sizes: jobs and machines, or activities."""
-    sizes = {key[1]: value[0] for key, value in ctx.facts.items() if key[0] == "size"}
+    """Sizes: jobs and machines, or activities (entity tables are sized by their own statements)."""
+    classes = {c.name for c in ctx.family.classes}
+    sizes = {key[1]: value[0] for key, value in ctx.facts.items() if key[0] == "size" and key[1] not in classes}
     ids = [("size", key) for key in sizes]
     return [Item("framing", {"sizes": sizes}, ctx.claim(ids))]
 
 
 def closing(ctx: BuildContext) -> list[Item]:
-    """Machine exclusivity (job shops) and the objective."""
+    """Machine exclusivity (job shops) and the objective (with the lateness rule when due dates are
+    soft: how a late job is costed, and whether that cost is the objective or only reported)."""
     machines = [r.name for r in ctx.instance.resources if r.kind == "unary"]
     unary = [("unary", m) for m in machines]
     if any(f not in ctx.facts for f in unary):
         raise unsupported("some machines may run operations in parallel (no unary_no_overlap on them)")
     objective = ("objective", ctx.instance.objective.measure)
-    return [Item("closing", {"objective": ctx.instance.objective.measure}, ctx.claim([*unary, objective]))]
+    lateness = [c for c in ctx.instance.constraints if isinstance(c, Tardiness) and c.active]
+    rules = [("rule", c.id) for c in lateness]
+    context = {"objective": ctx.instance.objective.measure,
+               "lateness": [{"hard": c.hard, "weight": c.weight} for c in lateness]}
+    return [Item("closing", context, ctx.claim([*unary, *rules, objective]))]
 
 
 # --------------------------------------------------------------------------- job shops
@@ -150,8 +156,104 @@ def precedences(ctx: BuildContext) -> list[Item]:
     return items
 
 
+# --------------------------------------------------------------------------- dynamic shops
+
+
+def machines(ctx: BuildContext) -> list[Item]:
+    """The machine entities: each machine's group and speed (percent of the nominal rate)."""
+    rows = [e for e in ctx.instance.entities if e.cls == "machine"]
+    if not rows:
+        return []
+    listed = [{"name": ctx.show(e.name), "group": e.attrs.get("group"), "speed": e.attrs.get("speed")} for e in rows]
+    ids: list[FactId] = [("size", "machine")]
+    for e in rows:
+        ids += ctx.about("machine", e.name)
+    return [Item("machines", {"machines": listed, "size": len(rows)}, ctx.claim(ids),
+                 tuple(m["name"] for m in listed))]
+
+
+def releases(ctx: BuildContext) -> list[Item]:
+    """Release dates (and deadlines) of jobs and of single operations, in time order."""
+    rows = [w for c in ctx.instance.constraints if isinstance(c, TimeWindow) and c.active for w in c.windows]
+    if not rows:
+        return []
+    listed = [{**_target(ctx, w.target), "release": w.release, "deadline": w.deadline}
+              for w in sorted(rows, key=lambda w: (w.release, _order(ctx, w.target)))]
+    ids = [f for w in rows for f in (("release", w.target), ("deadline", w.target))]
+    return [Item("releases", {"rows": listed}, ctx.claim(ids), _verbatim(listed))]
+
+
+def due_dates(ctx: BuildContext) -> list[Item]:
+    """Due dates and lateness weights of jobs (the costing rule itself is stated by ``closing``)."""
+    rows = [d for c in ctx.instance.constraints if isinstance(c, Tardiness) and c.active for d in c.due_dates]
+    if not rows:
+        return []
+    listed = [{**_target(ctx, d.target), "due": d.due, "weight": d.weight}
+              for d in sorted(rows, key=lambda d: _order(ctx, d.target))]
+    return [Item("due_dates", {"rows": listed, "weighted": any(d.weight != 1 for d in rows)},
+                 ctx.claim([("due", d.target) for d in rows]), _verbatim(listed))]
+
+
+def downtime(ctx: BuildContext) -> list[Item]:
+    """Downtime windows per machine, in time order."""
+    windows = [w for c in ctx.instance.constraints if isinstance(c, ResourceDowntime) and c.active for w in c.windows]
+    if not windows:
+        return []
+    count: dict[str, int] = {}
+    listed, ids = [], []
+    for w in windows:
+        count[w.resource] = count.get(w.resource, 0) + 1
+        ids.append(("downtime", w.resource, count[w.resource]))
+        listed.append({"machine": ctx.show(w.resource), "start": w.start, "end": w.end, "label": w.label})
+    listed.sort(key=lambda x: (x["start"], x["machine"]))
+    return [Item("downtime", {"rows": listed}, ctx.claim(ids), tuple(dict.fromkeys(x["machine"] for x in listed)))]
+
+
+def events(ctx: BuildContext) -> list[Item]:
+    """The event log, one statement per event in time order: when what became known."""
+    rows = sorted((e for e in ctx.instance.entities if e.cls == "event"), key=lambda e: (e.attrs.get("time", 0),
+                                                                                          e.name))
+    items = []
+    for e in rows:
+        subject = str(e.attrs.get("subject", ""))
+        detail = [str(x) for x in e.attrs.get("detail", ())]  # type: ignore[union-attr]
+        context = {"event": ctx.show(e.name), "time": e.attrs.get("time"), "kind": e.attrs.get("kind"),
+                   "who": ctx.show(subject), "detail": detail}
+        ids = [*ctx.about("event", e.name), *([("size", "event")] if not items else [])]
+        verbatim = (context["event"], context["who"], *detail)
+        items.append(Item(f"events:{e.name}", {**context, "first": not items, "size": len(rows)}, ctx.claim(ids),
+                          verbatim))
+    return items
+
+
+def _target(ctx: BuildContext, target: str) -> dict[str, Any]:
+    """How a job-or-operation target is shown: ``job`` always, ``step`` for an operation."""
+    activity = ctx.instance.activities
+    found = next((a for a in activity if a.name == target), None)
+    if found is not None and found.job is not None:
+        return {"job": ctx.show(found.job), "step": found.step}
+    return {"job": ctx.show(target), "step": None}
+
+
+def _order(ctx: BuildContext, target: str) -> int:
+    """Declaration position of a target's first activity (jobs in file order)."""
+    for index, a in enumerate(ctx.instance.activities):
+        if target in (a.name, a.job):
+            return index
+    return len(ctx.instance.activities)
+
+
+def _verbatim(rows: list[dict[str, Any]]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(r["job"] for r in rows))
+
+
 BUILDERS: dict[str, Builder] = {
     "framing": framing,
+    "machines": machines,
+    "releases": releases,
+    "due_dates": due_dates,
+    "downtime": downtime,
+    "events": events,
     "jobs": jobs,
     "resources": resources,
     "activities": activities,

@@ -121,7 +121,9 @@ def roles_of(instance: Instance) -> dict[str, list[str]]:
     for resource in instance.resources:
         roles.setdefault("machine" if resource.kind == "unary" else resource.kind, []).append(resource.name)
     for entity in instance.entities:
-        roles.setdefault(entity.cls, []).append(entity.name)
+        members = roles.setdefault(entity.cls, [])
+        if entity.name not in members:  # entities may describe resources of the same role (dfjsp machines)
+            members.append(entity.name)
     return roles
 
 
