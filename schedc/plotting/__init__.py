@@ -1,0 +1,36 @@
+"""Plots of schedules and of dynamic shops, written with matplotlib (PNG, SVG or PDF by suffix).
+
+* :func:`plot_gantt` — the schedule of an interval instance: a machine Gantt for unary
+  resources, usage profiles and an activity Gantt for renewable ones;
+* :func:`plot_job_gantt` — one lane per job, bars coloured by machine;
+* :func:`plot_event_timeline` — what happens in a dynamic flexible job shop over time;
+* :func:`plot_metric_curves` — generic curves (a metric per iteration) with target lines;
+* :func:`gantt_table` / :func:`format_gantt_table` / :func:`downtime_rows` — the data behind
+  the Gantt, as rows and as aligned text.
+
+Every problem (an unknown suffix, an empty schedule, a slot instance) is a
+:class:`~schedc.diagnostics.SchedcError`: E701 format, E702 nothing to plot, E703 not an
+interval instance, E704 cannot write, E705 solution does not fit the instance, E706 no jobs.
+"""
+
+from schedc.plotting.curves import plot_metric_curves
+from schedc.plotting.data import (
+    DowntimeRow,
+    GanttRow,
+    ScheduledActivity,
+    downtime_rows,
+    format_gantt_table,
+    gantt_table,
+    load_profile,
+    scheduled_activities,
+    solution_from_answer,
+)
+from schedc.plotting.gantt import plot_gantt, plot_job_gantt
+from schedc.plotting.output import FORMATS
+from schedc.plotting.timeline import plot_event_timeline
+
+__all__ = [
+    "FORMATS", "DowntimeRow", "GanttRow", "ScheduledActivity",
+    "downtime_rows", "format_gantt_table", "gantt_table", "load_profile", "scheduled_activities",
+    "solution_from_answer", "plot_event_timeline", "plot_gantt", "plot_job_gantt", "plot_metric_curves",
+]
