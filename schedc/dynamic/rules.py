@@ -1,0 +1,204 @@
+"""The 24 composite dispatching rules, a seeded random policy, rollouts and the best rule.
+
+A composite rule ``OP+MACHINE`` answers a decision of the simulator (see
+:mod:`schedc.dynamic.simulator`) in two stages, using only what is known at the decision
+time ``t``:
+
+1. the **operation rule** picks, among the candidates (ready operations that could start now
+   on an idle machine), the one of least key; ``p̄(o)`` is the mean known processing time of
+   ``o`` over its known eligible machines, ``R(o)`` the known operations of its job from ``o``
+   on (``o`` included; unreleased rework is not known):
+
+   ========  =====================================================
+   SPT       ``p̄(o)``                  (shortest processing time)
+   LPT       ``−p̄(o)``                 (longest processing time)
+   FIFO      ``ready(o)``              (earliest arrival in the ready pool)
+   LIFO      ``−ready(o)``             (latest arrival in the ready pool)
+   LWKR      ``Σ_{r∈R(o)} p̄(r)``       (least work remaining in the job)
+   MWKR      ``−Σ_{r∈R(o)} p̄(r)``      (most work remaining)
+   LOPNR     ``|R(o)|``                (least operations remaining)
+   MOPNR     ``−|R(o)|``               (most operations remaining)
+   ========  =====================================================
+
+   ties: earlier ``ready(o)``, then world order of the operations;
+
+2. the **machine rule** picks, among all machines known eligible for ``o`` (busy ones too: the
+   operation is then committed to that machine's queue), the one of least key; ``p(o,m)`` is
+   the known processing time, ``A(m)`` the estimated end of ``m``'s committed work,
+   ``S(o,m)`` the earliest start ``≥ A(m)`` whose run ``[S, S + p(o,m))`` avoids every known
+   outage:
+
+   ====  ==========================================================================
+   LIT   ``S(o,m) + p(o,m)`` — the machine that becomes idle earliest after running ``o``
+   LWL   ``A(m) − t`` (committed remaining work), ties by ``S(o,m)`` then ``p(o,m)``
+   SPT   ``p(o,m)``, ties by ``S(o,m)``
+   ====  ==========================================================================
+
+   remaining ties: world order of the machines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from schedc.diagnostics import SchedcError
+from schedc.dynamic.simulator import LogEntry, PoolEntry, SimState, Simulator
+from schedc.dynamic.world import World
+from schedc.solution import Solution
+
+OpKey = Callable[[Simulator, SimState, PoolEntry], float]
+MachineKey = Callable[[Simulator, SimState, int, int], tuple[float, ...]]
+
+
+class Policy(Protocol):
+    """Anything that answers a decision of the simulator with an (operation, machine) pair."""
+
+    name: str
+
+    def choose(self, sim: Simulator, state: SimState) -> tuple[int, int]: ...
+
+
+OP_RULES: dict[str, OpKey] = {
+    "SPT": lambda sim, s, e: sim.mean_estimate(e.op, s.time),
+    "LPT": lambda sim, s, e: -sim.mean_estimate(e.op, s.time),
+    "FIFO": lambda sim, s, e: e.ready,
+    "LIFO": lambda sim, s, e: -e.ready,
+    "LWKR": lambda sim, s, e: sim.remaining(e.op, s.time)[1],
+    "MWKR": lambda sim, s, e: -sim.remaining(e.op, s.time)[1],
+    "LOPNR": lambda sim, s, e: sim.remaining(e.op, s.time)[0],
+    "MOPNR": lambda sim, s, e: -sim.remaining(e.op, s.time)[0],
+}
+
+
+def _start(sim: Simulator, state: SimState, op: int, m: int) -> int:
+    t = state.time
+    return sim.earliest_start(m, sim.ready_at(state, m), sim.estimate(op, m, t), t)
+
+
+MACHINE_RULES: dict[str, MachineKey] = {
+    "LIT": lambda sim, s, o, m: (_start(sim, s, o, m) + sim.estimate(o, m, s.time),),
+    "LWL": lambda sim, s, o, m: (sim.workload(s, m), _start(sim, s, o, m), sim.estimate(o, m, s.time)),
+    "SPT": lambda sim, s, o, m: (sim.estimate(o, m, s.time), _start(sim, s, o, m)),
+}
+
+
+@dataclass(frozen=True)
+class CompositeRule:
+    """Operation rule ``op_rule`` then machine rule ``machine_rule`` (see the module docstring)."""
+
+    op_rule: str
+    machine_rule: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.op_rule}+{self.machine_rule}"
+
+    def choose(self, sim: Simulator, state: SimState) -> tuple[int, int]:
+        op_key, machine_key = OP_RULES[self.op_rule], MACHINE_RULES[self.machine_rule]
+        entry = min(state.candidates, key=lambda e: (op_key(sim, state, e), e.ready, e.op))
+        machine = min(sim.eligible(entry.op, state.time), key=lambda m: (*machine_key(sim, state, entry.op, m), m))
+        return entry.op, machine
+
+
+@dataclass
+class RandomPolicy:
+    """A uniformly random admissible (operation, machine) pair per decision, drawn from ``rng``."""
+
+    rng: np.random.Generator
+    name: str = "RANDOM"
+
+    def choose(self, sim: Simulator, state: SimState) -> tuple[int, int]:
+        pairs = sim.admissible(state)
+        return pairs[int(self.rng.integers(len(pairs)))]
+
+
+Rule = CompositeRule
+RULES: dict[str, Rule] = {
+    rule.name: rule for rule in (CompositeRule(o, m) for o in OP_RULES for m in MACHINE_RULES)}
+RULE_NAMES: tuple[str, ...] = tuple(RULES)  # rule index i (an environment action) is RULE_NAMES[i]
+
+
+def parse_rule(text: str) -> CompositeRule:
+    """The composite rule named ``text`` (case-insensitive, e.g. ``"spt+lit"``)."""
+    rule = RULES.get(text.strip().upper())
+    if rule is None:
+        raise SchedcError.at("E901", f"unknown dispatching rule {text!r}",
+                             hint="rules: " + ", ".join(RULE_NAMES) + "; or RANDOM")
+    return rule
+
+
+@dataclass(frozen=True)
+class Rollout:
+    """The outcome of one simulation.
+
+    ``solution``: the completed runs of the realised operations (start, 1-based mode = index
+    of the machine in ``Operation.durations``); ``makespan``: latest completion of a realised
+    job; ``weighted_tardiness``: ``Σ w_j max(0, C_j − d_j)`` with final due dates and weights;
+    ``aborts``: runs interrupted by an outage; ``decisions``: dispatch decisions taken.
+    """
+
+    rule: str
+    solution: Solution
+    log: tuple[LogEntry, ...]
+    makespan: int
+    weighted_tardiness: int
+    aborts: int
+    decisions: int
+
+    def objective(self, kind: str) -> int:
+        """The value of the world objective ``kind`` ("makespan" or "tardiness")."""
+        return self.makespan if kind == "makespan" else self.weighted_tardiness
+
+
+def rollout_of(sim: Simulator, state: SimState, rule: str) -> Rollout:
+    """Read the outcome of a finished simulation."""
+    starts: dict[str, int] = {}
+    modes: dict[str, int] = {}
+    for run in state.completed:
+        info = sim.ops[run.op]
+        if sim.jobs[info.job].realised:
+            starts[info.name] = run.start
+            machines = [m for m, _ in sim.jobs[info.job].job.operations[info.pos].durations]
+            modes[info.name] = machines.index(sim.machine_names[run.machine]) + 1
+    ends = [(info, state.job_end[j]) for j, info in enumerate(sim.jobs) if info.realised]
+    tardiness = sum(info.job.weight * max(0, end - info.job.due) for info, end in ends)
+    return Rollout(rule=rule, solution=Solution(starts=starts, modes=modes), log=state.log,
+                   makespan=max((end for _, end in ends), default=0), weighted_tardiness=tardiness,
+                   aborts=state.aborts, decisions=state.decisions)
+
+
+def policy_of(rule: str | Policy, seed: int = 0) -> Policy:
+    """A policy from a rule name (``RANDOM`` draws from ``np.random.default_rng(seed)``) or the policy itself."""
+    if not isinstance(rule, str):
+        return rule
+    if rule.strip().upper() == "RANDOM":
+        return RandomPolicy(np.random.default_rng(seed))
+    return parse_rule(rule)
+
+
+def run_policy(sim: Simulator, policy: Policy, state: SimState | None = None) -> SimState:
+    """Follow ``policy`` from ``state`` (default: the start) to the end."""
+    state = sim.reset() if state is None else state
+    while not state.done:
+        op, machine = policy.choose(sim, state)
+        state = sim.step(state, op, machine)
+    return state
+
+
+def simulate(world: World | Simulator, rule: str | Policy, seed: int = 0) -> Rollout:
+    """Simulate ``world`` dispatched by ``rule`` (a composite rule name, ``RANDOM`` or a policy)."""
+    sim = world if isinstance(world, Simulator) else Simulator(world)
+    policy = policy_of(rule, seed)
+    return rollout_of(sim, run_policy(sim, policy), policy.name)
+
+
+def best_rule(world: World | Simulator) -> tuple[str, Rollout]:
+    """The composite rule with the least value of the world's objective (ties: rule order)."""
+    sim = world if isinstance(world, Simulator) else Simulator(world)
+    rollouts = [simulate(sim, name) for name in RULE_NAMES]
+    best = min(rollouts, key=lambda r: r.objective(sim.world.objective))
+    return best.rule, best
