@@ -24,7 +24,8 @@ route     the operation                the machine group that opened
 Breakdowns and maintenance are not repeated in the log: the downtime labels say which is
 which (a breakdown is learnt when it starts, maintenance is planned from time 0). A world read
 back from its instance equals the written one, except that a cancelled job comes back without
-operations (the instance does not carry work that was withdrawn).
+operations (the instance does not carry work that was withdrawn) and jobs without the name of
+their process template (``schedc generate`` writes the whole world as JSON beside the instance).
 """
 
 from __future__ import annotations

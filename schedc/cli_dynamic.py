@@ -1,0 +1,94 @@
+"""The dynamic flexible job shop commands of ``schedc``: generate, calibrate, ssi, simulate, plot.
+
+Registered on the main application by :mod:`schedc.cli`; each command is a thin call of
+:mod:`schedc.dynamic.api`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import msgspec
+import typer
+
+from schedc.cli import app, reports_errors
+from schedc.dynamic import api
+
+
+@app.command("simulate")
+@reports_errors
+def simulate_cmd(
+    spec: Annotated[Path, typer.Argument(help="a dfjsp .sched instance or a .world.json from schedc generate")],
+    rule: Annotated[list[str], typer.Option("--rule", help="dispatching rule (SPT+LIT, ..., RANDOM) or 'all'; "
+                                                           "repeatable")] = ["SPT+LIT"],  # noqa: B006
+    seed: Annotated[int, typer.Option(help="seed of the RANDOM rule")] = 0,
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="write the (first) rule's answer here")] = None,
+    gantt: Annotated[Path | None, typer.Option("--gantt", help="draw the (first) rule's schedule here")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the outcomes as JSON")] = False,
+) -> None:
+    """Dispatch a dynamic shop online with composite rules; write the schedule as a checkable answer."""
+    world, rollouts = api.simulate_file(spec, rule, seed)
+    rows = [{"rule": r.rule, "makespan": r.makespan, "weighted_tardiness": r.weighted_tardiness,
+             "aborts": r.aborts, "decisions": r.decisions} for r in rollouts]
+    answer = api.rollout_answer(world, rollouts[0])
+    if out is not None:
+        from schedc.importers.common import write_atomic
+
+        write_atomic(out, answer)
+    if gantt is not None:
+        from schedc.dynamic.spec import world_to_instance
+        from schedc.plotting import plot_gantt
+
+        plot_gantt(world_to_instance(world), rollouts[0].solution, gantt, title=f"{world.name} — {rollouts[0].rule}")
+    if as_json:
+        typer.echo(json.dumps({"instance": world.name, "objective": world.objective, "rollouts": rows}, indent=2))
+        return
+    if out is None and gantt is None and len(rollouts) == 1:
+        sys.stdout.write(answer)
+    for row in rows:
+        typer.echo(f"{world.name} {row['rule']}: makespan {row['makespan']}, weighted tardiness "
+                   f"{row['weighted_tardiness']}, aborts {row['aborts']}", err=out is None and len(rollouts) == 1)
+
+
+@app.command("ssi")
+@reports_errors
+def ssi_cmd(
+    spec: Annotated[Path, typer.Argument(help="a dfjsp .sched instance or a .world.json")],
+    as_json: Annotated[bool, typer.Option("--json", help="print metrics and SSI as JSON")] = False,
+) -> None:
+    """Realised metrics of a dynamic shop and its Schedule Stress Index (0–100)."""
+    report = api.ssi_file(spec)
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+        return
+    metrics, ssi = report["metrics"], report["ssi"]
+    typer.echo(f"{report['instance']}: SSI {ssi['index']:.1f}")
+    for key in ("congestion", "pressure", "complexity", "shocks"):
+        typer.echo(f"  {key:<11} {ssi[key]:.4g}")
+    for key, value in metrics.items():
+        shown = json.dumps(value) if isinstance(value, dict | list) else f"{value:.4g}" \
+            if isinstance(value, float) else str(value)
+        typer.echo(f"  {key:<22} {shown}")
+
+
+@app.command("plot")
+@reports_errors
+def plot_cmd(
+    spec: Annotated[Path, typer.Argument(help="the .sched instance (a .world.json for --view timeline)")],
+    answer: Annotated[Path | None, typer.Argument(help="the answer to draw (not for --view timeline)")] = None,
+    out: Annotated[Path, typer.Option("-o", "--out", help="image file: .png, .svg or .pdf")] = Path("gantt.png"),
+    view: Annotated[str, typer.Option(help="machines (Gantt / resource profiles), jobs, or timeline")]
+    = "machines",
+    variant: Annotated[str | None, typer.Option(help="read the answer with the names of this rendering")] = None,
+    variant_seed: Annotated[int, typer.Option("--variant-seed", help="with --variant: the rendering's seed")] = 42,
+) -> None:
+    """Draw an answer as a Gantt chart (or a dynamic shop's event timeline)."""
+    written = api.plot_file(spec, answer, out, view, variant, variant_seed)
+    typer.echo(str(written))
+
+
+def _echo_json(data: object) -> None:
+    typer.echo(json.dumps(msgspec.to_builtins(data), indent=2))

@@ -1,0 +1,123 @@
+"""Library functions behind ``schedc generate | calibrate | ssi | simulate | plot``.
+
+A dynamic shop is read either from a ``dfjsp`` ``.sched`` instance (the realised instance
+with its event log) or from the ``.world.json`` that ``schedc generate`` writes beside it
+(the generator's whole world, including the work of cancelled jobs); both give a
+:class:`~schedc.dynamic.world.World`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from schedc.diagnostics import SchedcError
+from schedc.dynamic.world import World
+
+WORLD_SUFFIX = ".world.json"
+
+
+# --------------------------------------------------------------------------- reading and writing worlds
+
+
+def load_world(path: Path) -> World:
+    """The world of a ``.world.json`` file or of a ``dfjsp`` ``.sched`` instance."""
+    if path.name.endswith(WORLD_SUFFIX):
+        return _read_world_json(path)
+    from schedc.api import load_instance
+    from schedc.dynamic.spec import instance_to_world
+
+    return instance_to_world(load_instance(path))
+
+
+def _read_world_json(path: Path) -> World:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SchedcError.at("E806", f"cannot read {path}: {exc.strerror or exc}", file=str(path)) from None
+    try:
+        return msgspec.json.decode(data, type=World)
+    except msgspec.ValidationError as exc:
+        raise SchedcError.at("E806", f"not a dynamic shop world: {exc}", file=str(path)) from None
+    except msgspec.DecodeError as exc:
+        raise SchedcError.at("E806", f"malformed JSON: {exc}", file=str(path)) from None
+
+
+def world_json(world: World) -> bytes:
+    """The world as JSON (read back by :func:`load_world`)."""
+    return msgspec.json.format(msgspec.json.encode(world), indent=1)
+
+
+def sibling_spec(path: Path) -> Path | None:
+    """The ``.sched`` file written beside a ``.world.json`` (None when there is none)."""
+    if path.name.endswith(WORLD_SUFFIX):
+        candidate = path.with_name(path.name[: -len(WORLD_SUFFIX)] + ".sched")
+        return candidate if candidate.exists() else None
+    return path
+
+
+# --------------------------------------------------------------------------- simulation
+
+
+def simulate_file(path: Path, rules: Sequence[str], seed: int = 0) -> tuple[World, list[Any]]:
+    """(world, one rollout per rule) for ``schedc simulate``; ``all`` expands to the 24 rules."""
+    from schedc.dynamic.rules import RULE_NAMES, simulate
+
+    world = load_world(path)
+    names: list[str] = []
+    for rule in rules:
+        names += list(RULE_NAMES) if rule.lower() == "all" else [rule]
+    return world, [simulate(world, rule, seed) for rule in names]
+
+
+def rollout_answer(world: World, rollout: Any) -> str:
+    """A rollout's schedule in the family's answer format (canonical names), checkable by ``schedc check``."""
+    from schedc.dynamic.spec import world_to_instance
+    from schedc.family import load_family
+    from schedc.verify import Verifier
+
+    instance = world_to_instance(world)
+    return Verifier(instance, load_family("dfjsp")).write(rollout.solution)
+
+
+# --------------------------------------------------------------------------- metrics
+
+
+def ssi_file(path: Path) -> dict[str, Any]:
+    """Realised metrics and Schedule Stress Index of a dynamic shop (``schedc ssi``)."""
+    from schedc.dynamic.metrics import compute_metrics
+    from schedc.dynamic.ssi import stress_index
+
+    world = load_world(path)
+    metrics = compute_metrics(world)
+    return {"instance": world.name, "metrics": msgspec.to_builtins(metrics),
+            "ssi": msgspec.to_builtins(stress_index(metrics))}
+
+
+# --------------------------------------------------------------------------- plots
+
+
+PLOT_VIEWS = ("machines", "jobs", "timeline")
+
+
+def plot_file(spec: Path, answer: Path | None, out: Path, view: str = "machines", variant: str | None = None,
+              seed: int = 42) -> Path:
+    """``schedc plot``: a Gantt chart (machines or jobs) of an answer, or a dynamic shop's event timeline."""
+    from schedc import plotting
+
+    if view not in PLOT_VIEWS:
+        raise SchedcError.at("E708", f"unknown view {view!r}; views: {', '.join(PLOT_VIEWS)}")
+    if view == "timeline":
+        return plotting.plot_event_timeline(load_world(spec), out)
+    if answer is None:
+        raise SchedcError.at("E708", f"the {view} view draws an answer: give SPEC and ANSWER")
+    from schedc.api import load_instance, read_answer, verifier_for
+
+    instance = load_instance(spec)
+    verifier = verifier_for(spec, variant=variant, seed=seed)
+    solution = plotting.solution_from_answer(verifier, read_answer(answer))
+    draw = plotting.plot_gantt if view == "machines" else plotting.plot_job_gantt
+    return draw(instance, solution, out, title=f"{instance.name} — {answer.name}")
