@@ -91,7 +91,13 @@ def _decision_decl(item: Stmt, out: Collector) -> SlotDecision | None:
 def _family_field(item: Stmt, values: dict[str, Any], out: Collector) -> None:
     key = str(item.parts[0])
     raw = item.parts[1]
-    if key in _FAMILY_FIELDS:
+    if key == "objective" and raw[0] == "list":
+        measures = [word_of(r) for r in raw[1]]
+        if not measures or None in measures:
+            out.error("E110", "objective: expected a measure or a list of measures [makespan penalty]", item.span)
+        else:
+            values["objective"], values["objectives"] = measures[0], tuple(measures)
+    elif key in _FAMILY_FIELDS:
         word = word_of(raw)
         if word is None:
             out.error("E110", f"{key}: expected a name or a string", item.span)

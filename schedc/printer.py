@@ -174,7 +174,8 @@ def print_family(family: Family) -> str:
     if family.title:
         lines.append(f"{INDENT}title {_quoted(family.title)}")
     lines.append(f"{INDENT}structure {family.structure}")
-    lines.append(f"{INDENT}objective {family.objective}")
+    objective = f"[{' '.join(family.objectives)}]" if family.objectives else family.objective
+    lines.append(f"{INDENT}objective {objective}")
     if family.kinds:
         lines.append(f"{INDENT}kinds [{' '.join(family.kinds)}]")
     for cls in family.classes:

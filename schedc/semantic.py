@@ -90,8 +90,9 @@ class Checker:
         if fam.structure == "interval" and inst.entities and not fam.classes:
             self.error("E117", f"family {fam.name} schedules intervals and declares no entity classes",
                        inst.entities[0].span)
-        if inst.objective.measure != fam.objective:
-            self.error("E117", f"family {fam.name} minimises {fam.objective}, not {inst.objective.measure}",
+        if not fam.allows(inst.objective.measure):
+            allowed = " or ".join(fam.objectives or (fam.objective,))
+            self.error("E117", f"family {fam.name} minimises {allowed}, not {inst.objective.measure}",
                        inst.objective.span)
         for c in inst.constraints:
             interval_kind = kind_name(c) in INTERVAL_KINDS

@@ -28,6 +28,8 @@ class PlanStep(Node, frozen=True, kw_only=True):
 class Family(Node, frozen=True, kw_only=True):
     """A family spec: what all instances of a problem class share.
 
+    ``objective`` is what instances minimise by default; ``objectives`` (``objective [makespan
+    penalty]`` in the text, the first being the default) lists every measure they may choose.
     ``kinds`` lists the constraint kinds its instances may use; ``classes`` the entity
     classes (slot families) with their attribute schemas; ``decision`` what is assigned.
     ``answer`` is the answer line format (placeholders ``<job> <step> <activity> <start>
@@ -42,6 +44,7 @@ class Family(Node, frozen=True, kw_only=True):
     title: str = ""
     structure: Structure
     objective: Literal["makespan", "penalty"]
+    objectives: tuple[Literal["makespan", "penalty"], ...] = ()
     kinds: tuple[str, ...] = ()
     classes: tuple[EntityClass, ...] = ()
     decision: SlotDecision | None = None
@@ -52,6 +55,10 @@ class Family(Node, frozen=True, kw_only=True):
     roles: tuple[tuple[str, str], ...] = ()
     plan: tuple[PlanStep, ...] = ()
     background: str = ""
+
+    def allows(self, measure: str) -> bool:
+        """Whether instances of this family may minimise ``measure``."""
+        return measure in (self.objectives or (self.objective,))
 
     def entity_class(self, name: str) -> EntityClass | None:
         return next((c for c in self.classes if c.name == name), None)
