@@ -11,11 +11,46 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
-import msgspec
 import typer
 
 from schedc.cli import app, reports_errors
 from schedc.dynamic import api
+
+
+@app.command("generate")
+@reports_errors
+def generate_cmd(
+    config: Annotated[Path, typer.Argument(help="a dynamic shop configuration (.toml)")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="output folder")],
+    calibrate: Annotated[bool | None, typer.Option("--calibrate/--no-calibrate",
+                                                   help="override the configuration's calibration switch")] = None,
+    limit: Annotated[int | None, typer.Option(help="only the first N grid points")] = None,
+) -> None:
+    """Generate every point of a configuration's target grid as a dfjsp instance (and its world)."""
+    for path in api.generate_dir(config, out, calibrate, limit):
+        typer.echo(str(path))
+
+
+@app.command("calibrate")
+@reports_errors
+def calibrate_cmd(
+    config: Annotated[Path, typer.Argument(help="a dynamic shop configuration (.toml)")],
+    baseline: Annotated[bool, typer.Option("--baseline", help="also run the parameter-space baseline")] = False,
+    limit: Annotated[int | None, typer.Option(help="only the first N grid points")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print every report as JSON")] = False,
+) -> None:
+    """Calibrate every grid point with SESC: L2 error before and after, success, runtime."""
+    rows = api.calibration_table(config, baseline, limit)
+    if as_json:
+        typer.echo(json.dumps(rows, indent=1))
+        return
+    methods = ["sesc", *(["baseline"] if baseline else [])]
+    typer.echo("| instance | " + " | ".join(f"{m} L2 before → after | strict | s" for m in methods) + " |")
+    typer.echo("|---|" + "---|---|---|" * len(methods))
+    for row in rows:
+        cells = [f"{r['l2_before']:.4f} → {r['l2_after']:.4f} | {'yes' if r['strict'] else 'no'} | "
+                 f"{r['runtime']:.3f}" for r in (row[m] for m in methods)]
+        typer.echo(f"| {row['instance']} | " + " | ".join(cells) + " |")
 
 
 @app.command("simulate")
@@ -88,7 +123,3 @@ def plot_cmd(
     """Draw an answer as a Gantt chart (or a dynamic shop's event timeline)."""
     written = api.plot_file(spec, answer, out, view, variant, variant_seed)
     typer.echo(str(written))
-
-
-def _echo_json(data: object) -> None:
-    typer.echo(json.dumps(msgspec.to_builtins(data), indent=2))

@@ -8,6 +8,7 @@ with its event log) or from the ``.world.json`` that ``schedc generate`` writes 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,65 @@ def sibling_spec(path: Path) -> Path | None:
         candidate = path.with_name(path.name[: -len(WORLD_SUFFIX)] + ".sched")
         return candidate if candidate.exists() else None
     return path
+
+
+# --------------------------------------------------------------------------- generation and calibration
+
+
+def points_of(config: Path, calibrate: bool | None = None, limit: int | None = None) -> list[Any]:
+    """The grid points of a configuration file (the first ``limit``), with calibration switched
+    on or off when ``calibrate`` is given."""
+    from schedc.dynamic.config import expand, load_config
+
+    points = expand(load_config(config))[:limit]
+    if calibrate is None:
+        return points
+    return [msgspec.structs.replace(p, calibrate=msgspec.structs.replace(p.calibrate, enabled=calibrate))
+            for p in points]
+
+
+def generate_dir(config: Path, out: Path, calibrate: bool | None = None, limit: int | None = None) -> list[Path]:
+    """``schedc generate``: every grid point → ``<name>.sched`` + ``<name>.world.json``, and a
+    ``manifest.json`` with targets, realised metrics, SSI and calibration per instance.
+
+    Every world is generated and converted before anything is written, so a failing point
+    leaves the folder as it was; each file is written atomically.
+    """
+    from schedc.dynamic.calibrate import realise
+    from schedc.dynamic.metrics import compute_metrics
+    from schedc.dynamic.spec import world_to_instance
+    from schedc.dynamic.ssi import stress_index
+    from schedc.importers.common import write_atomic
+    from schedc.printer import print_instance
+
+    files: list[tuple[Path, str | bytes]] = []
+    manifest = []
+    for point in points_of(config, calibrate, limit):
+        world, report = realise(point)
+        metrics = compute_metrics(world, point.targets.bottlenecks)
+        files.append((out / f"{world.name}.sched", print_instance(world_to_instance(world))))
+        files.append((out / f"{world.name}{WORLD_SUFFIX}", world_json(world)))
+        manifest.append({"instance": world.name, "seed": point.seed, "targets": msgspec.to_builtins(point.targets),
+                         "metrics": msgspec.to_builtins(metrics), "ssi": stress_index(metrics).index,
+                         "calibration": None if report is None else msgspec.to_builtins(report)})
+    files.append((out / "manifest.json", json.dumps(manifest, indent=1) + "\n"))
+    for path, content in files:
+        write_atomic(path, content)
+    return [path for path, _ in files]
+
+
+def calibration_table(config: Path, baseline: bool = False, limit: int | None = None) -> list[dict[str, Any]]:
+    """``schedc calibrate``: per grid point, SESC's report (and the parameter-space baseline's)."""
+    from schedc.dynamic.baseline import random_search
+    from schedc.dynamic.calibrate import calibrate
+
+    rows = []
+    for point in points_of(config, True, limit):
+        row: dict[str, Any] = {"instance": point.name, "sesc": msgspec.to_builtins(calibrate(point)[1])}
+        if baseline:
+            row["baseline"] = msgspec.to_builtins(random_search(point)[1])
+        rows.append(row)
+    return rows
 
 
 # --------------------------------------------------------------------------- simulation
