@@ -11,7 +11,6 @@ import dataclasses
 import importlib.util
 import json
 import pickle
-import time
 from collections import defaultdict
 
 import numpy as np
@@ -333,13 +332,11 @@ def test_env_rejects_inadmissible_pairs() -> None:
         env.step(("J7.2", "A1"))
 
 
-def test_a_200_job_rollout_is_fast() -> None:
+def test_a_200_job_rollout_is_valid_and_its_history_pickles() -> None:
+    """(Speed is measured by benchmarks/dfjsp_rules.py, not asserted here.)"""
     world = random_world(200, 10, 7)
     sim = Simulator(world)
-    began = time.perf_counter()
     rollout = simulate(sim, "SPT+LIT")
-    elapsed = time.perf_counter() - began
     assert schedule_errors(world, rollout.solution) == []
-    assert elapsed < 2.0, elapsed  # well under 1 s on a laptop; slack for loaded CI machines
     final = run_policy(sim, RULES["SPT+LIT"])  # long histories compare and pickle without deep recursion
     assert final == pickle.loads(pickle.dumps(final)) and final.log == rollout.log

@@ -144,3 +144,16 @@ def test_cli_ssi_plot_and_errors(tmp_path: Path) -> None:
     assert done.exit_code == 2 and "unknown dispatching rule" in done.output
     done = runner.invoke(app, ["plot", str(EXAMPLE), "-o", str(tmp_path / "x.png"), "--view", "sideways"])
     assert done.exit_code == 2 and "unknown view" in done.output
+
+
+def test_cpsat_warm_started_by_the_best_rule_keeps_or_improves_it_on_a_generated_shop() -> None:
+    from schedc.dynamic.api import points_of
+    from schedc.dynamic.calibrate import realise
+
+    world, _report = realise(points_of(ROOT / "examples" / "dfjsp" / "small.toml")[0])
+    world = dataclasses.replace(world, objective="makespan")
+    instance, family = world_to_instance(world), load_family("dfjsp")
+    _name, best = best_rule(world)
+    result = cpsat_solve(instance, family, SolveOptions(time_limit=3, workers=2), start=best.solution)
+    assert result.solution is not None and evaluate(make_context(instance, family), result.solution).feasible
+    assert result.objective <= best.makespan

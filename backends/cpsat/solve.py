@@ -62,13 +62,18 @@ def _chosen(solver: cp_model.CpSolver, literal: object) -> bool:
 
 
 def solve(instance: Instance, family: Family, options: SolveOptions | None = None,
-          progress: Progress | None = None) -> SolveResult:
-    """Build, solve, extract and verify; a solution the evaluator rejects raises SolverDisagreement."""
+          progress: Progress | None = None, start: Solution | None = None) -> SolveResult:
+    """Build, solve, extract and verify; a solution the evaluator rejects raises SolverDisagreement.
+
+    ``start`` is a known schedule (a dispatching rule's, a previous run's) given to CP-SAT as
+    its hint when it is feasible and better than the built-in heuristic's.
+    """
     options = options or SolveOptions()
     began = time.perf_counter()
     m = CpsatModel(instance, family, named=False)
-    if options.hint and m.hint is not None:
-        m.add_hint(m.hint)
+    hint = _better_start(m, start) if options.hint else None
+    if hint is not None:
+        m.add_hint(hint)
     built = time.perf_counter() - began
     solver = configured_solver(options)
     status = solver.solve(m.model, _Progress(progress) if progress else None)
@@ -86,6 +91,14 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
                        bound=solver.best_objective_bound, bks=instance.meta.bks,
                        gap_pct=gap_pct(result.objective, instance.meta.bks), seconds=seconds, build_seconds=built,
                        solution=solution, components=result.components)
+
+
+def _better_start(m: CpsatModel, start: Solution | None) -> Solution | None:
+    """The better feasible one of the model's heuristic schedule and ``start`` (by the objective)."""
+    candidates = [s for s in (m.hint, start) if s is not None]
+    scored = [(r.objective, k, s) for k, s in enumerate(candidates)
+              if (r := evaluate(m.ctx, s)).feasible and r.objective is not None]
+    return min(scored, key=lambda t: (t[0], t[1]))[2] if scored else None
 
 
 def fixed_verdict(instance: Instance, family: Family, solution: Solution,

@@ -3,8 +3,9 @@
 Four raw components, each from the instance metrics (:mod:`schedc.dynamic.metrics`):
 
 * congestion  C = ρ_nb / (1 − ρ_nb) · (1 + (c_a² + c_p²)/2) — the Kingman (G/G/1) waiting-time factor
-  of the bottleneck, ρ_nb = min(max(max_g ρ_g, max_b ρ_b), 1 − ε) (busiest group or window, capped
-  below 1);
+  of the bottleneck, ρ_nb = min(max_g ρ_g, 1 − ε) (the busiest machine group over the arrival
+  window, capped below 1; bottleneck windows are transient overloads, which do not build the
+  steady-state queue Kingman's formula describes);
 * pressure    P = 1 / max(τ, ε)                              — due-date pressure;
 * complexity  K = min(M · L̄ / K_max, 1)                      — machines × mean route length;
 * shocks      S = min(δ / S_max, 1)                          — disturbance.
@@ -53,8 +54,8 @@ def log_normalise(x: float, x_max: float) -> float:
 
 
 def bottleneck_utilisation(metrics: Metrics, epsilon: float = 0.01) -> float:
-    """ρ_nb: the busiest group or bottleneck window, capped at 1 − ε."""
-    finite = [r for r in (*metrics.group_utilisation.values(), *metrics.bottlenecks) if math.isfinite(r)]
+    """ρ_nb: the busiest machine group, capped at 1 − ε."""
+    finite = [r for r in metrics.group_utilisation.values() if math.isfinite(r)]
     return min(max(finite, default=0.0), 1 - epsilon)
 
 
