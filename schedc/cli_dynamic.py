@@ -38,9 +38,12 @@ def calibrate_cmd(
     baseline: Annotated[bool, typer.Option("--baseline", help="also run the parameter-space baseline")] = False,
     limit: Annotated[int | None, typer.Option(help="only the first N grid points")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print every report as JSON")] = False,
+    plot: Annotated[Path | None, typer.Option("--plot", help="draw the L2 errors per grid point here")] = None,
 ) -> None:
     """Calibrate every grid point with SESC: L2 error before and after, success, runtime."""
     rows = api.calibration_table(config, baseline, limit)
+    if plot is not None:
+        api.plot_calibration(rows, plot)
     if as_json:
         typer.echo(json.dumps(rows, indent=1))
         return

@@ -157,3 +157,35 @@ def test_cpsat_warm_started_by_the_best_rule_keeps_or_improves_it_on_a_generated
     result = cpsat_solve(instance, family, SolveOptions(time_limit=3, workers=2), start=best.solution)
     assert result.solution is not None and evaluate(make_context(instance, family), result.solution).feasible
     assert result.objective <= best.makespan
+
+
+def test_a_generated_shop_renders_faithfully_in_every_variant() -> None:
+    from schedc.dynamic.api import points_of
+    from schedc.dynamic.calibrate import realise
+    from schedc.render import render
+    from tests.test_render import audit
+
+    world, _report = realise(points_of(ROOT / "examples" / "dfjsp" / "small.toml")[0])
+    instance, family = world_to_instance(world), load_family("dfjsp")
+    assert {e.attrs["kind"] for e in instance.entities if e.cls == "event"} >= {"cancel", "estimate", "due"}
+    for variant in ("v1", "v2", "v3a", "v3b", "v4"):
+        for seed in (42, 7):
+            assert audit(render(instance, family, variant, seed), instance, family) == [], (variant, seed)
+
+
+def test_cli_generate_writes_instances_worlds_and_a_manifest(tmp_path: Path) -> None:
+    from schedc.cli import app
+
+    done = runner.invoke(app, ["generate", str(ROOT / "examples" / "dfjsp" / "small.toml"), "-o", str(tmp_path)])
+    assert done.exit_code == 0, done.output
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert [m["instance"] for m in manifest] == ["dfjsp_small"]
+    assert manifest[0]["calibration"]["l2_after"] <= manifest[0]["calibration"]["l2_before"]
+    spec, world = tmp_path / "dfjsp_small.sched", tmp_path / "dfjsp_small.world.json"
+    assert [j.operations for j in load_world(world).jobs] == [j.operations for j in load_world(spec).jobs]
+    done = runner.invoke(app, ["calibrate", str(ROOT / "examples" / "dfjsp" / "small.toml"), "--json"])
+    assert done.exit_code == 0 and json.loads(done.output)[0]["sesc"]["method"] == "sesc"
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "x"\n[plant]\nmachines = 3\n')
+    done = runner.invoke(app, ["generate", str(bad), "-o", str(tmp_path / "out")])
+    assert done.exit_code == 2 and "E71" in done.output and not (tmp_path / "out").exists()

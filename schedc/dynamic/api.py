@@ -119,6 +119,20 @@ def calibration_table(config: Path, baseline: bool = False, limit: int | None = 
     return rows
 
 
+def plot_calibration(rows: list[dict[str, Any]], out: Path) -> Path:
+    """The L2 error of every grid point before and after calibration (log scale), with the
+    calibration tolerance as the target line."""
+    from schedc.plotting import plot_metric_curves
+
+    series = {"generator": [r["sesc"]["l2_before"] for r in rows], "SESC": [r["sesc"]["l2_after"] for r in rows]}
+    if rows and "baseline" in rows[0]:
+        series["baseline"] = [r["baseline"]["l2_after"] for r in rows]
+    floor = 1e-4  # an exact hit (L2 = 0) still shows on the log scale
+    series = {k: [max(v, floor) for v in values] for k, values in series.items()}
+    return plot_metric_curves(series, out, targets={"SESC": 0.05}, xlabel="grid point", ylabel="L2 error",
+                              title="Calibration error per grid point", log_y=True)
+
+
 # --------------------------------------------------------------------------- simulation
 
 
