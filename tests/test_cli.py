@@ -103,6 +103,12 @@ def test_installed_console_script_works_outside_the_checkout(tmp_path: Path) -> 
                           check=False)
     assert done.returncode == 0, done.stderr
     assert "family: jobshop" in done.stdout
+    # the dynamic shop chain: generate, render, simulate, check (family spec and templates from the package)
+    shutil.copy(ROOT / "examples" / "dfjsp" / "small.toml", tmp_path / "small.toml")
+    for args in (["generate", "small.toml", "-o", "shops"], ["render", "shops/dfjsp_small.sched", "--variant", "v4"],
+                 ["simulate", "shops/dfjsp_small.sched", "-o", "a.txt"], ["check", "shops/dfjsp_small.sched", "a.txt"]):
+        done = subprocess.run([str(script), *args], cwd=tmp_path, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, (args, done.stderr)
 
 
 def test_grammar_command_formats_and_variant_names() -> None:
