@@ -189,3 +189,19 @@ def test_cli_generate_writes_instances_worlds_and_a_manifest(tmp_path: Path) -> 
     bad.write_text('name = "x"\n[plant]\nmachines = 3\n')
     done = runner.invoke(app, ["generate", str(bad), "-o", str(tmp_path / "out")])
     assert done.exit_code == 2 and "E71" in done.output and not (tmp_path / "out").exists()
+
+
+def test_generate_writes_identical_bytes_across_processes_and_hash_seeds(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    config = ROOT / "examples" / "dfjsp" / "small.toml"
+    folders = []
+    for hash_seed in ("0", "4242"):
+        out = tmp_path / hash_seed
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        subprocess.run([sys.executable, "-c", "from schedc.cli import main; main()", "generate", str(config),
+                        "-o", str(out)], env=env, check=True, capture_output=True)
+        folders.append({p.name: p.read_bytes() for p in sorted(out.iterdir())})
+    assert folders[0] == folders[1] and len(folders[0]) == 3

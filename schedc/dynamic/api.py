@@ -77,7 +77,8 @@ def points_of(config: Path, calibrate: bool | None = None, limit: int | None = N
 
 def generate_dir(config: Path, out: Path, calibrate: bool | None = None, limit: int | None = None) -> list[Path]:
     """``schedc generate``: every grid point → ``<name>.sched`` + ``<name>.world.json``, and a
-    ``manifest.json`` with targets, realised metrics, SSI and calibration per instance.
+    ``manifest.json`` with targets, realised metrics, SSI and calibration per instance (identical
+    bytes for an identical configuration: no wall times).
 
     Every world is generated and converted before anything is written, so a failing point
     leaves the folder as it was; each file is written atomically.
@@ -96,9 +97,12 @@ def generate_dir(config: Path, out: Path, calibrate: bool | None = None, limit: 
         metrics = compute_metrics(world, point.targets.bottlenecks)
         files.append((out / f"{world.name}.sched", print_instance(world_to_instance(world))))
         files.append((out / f"{world.name}{WORLD_SUFFIX}", world_json(world)))
+        calibration = None if report is None else msgspec.to_builtins(report)
+        if calibration is not None:
+            del calibration["runtime"]  # wall time would make the manifest differ from run to run
         manifest.append({"instance": world.name, "seed": point.seed, "targets": msgspec.to_builtins(point.targets),
                          "metrics": msgspec.to_builtins(metrics), "ssi": stress_index(metrics).index,
-                         "calibration": None if report is None else msgspec.to_builtins(report)})
+                         "calibration": calibration})
     files.append((out / "manifest.json", json.dumps(manifest, indent=1) + "\n"))
     for path, content in files:
         write_atomic(path, content)
