@@ -64,13 +64,15 @@ def measure(config: Path, limit: int | None, seed: int) -> list[dict[str, float 
     rows = []
     for point in points_of(config, calibrate=True, limit=limit):
         world, _report = realise(point)
-        ssi = stress_index(compute_metrics(world, point.targets.bottlenecks)).index
+        index = stress_index(compute_metrics(world, point.targets.bottlenecks))
+        ssi = index.index
         makespans = {rule: simulate(world, rule).makespan for rule in RULE_NAMES}
         best = min(makespans.values())
         random_rule = RULE_NAMES[int(rng.integers(len(RULE_NAMES)))]
         mean = statistics.fmean(makespans.values())
         dispatch = statistics.fmean(simulate(world, "RANDOM", seed=k).makespan for k in range(3))
-        rows.append({"instance": world.name, "ssi": ssi, "best": best, "random_rule": random_rule,
+        rows.append({"instance": world.name, "ssi": ssi, "congestion": index.congestion, "pressure": index.pressure,
+                     "best": best, "random_rule": random_rule,
                      "random_gap": makespans[random_rule] - best, "mean_gap": mean - best,
                      "dispatch_gap": dispatch - best,
                      "random_rel": (makespans[random_rule] - best) / best, "mean_rel": (mean - best) / best})
@@ -98,6 +100,10 @@ def main() -> None:
         values = np.array([r[key] for r in rows], dtype=float)
         low, high = bootstrap(ssi, values, rng)
         print(f"| {label} | {spearman(ssi, values):.3f} | [{low:.3f}, {high:.3f}] |")
+    mean_gap = np.array([r["mean_gap"] for r in rows], dtype=float)
+    for key in ("congestion", "pressure"):
+        component = np.array([r[key] for r in rows], dtype=float)
+        print(f"| (component {key} alone vs mean over rules − best) | {spearman(component, mean_gap):.3f} | |")
     print(f"\nSSI range {ssi.min():.1f}–{ssi.max():.1f}, median {np.median(ssi):.1f}")
     if args.table:
         print("\n| instance | SSI | best | random rule | random − best | mean − best |")
