@@ -205,3 +205,26 @@ def test_generate_writes_identical_bytes_across_processes_and_hash_seeds(tmp_pat
                         "-o", str(out)], env=env, check=True, capture_output=True)
         folders.append({p.name: p.read_bytes() for p in sorted(out.iterdir())})
     assert folders[0] == folders[1] and len(folders[0]) == 3
+
+
+def test_hand_written_shops_without_machine_rows_or_window_simulate(tmp_path: Path) -> None:
+    text = EXAMPLE.read_text()
+    start, end = text.index("machine (group speed) table"), text.index("jobs table")
+    plain = tmp_path / "plain.sched"
+    plain.write_text(text[:start] + text[end:])
+    world = load_world(plain)
+    assert [(m.group, m.speed) for m in world.machines] == [("M1", 1.0), ("M2", 1.0), ("M3", 1.0), ("M4", 1.0)]
+    assert world.horizon == 6  # the time after the last release (J3 at 5)
+    assert simulate(world, "SPT+LIT").makespan > 0
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (("E2 14 due    J3   22", "E2 14 dew J3 22"), ":48:3: error[E803]: event E2: unknown kind 'dew'"),
+    (("M4 mill 80", "M9 mill 80"), ":18:3: error[E804]: machine rows name no unary resource: M9"),
+])
+def test_bad_dynamic_rows_are_positioned_errors(tmp_path: Path, edit: tuple[str, str], message: str) -> None:
+    bad = tmp_path / "bad.sched"
+    bad.write_text(EXAMPLE.read_text().replace(*edit))
+    with pytest.raises(SchedcError) as exc:
+        load_world(bad)
+    assert f"{bad}{message}" in str(exc.value)

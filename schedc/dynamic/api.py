@@ -31,7 +31,12 @@ def load_world(path: Path) -> World:
     from schedc.api import load_instance
     from schedc.dynamic.spec import instance_to_world
 
-    return instance_to_world(load_instance(path))
+    instance = load_instance(path)
+    try:
+        return instance_to_world(instance)
+    except SchedcError as exc:  # name the file the rows come from
+        located = [msgspec.structs.replace(d, file=str(path)) if d.file == "<input>" else d for d in exc.diagnostics]
+        raise SchedcError(located, path.read_text(encoding="utf-8")) from None
 
 
 def _read_world_json(path: Path) -> World:

@@ -26,13 +26,15 @@ which (a breakdown is learnt when it starts, maintenance is planned from time 0)
 back from its instance equals the written one, except that a cancelled job comes back without
 operations (the instance does not carry work that was withdrawn) and jobs without the name of
 their process template (``schedc generate`` writes the whole world as JSON beside the instance).
+A hand-written instance may leave out the machine rows (every machine is then its own group at
+nominal speed) and the arrival window (it is then the time after the last release).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schedc.diagnostics import SchedcError
+from schedc.diagnostics import Diagnostic, SchedcError
 from schedc.dynamic.world import Event, Job, Machine, Operation, Outage, World
 from schedc.ir import Activity, Entity, Instance, Meta, Mode, Objective, Resource, Use
 from schedc.kinds import (
@@ -165,7 +167,7 @@ def instance_to_world(instance: Instance) -> World:
     if instance.family != "dfjsp":
         raise SchedcError.at("E802", f"{instance.name} is a {instance.family} instance; dynamic worlds are read "
                              "from dfjsp instances")
-    machines = tuple(_machine(e) for e in instance.entities if e.cls == "machine")
+    machines = _plant(instance)
     groups = {m.name: m.group for m in machines}
     releases, dues, outages = _time_rows(instance)
     ops: dict[str, list[Operation]] = {}
@@ -175,17 +177,28 @@ def instance_to_world(instance: Instance) -> World:
         ops.setdefault(a.job or a.name, []).append(Operation(name=a.name, job=a.job or a.name, step=a.step or 1,
                                                              group=group, durations=durations,
                                                              release=releases.get(a.name, 0)))
-    jobs = tuple(Job(name=name, release=releases.get(name, 0), due=dues.get(name, (0, 1))[0],
-                     weight=dues.get(name, (0, 1))[1], template="", operations=tuple(sorted(o, key=lambda x: x.step)))
+    # a job without a due date row is never late (weight 0)
+    jobs = tuple(Job(name=name, release=releases.get(name, 0), due=dues.get(name, (0, 0))[0],
+                     weight=dues.get(name, (0, 0))[1], template="", operations=tuple(sorted(o, key=lambda x: x.step)))
                  for name, o in ops.items())
     events, cancelled = _read_events(instance, {op.name: op for j in jobs for op in j.operations}, machines)
+    window = _arrival_window(instance) or max((j.release for j in jobs), default=0) + 1
     return World(name=instance.name, machines=machines, jobs=jobs, outages=tuple(outages), events=events,
-                 cancelled=cancelled, horizon=_arrival_window(instance),
+                 cancelled=cancelled, horizon=window,
                  objective="makespan" if instance.objective.measure == "makespan" else "tardiness")
 
 
-def _machine(e: Entity) -> Machine:
-    return Machine(name=e.name, group=str(e.attrs["group"]), speed=int(e.attrs["speed"]) / 100)  # type: ignore[arg-type]
+def _plant(instance: Instance) -> tuple[Machine, ...]:
+    """One machine per unary resource, with the group and speed of its ``machine`` row; a machine
+    without a row is its own group at nominal speed."""
+    rows = {e.name: e for e in instance.entities if e.cls == "machine"}
+    resources = {r.name for r in instance.resources if r.kind == "unary"}
+    stray = sorted(set(rows) - resources)
+    if stray:
+        raise _row_error("E804", f"machine rows name no unary resource: {', '.join(stray)}", rows[stray[0]])
+    return tuple(Machine(name=r.name, group=str(rows[r.name].attrs["group"]) if r.name in rows else r.name,
+                         speed=int(rows[r.name].attrs["speed"]) / 100 if r.name in rows else 1.0)  # type: ignore[arg-type]
+                 for r in instance.resources if r.kind == "unary")
 
 
 def _time_rows(instance: Instance) -> tuple[dict[str, int], dict[str, tuple[int, int]], list[Outage]]:
@@ -213,8 +226,7 @@ def _read_events(instance: Instance, ops: dict[str, Operation],
         kind, subject = str(e.attrs["kind"]), str(e.attrs["subject"])
         time, detail = int(e.attrs["time"]), tuple(e.attrs.get("detail", ()))  # type: ignore[arg-type]
         if kind not in EVENT_OF_KIND:
-            raise SchedcError.at("E803", f"event {e.name}: unknown kind {kind!r}; kinds: "
-                                 + ", ".join(EVENT_OF_KIND), span=e.span)
+            raise _row_error("E803", f"event {e.name}: unknown kind {kind!r}; kinds: " + ", ".join(EVENT_OF_KIND), e)
         events.append(_event(EVENT_OF_KIND[kind], time, subject, detail, ops, machines))
         if kind == "cancel":
             cancelled.append(Job(name=subject, release=0, due=0, weight=0, template="", operations=()))
@@ -235,6 +247,11 @@ def _event(kind: str, time: int, subject: str, detail: tuple[str, ...], ops: dic
     if kind == "rework" and op is not None:
         return Event(time=time, type=kind, job=op.job, op=op.name)  # type: ignore[arg-type]
     return Event(time=time, type=kind, job=subject, old=detail[0] if detail else "")  # type: ignore[arg-type]
+
+
+def _row_error(code: str, message: str, entity: Entity) -> SchedcError:
+    """An error positioned at the table row of ``entity``."""
+    return SchedcError(Diagnostic(code=code, message=message, span=entity.span))
 
 
 def _arrival_window(instance: Instance) -> int:
