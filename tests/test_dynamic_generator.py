@@ -241,3 +241,10 @@ def test_ssi_is_monotone_in_utilisation_and_tightness() -> None:
     assert by_load == sorted(by_load) and by_load[0] < by_load[-1]
     assert by_pressure == sorted(by_pressure) and by_pressure[0] < by_pressure[-1]
     assert all(0 <= s <= 100 for s in by_load + by_pressure)
+
+
+def test_a_shop_whose_every_job_is_cancelled_is_a_clear_error() -> None:
+    with pytest.raises(SchedcError, match="every one of the 3 jobs is cancelled"):
+        generate(point(BASE, "horizon = 400\njobs = 3", "[scenarios]\ncancel = 0.999"))
+    with pytest.raises(SchedcError, match="expected a probability below 1"):
+        point(BASE, extra="[scenarios]\ncancel = 1.0")

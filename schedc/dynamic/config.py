@@ -410,6 +410,8 @@ def _check_scenarios(s: Scenarios) -> list[tuple[str, str]]:
         value = getattr(s, field)
         if not 0 <= value <= 1:
             out.append((f"$.scenarios.{field}", f"expected a probability in [0, 1], got {value}"))
+    if s.cancel == 1:  # the arrival rate compensates for cancellations: 1 − p_cancel must be positive
+        out.append(("$.scenarios.cancel", "expected a probability below 1 (some jobs must remain), got 1.0"))
     low, high = s.processing_multiplier
     if not 0 < low <= high:
         out.append(("$.scenarios.processing_multiplier", f"expected 0 < lo ≤ hi, got [{low}, {high}]"))

@@ -237,6 +237,9 @@ def draft(point: ConfigPoint) -> Draft:
                  op_step=op_step, op_group=op_group, op_offset=np.full(len(op_job), -1, dtype=np.int64), dur=dur,
                  down=maintenance(point, len(machines), rng["disturbances"]), events=((),) * n)
     dynamic = apply_dynamics(base, rng["dynamics"], membership)
+    if (dynamic.cancel >= 0).all():
+        raise SchedcError.at("E715", f"{point.name}: every one of the {n} jobs is cancelled; no job is left to "
+                             "schedule", hint="lower scenarios.cancel or raise the number of jobs")
     return replace(dynamic, down=engineer_outages(dynamic, point.targets.bottlenecks, point.targets.disturbance,
                                                   rng["disturbances"]))
 
