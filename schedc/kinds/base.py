@@ -147,6 +147,13 @@ class Row:
             raise self.error(f"expected {n} cells ({what}), found {len(self.cells)}",
                              min(n, len(self.cells) - 1) if self.cells else 0)
 
+    def expect_optional_last(self, n: int, layout: str) -> None:
+        """``n`` cells, or ``n − 1`` when the last (optional) one is left out; ``layout`` names them."""
+        if len(self.cells) not in (n - 1, n):
+            extra = len(self.cells) > n  # point at the first extra cell, or at the last one given
+            raise self.error(f"expected {layout}, found {len(self.cells)} cells",
+                             n if extra else max(len(self.cells) - 1, 0))
+
     def int(self, index: int, what: str, minimum: int | None = 0) -> int:
         text = self.cells[index]
         try:

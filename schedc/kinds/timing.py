@@ -52,9 +52,7 @@ class TimeWindow(Constraint, frozen=True, kw_only=True, tag="time_window"):
     def parse_rows(cls, rows: Sequence[Row], params: dict[str, object], ctx: TableContext) -> tuple[Window, ...]:
         out = []
         for row in rows:
-            if len(row) not in (2, 3):
-                raise row.error(f"expected TARGET RELEASE [DEADLINE], found {len(row)} cells",
-                                min(len(row), 3) - 1 if len(row) else 0)
+            row.expect_optional_last(3, "TARGET RELEASE [DEADLINE]")
             deadline = row.opt_int(2, "deadline") if len(row) == 3 else None
             out.append(Window(target=row.cells[0], release=row.int(1, "release date"), deadline=deadline))
         return tuple(out)
@@ -109,9 +107,7 @@ class ResourceDowntime(Constraint, frozen=True, kw_only=True, tag="resource_down
     def parse_rows(cls, rows: Sequence[Row], params: dict[str, object], ctx: TableContext) -> tuple[Downtime, ...]:
         out = []
         for row in rows:
-            if len(row) not in (3, 4):
-                raise row.error(f"expected RESOURCE START END [LABEL], found {len(row)} cells",
-                                min(len(row), 4) - 1 if len(row) else 0)
+            row.expect_optional_last(4, "RESOURCE START END [LABEL]")
             start, end = row.int(1, "start"), row.int(2, "end")
             if end <= start:
                 raise row.error(f"a downtime must end after it starts, found [{start}, {end})", 2)
@@ -175,9 +171,7 @@ class Tardiness(Constraint, frozen=True, kw_only=True, tag="tardiness"):
     def parse_rows(cls, rows: Sequence[Row], params: dict[str, object], ctx: TableContext) -> tuple[DueDate, ...]:
         out = []
         for row in rows:
-            if len(row) not in (2, 3):
-                raise row.error(f"expected TARGET DUE [WEIGHT], found {len(row)} cells",
-                                min(len(row), 3) - 1 if len(row) else 0)
+            row.expect_optional_last(3, "TARGET DUE [WEIGHT]")
             weight = row.int(2, "weight") if len(row) == 3 else 1
             out.append(DueDate(target=row.cells[0], due=row.int(1, "due date"), weight=weight))
         return tuple(out)
