@@ -32,11 +32,11 @@ from schedc.diagnostics import SchedcError
 from schedc.family import builtin_family_names, load_family
 from schedc.importers import import_paths
 from schedc.ir import Family, Instance
-from schedc.kinds import KINDS, SLOT_KINDS, PrecedenceLag
+from schedc.kinds import KINDS, PrecedenceLag
 from schedc.render import VARIANTS, Rendering, display_names, facts, printed_numbers, render
 from schedc.render.facts import CONSTRAINT_FACTS
 from schedc.render.model import stream
-from schedc.render.slot import RULE_CONTEXT, day_number
+from schedc.render.slot import day_number
 from schedc.render.templates import TemplateSet
 from schedc.render.themes import Domain, draw, load_domains
 from schedc.resources import data_dir
@@ -254,7 +254,7 @@ def test_examples_are_faithful_in_every_variant(name: str) -> None:
 def test_ft06_facts_are_enumerated() -> None:
     table = facts(example("ft06"))
     kinds = collections.Counter(f[0] for f in table)
-    assert kinds == {"duration": 36, "uses": 36, "edge": 30, "unary": 6, "size": 2, "objective": 1}
+    assert kinds == {"duration": 36, "uses": 36, "edge": 30, "unary": 6, "size": 2, "objective": 1, "rule": 3}
     assert table[("duration", "J1.2")] == (3,) and table[("uses", "J1.2", "M1")] == ()
     assert table[("size", "jobs")] == (6,) and table[("edge", "J1.1", "J1.2")] == ()
 
@@ -274,10 +274,9 @@ def test_v2_permutes_jobs_but_keeps_routes() -> None:
 
 def test_every_fact_kind_and_rule_kind_is_covered() -> None:
     assert {cls.__struct_config__.tag for cls in CONSTRAINT_FACTS} == set(KINDS)
-    assert {cls.__struct_config__.tag for cls in RULE_CONTEXT} == set(SLOT_KINDS)
-    macros = (data_dir("templates") / "_rules.j2").read_text(encoding="utf-8")
-    table_kinds = {"coverage", "unavailability", "assignment_cost"}  # stated by their own categories
-    assert all(f"macro {kind}(" in macros for kind in SLOT_KINDS - table_kinds)
+    for kind in KINDS:  # every kind words its own claim, in at least three paraphrases
+        texts = [p.read_text(encoding="utf-8") for p in sorted((data_dir("templates") / "kinds" / kind).glob("*.j2"))]
+        assert len(set(texts)) >= 3, kind
 
 
 def test_printed_numbers_skip_names_and_dashes() -> None:
@@ -399,7 +398,7 @@ def test_user_templates_are_sandboxed(tmp_path: Path) -> None:
 def test_spec_background_is_rendered_in_the_sandbox() -> None:
     family = load_family("jobshop")
     themed = msgspec.structs.replace(family, background="Each {{ w.job }} is {{ '%s' % 'fine' }}.")
-    assert render(example("ft06"), themed).background == "Each job is fine."
+    assert render(example("ft06"), themed).background.split("\n\n")[0] == "Each job is fine."
     unsafe = msgspec.structs.replace(family, background="{{ ''.__class__.__mro__ }}")
     with pytest.raises(SchedcError, match="E605"):
         render(example("ft06"), unsafe)

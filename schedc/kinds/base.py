@@ -19,6 +19,7 @@ import msgspec
 from schedc.diagnostics import Span
 
 if TYPE_CHECKING:
+    from schedc.kinds.claims import Claim
     from schedc.kinds.context import EvalContext, View, Violation
 
 Boundary = Literal["observed"]
@@ -105,6 +106,18 @@ class Constraint(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
     def check(self, ctx: EvalContext, view: View) -> list[Violation]:
         """Every violated unit of this constraint in a schedule (each kind implements its meaning)."""
         raise NotImplementedError
+
+    def claim(self, objective: str = "penalty") -> Claim:
+        """What this constraint's rule sentences must say (:mod:`schedc.kinds.claims`).
+
+        ``objective`` is the instance's measure: a soft rule's penalty counts toward it only
+        when the instance minimises the penalty (a makespan instance reports it, no more).
+        Kinds whose sentences need more than their parameters override this.
+        """
+        from schedc.kinds.claims import Claim, parameters
+
+        return Claim(constraint=self.id, kind=type(self).__struct_config__.tag, hard=self.hard,  # type: ignore[arg-type]
+                     weight=self.weight, scored=self.hard or objective == "penalty", params=parameters(self))
 
     def violation(self, message: str, amount: int = 1, entities: tuple[str, ...] = (),
                   time: int | None = None, day: int | None = None) -> Violation:

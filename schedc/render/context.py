@@ -32,7 +32,9 @@ class BuildContext:
     facts: Facts
     domain: Domain | None
     claimed: set[FactId] = field(default_factory=set)
+    writer: Any = None  # the ClaimWriter of this rendering (schedc.render.claims), set by the engine
     _index: dict[tuple[str | int, ...], list[FactId]] | None = None
+    _by_constraint: dict[str, list[FactId]] | None = None
 
     def about(self, *key: str | int) -> list[FactId]:
         """Facts whose id starts with ``key`` after the fact kind: ``about("course", "Math")`` gives
@@ -45,6 +47,19 @@ class BuildContext:
                         index.setdefault(tuple(f[1:end]), []).append(f)
             self._index = index
         return self._index.get(key, [])
+
+    def constraint_facts(self, constraint_id: str) -> list[FactId]:
+        """The facts an active constraint contributes, in ledger order (indexed once)."""
+        if self._by_constraint is None:
+            from schedc.render.facts import facts_by_constraint
+
+            owner = {f: cid for cid, fs in facts_by_constraint(self.instance).items() for f in fs}
+            index: dict[str, list[FactId]] = {}
+            for f in self.facts:
+                if f in owner:
+                    index.setdefault(owner[f], []).append(f)
+            self._by_constraint = index
+        return self._by_constraint.get(constraint_id, [])
 
     def show(self, name: str) -> str:
         """The display name of an IR name in this rendering."""

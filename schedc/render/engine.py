@@ -13,18 +13,21 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from schedc.family import load_family
+import msgspec
+
+from schedc.family import find_family_file, load_family
 from schedc.ir import Family, Instance, PlanStep
 from schedc.kinds import INTERVAL_KINDS, kind_name
 from schedc.names import canonical_names
 from schedc.render import interval, slot
+from schedc.render.claims import ClaimWriter
 from schedc.render.context import BuildContext, Builder, Item, unsupported
 from schedc.render.facts import facts
-from schedc.render.model import DEFAULT_SEED, Rendering, Statement, Variant, printed_numbers, stream
+from schedc.render.model import DEFAULT_SEED, ClaimRecord, Rendering, Statement, Variant, printed_numbers, stream
 from schedc.render.model import variant as find_variant
 from schedc.render.prompt import background, response_format, system_prompt
-from schedc.render.templates import TemplateSet
-from schedc.render.themes import Domain, load_domains, pick_domain, themed_names, vocabulary
+from schedc.render.templates import KindTemplates, TemplateSet
+from schedc.render.themes import Domain, load_domains, pick_domain, plural, themed_names, vocabulary
 
 BUILDERS: dict[str, Callable[[PlanStep, Family], Builder | None]] = {"interval": interval.builder,
                                                                      "slot": slot.builder}
@@ -37,21 +40,52 @@ LATE = ("rules", "closing")
 def render(instance: Instance, family: Family | None = None, variant: str = "v1", seed: int = DEFAULT_SEED,
            search: Sequence[Path] = ()) -> Rendering:
     """The rendering of ``instance`` in one variant and seed (identical bytes in every process)."""
-    family = family or load_family(instance.family, search)
+    family = with_plan(family or load_family(instance.family, search), instance)
     chosen = find_variant(variant)
     domain, names = naming(instance, family, chosen, seed, search)
     words = vocabulary(family, domain)
     ctx = BuildContext(instance=instance, family=family, names=names, words=words, facts=facts(instance),
                        domain=domain)
-    statements = _statements(ctx, chosen, seed, TemplateSet(family.name, search))
+    ctx.writer = ClaimWriter(ctx, KindTemplates(family.name, search))
+    source = find_family_file(family.name, search)
+    templates = TemplateSet(family.name, search, entity_categories(family), str(source) if source else None)
+    statements = _statements(ctx, chosen, seed, templates)
     missing = ctx.unclaimed()
     if missing:
         shown = ", ".join(repr(m) for m in missing[:5])
         raise unsupported(f"the plan of family {family.name!r} leaves {len(missing)} facts unstated: {shown}")
     return Rendering(instance=instance.name, family=family.name, variant=chosen.name, seed=seed,
                      theme=domain.id if domain else None, system=system_prompt(family, words),
-                     background=background(family, words), statements=tuple(statements),
-                     response_format=response_format(instance, family, names, words), names=names)
+                     background=background(instance, family, words, names), statements=tuple(statements),
+                     response_format=response_format(instance, family, names, words), names=names,
+                     claims=_claim_records(ctx, statements))
+
+
+def with_plan(family: Family, instance: Instance) -> Family:
+    """The family with its statement plan, or the default plan of its structure when it has none."""
+    if family.plan:
+        return family
+    return msgspec.structs.replace(family, plan=default_plan(family, instance))
+
+
+def default_plan(family: Family, instance: Instance) -> tuple[PlanStep, ...]:
+    """A plan stating everything a family of built-in kinds can carry: sizes, data (categories with
+    nothing to state are skipped), the rules, the objective. Entity classes are stated one entity each."""
+    if family.structure == "interval":
+        names = ["framing", "machines", "jobs*", "resources", "activities*", "precedences*", "releases",
+                 "due_dates", "downtime", "events", "rules", "closing"]
+    else:
+        skills = any("skills" in e.attrs for e in instance.entities)
+        names = ["framing", *(["skills"] if skills else []), *(f"{c.name}*" for c in family.classes),
+                 "cover*", "unavailability*", "requests*", "rules", "closing"]
+    return tuple(PlanStep(category=n.rstrip("*"), shuffle=n.endswith("*")) for n in names)
+
+
+def entity_categories(family: Family) -> frozenset[str]:
+    """Plan categories that name an entity class (``courses``, ``nurse``): they may use the default
+    entity paraphrases."""
+    classes = {c.name for c in family.classes} | {plural(c.name) for c in family.classes}
+    return frozenset(step.category for step in family.plan if step.category in classes)
 
 
 def naming(instance: Instance, family: Family, chosen: Variant, seed: int,
@@ -68,7 +102,7 @@ def naming(instance: Instance, family: Family, chosen: Variant, seed: int,
 def display_names(instance: Instance, family: Family | None = None, variant: str = "v1",
                   seed: int = DEFAULT_SEED, search: Sequence[Path] = ()) -> dict[str, str]:
     """IR name → display name in a variant: what the verifier must use to read its answers."""
-    family = family or load_family(instance.family, search)
+    family = with_plan(family or load_family(instance.family, search), instance)
     return naming(instance, family, find_variant(variant), seed, search)[1]
 
 
@@ -88,7 +122,8 @@ def _statements(ctx: BuildContext, chosen: Variant, seed: int, templates: Templa
         index = int(draw * count) if chosen.template else 0
         if chosen.order and step.shuffle:
             order_rng.shuffle(group)
-        out += [_statement(templates, step, index, item, shared) for item in group]
+        step_context = {**shared, "say": ctx.writer.say(index), "style": index}
+        out += [_statement(templates, step, index, item, step_context) for item in group]
     return out
 
 
@@ -109,6 +144,19 @@ def _build(ctx: BuildContext) -> dict[str, list[Item]]:
 def _shared_context(ctx: BuildContext) -> dict[str, Any]:
     theme = None if ctx.domain is None else {"id": ctx.domain.id, "setting": ctx.domain.setting}
     return {"w": ctx.words, "theme": theme, "family": ctx.family.name, "title": ctx.family.title}
+
+
+def _claim_records(ctx: BuildContext, statements: list[Statement]) -> tuple[ClaimRecord, ...]:
+    """One record per active constraint: its claim and the sentences of this rendering that state it —
+    its rule sentence first, then the data statements that list its rows."""
+    out = []
+    for constraint_id, claim in ctx.writer.by_id.items():
+        own = set(ctx.constraint_facts(constraint_id))
+        texts = list(dict.fromkeys(ctx.writer.texts[constraint_id]))
+        texts += [s.text for s in statements if own.intersection(s.facts) and s.text not in texts
+                  and not any(t in s.text for t in texts)]
+        out.append(ClaimRecord(claim=claim, text=tuple(texts)))
+    return tuple(out)
 
 
 def _statement(templates: TemplateSet, step: PlanStep, index: int, item: Item, shared: dict[str, Any]) -> Statement:

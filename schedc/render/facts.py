@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from schedc.diagnostics import SchedcError
 from schedc.ir import Instance
+from schedc.ir.nodes import WEEKDAYS
 from schedc.kinds import (
     AssignmentCost,
     AttrRef,
@@ -46,6 +47,7 @@ from schedc.kinds import (
     WindowPatternCost,
     kind_name,
 )
+from schedc.kinds.context import WEEKEND_DEFINITIONS
 
 FactId = tuple[str | int, ...]
 FactValue = tuple[int | str, ...]
@@ -65,7 +67,20 @@ def facts(instance: Instance) -> Facts:
             if handler is None:
                 raise SchedcError.at("E601", f"no fact enumeration for constraint kind {kind_name(constraint)!r}")
             handler(constraint, instance, out)
+            out.setdefault(("rule", constraint.id), rule_values(constraint))  # every rule is stated once
     out[("objective", instance.objective.measure)] = ()
+    return out
+
+
+def facts_by_constraint(instance: Instance) -> dict[str, set[FactId]]:
+    """Active constraint id → the facts it contributes (its rule, its table rows, its quantified entities)."""
+    out: dict[str, set[FactId]] = {}
+    for constraint in instance.constraints:
+        if constraint.active:
+            own: Facts = {}
+            CONSTRAINT_FACTS[type(constraint)](constraint, instance, own)
+            own.setdefault(("rule", constraint.id), rule_values(constraint))
+            out[constraint.id] = set(own)
     return out
 
 
@@ -130,7 +145,25 @@ def _entity_facts(instance: Instance, out: Facts) -> None:
                 for member in value:
                     out[("member", entity.cls, entity.name, attr, member)] = ()
             else:
-                out[("attr", entity.cls, entity.name, attr)] = (value,)
+                out[("attr", entity.cls, entity.name, attr)] = (attribute_text(value),)
+
+
+def attribute_text(value: int | str) -> int | str:
+    """How an attribute value is printed: as given, except a weekend definition (``SaturdaySunday``),
+    which is printed as its days (``Saturday and Sunday``)."""
+    if isinstance(value, str) and value in WEEKEND_DEFINITIONS:
+        days = weekend_days(value)
+        return ", ".join(days[:-1]) + " and " + days[-1]
+    return value
+
+
+def weekend_days(definition: str | None) -> list[str]:
+    """The weekdays of a weekend definition (``SaturdaySunday`` → Saturday, Sunday)."""
+    if definition is None or definition not in WEEKEND_DEFINITIONS:
+        return []
+    first, length = WEEKEND_DEFINITIONS[definition]
+    start = WEEKDAYS.index(first)
+    return [WEEKDAYS[(start + i) % 7] for i in range(length)]
 
 
 # --------------------------------------------------------------------------- interval kinds

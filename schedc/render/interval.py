@@ -11,6 +11,7 @@ from typing import Any
 
 from schedc.ir import Activity, Family, Mode, PlanStep
 from schedc.kinds import PrecedenceLag, ResourceDowntime, Tardiness, TimeWindow
+from schedc.render import rules
 from schedc.render.context import BuildContext, Builder, Item, unsupported
 from schedc.render.facts import FactId, is_multi_mode
 
@@ -21,21 +22,6 @@ def framing(ctx: BuildContext) -> list[Item]:
     sizes = {key[1]: value[0] for key, value in ctx.facts.items() if key[0] == "size" and key[1] not in classes}
     ids = [("size", key) for key in sizes]
     return [Item("framing", {"sizes": sizes}, ctx.claim(ids))]
-
-
-def closing(ctx: BuildContext) -> list[Item]:
-    """Machine exclusivity (job shops) and the objective (with the lateness rule when due dates are
-    soft: how a late job is costed, and whether that cost is the objective or only reported)."""
-    machines = [r.name for r in ctx.instance.resources if r.kind == "unary"]
-    unary = [("unary", m) for m in machines]
-    if any(f not in ctx.facts for f in unary):
-        raise unsupported("some machines may run operations in parallel (no unary_no_overlap on them)")
-    objective = ("objective", ctx.instance.objective.measure)
-    lateness = [c for c in ctx.instance.constraints if isinstance(c, Tardiness) and c.active]
-    rules = [("rule", c.id) for c in lateness]
-    context = {"objective": ctx.instance.objective.measure,
-               "lateness": [{"hard": c.hard, "weight": c.weight} for c in lateness]}
-    return [Item("closing", context, ctx.claim([*unary, *rules, objective]))]
 
 
 # --------------------------------------------------------------------------- job shops
@@ -258,7 +244,8 @@ BUILDERS: dict[str, Builder] = {
     "resources": resources,
     "activities": activities,
     "precedences": precedences,
-    "closing": closing,
+    "rules": rules.rules,
+    "closing": rules.closing,
 }
 """Plan category → builder, for the interval families."""
 

@@ -18,6 +18,7 @@ from typing import NamedTuple
 import msgspec
 
 from schedc.diagnostics import SchedcError
+from schedc.kinds.claims import Claim
 from schedc.render.facts import FactId
 
 DEFAULT_SEED = 42
@@ -73,6 +74,16 @@ class Statement(msgspec.Struct, frozen=True, kw_only=True):
     verbatim: tuple[str, ...] = ()
 
 
+class ClaimRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """A claim of the rendering and the sentences that state it (rule sentence first)."""
+
+    claim: Claim
+    text: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return self.claim.to_json(list(self.text))
+
+
 class Rendering(msgspec.Struct, frozen=True, kw_only=True):
     """A whole rendering: system prompt, background, statements, response format, names."""
 
@@ -86,6 +97,7 @@ class Rendering(msgspec.Struct, frozen=True, kw_only=True):
     statements: tuple[Statement, ...]
     response_format: str
     names: dict[str, str]
+    claims: tuple[ClaimRecord, ...] = ()
 
     @property
     def instance_text(self) -> str:
@@ -117,7 +129,7 @@ class Rendering(msgspec.Struct, frozen=True, kw_only=True):
         return {"name": self.instance, "family": self.family, "variant": self.variant, "seed": self.seed,
                 "theme": self.theme, "system": self.system, "background": self.background,
                 "instance": self.instance_text, "response_format": self.response_format,
-                "names": self.names, "ledger": self.ledger()}
+                "names": self.names, "ledger": self.ledger(), "claims": [c.to_json() for c in self.claims]}
 
 
 _NUMBER = re.compile(r"(?<!\w)-?\d+(?!\w)")

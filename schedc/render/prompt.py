@@ -13,7 +13,9 @@ import textwrap
 from typing import Any
 
 from schedc.ir import Family, Instance
-from schedc.render.templates import render_shared, render_string
+from schedc.render.assumptions import applicable
+from schedc.render.claims import role_words
+from schedc.render.templates import render_shared, render_shared_string, render_string
 
 _PLACEHOLDER = re.compile(r"<([a-z_]+)>")
 
@@ -24,25 +26,43 @@ def system_prompt(family: Family, words: dict[str, str]) -> str:
                                        "w": words})
 
 
-def background(family: Family, words: dict[str, str]) -> str:
-    """The family's background text, rendered in the sandbox and reflowed into paragraphs."""
-    text = render_string(textwrap.dedent(family.background).strip(), {"w": words, "roles": dict(family.roles)})
+def background(instance: Instance, family: Family, words: dict[str, str], names: dict[str, str] | None = None) -> str:
+    """The family's framing text (rendered in the sandbox), then the shared assumptions that apply to
+    this instance (:mod:`schedc.render.assumptions`), as one paragraph."""
+    r = role_words(instance, family, words, names or {})
+    text = render_string(textwrap.dedent(family.background).strip(), {"w": words, "r": r, "roles": dict(family.roles)})
     paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", text)]
+    shared = [render_shared_string(a.text, {"r": r, "w": words}) for a in applicable(instance, family)]
+    if shared:
+        paragraphs.append(" ".join(shared))
     return "\n\n".join(p for p in paragraphs if p)
 
 
 def response_format(instance: Instance, family: Family, names: dict[str, str], words: dict[str, str]) -> str:
     """The answer-format stanza in this rendering's names (shared template ``templates/response_format.j2``)."""
     fields = _PLACEHOLDER.findall(family.answer)
+    shown = _shown_placeholders(family, words)
     context: dict[str, Any] = {
-        "format": family.answer,
+        "format": _PLACEHOLDER.sub(lambda m: f"<{shown.get(m.group(1), m.group(1))}>", family.answer),
         "header": family.answer_header,
-        "fields": [(f, _describe(f, instance, family, words)) for f in dict.fromkeys(fields)],
+        "fields": [(shown.get(f, f), _describe(f, instance, family, words)) for f in dict.fromkeys(fields)],
         "examples": _examples(instance, family, names, words),
         "lines": _lines_note(instance, family, names, words),
         "w": words,
     }
     return render_shared("response_format.j2", context)
+
+
+def _shown_placeholders(family: Family, words: dict[str, str]) -> dict[str, str]:
+    """Answer-line placeholder → how the stanza names it: in the rendering's role words (``<course>``
+    rather than ``<agent>``, ``<order>`` for a themed job); the line itself is read by position."""
+    decision = family.decision
+    out = {"job": words.get("job", "job"), "machine": words.get("machine", "machine"),
+           "activity": words.get("activity", "activity")}
+    if decision is not None:
+        out["agent"] = _role_word(family, decision.agent, "agent", words)
+        out["value"] = _role_word(family, decision.value, "value", words)
+    return out
 
 
 def _role_word(family: Family, role: str | None, default: str, words: dict[str, str] | None = None) -> str:

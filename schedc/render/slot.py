@@ -14,37 +14,20 @@ from one macro of ``templates/_rules.j2``, fed by one context function per kind
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from schedc.ir import Entity, Family, Instance, PlanStep
 from schedc.kinds import (
     AssignmentCost,
-    AttrRef,
-    Bound,
-    CapacityOverflow,
-    Compactness,
-    ConsecutiveRunBounds,
     Constraint,
-    CountBounds,
     Coverage,
-    OnePerSlot,
-    PatternProhibition,
     Selector,
-    SlotConflict,
-    Spread,
-    Stability,
     Unavailability,
-    ValueFilter,
-    WindowPatternCost,
-    kind_name,
 )
-from schedc.render.context import BuildContext, Builder, Item, unsupported
-from schedc.render.facts import FactId
+from schedc.render import rules
+from schedc.render.context import BuildContext, Builder, Item
+from schedc.render.facts import FactId, attribute_text
 from schedc.render.themes import plural
-
-RuleContext = Callable[[Any, BuildContext], dict[str, Any]]
-
 
 # --------------------------------------------------------------------------- days and names
 
@@ -80,11 +63,6 @@ def _entity_classes(ctx: BuildContext) -> list[str]:
     return list(dict.fromkeys(e.cls for e in ctx.instance.entities))
 
 
-def _facts_about(ctx: BuildContext, key: str, kinds: tuple[str, ...]) -> list[FactId]:
-    """Facts of the given kinds about one constraint id."""
-    return [f for f in ctx.about(key) if f[0] in kinds]
-
-
 def _entity_facts(ctx: BuildContext, entity: Entity) -> list[FactId]:
     """The attribute and membership facts of one entity."""
     return [f for f in ctx.about(entity.cls, entity.name) if f[0] in ("attr", "member")]
@@ -110,7 +88,8 @@ def _calendar_item(ctx: BuildContext, item_id: str, claim: bool) -> Item:
              for cls in _entity_classes(ctx)]
     start = cal.start_date.isoformat() if cal is not None and cal.start_date is not None else None
     context = {"days": cal.days if cal else 0, "periods": cal.periods_per_day if cal else 1, "start": start,
-               "first": day_label(ctx, 0), "last": day_label(ctx, (cal.days if cal else 1) - 1), "sizes": sizes}
+               "first": day_label(ctx, 0), "last": day_label(ctx, (cal.days if cal else 1) - 1), "sizes": sizes,
+               "stated": claim}
     ids = [("calendar",), *(("size", s["cls"]) for s in sizes)] if claim else []
     return Item(item_id, context, ctx.claim(ids), (start,) if start else ())
 
@@ -143,18 +122,20 @@ def _entity_item(ctx: BuildContext, entity: Entity) -> Item:
         if isinstance(value, tuple):
             attrs[attr] = [ctx.show(v) for v in value]
             verbatim += [ctx.mention(v, role(ctx, attr)) for v in value]
+        elif isinstance(value, str) and attribute_text(value) != value:
+            attrs[attr] = attribute_text(value)
         elif isinstance(value, str):
             attrs[attr] = ctx.show(value)
             verbatim.append(ctx.mention(value, role(ctx, attr)))
         else:
             attrs[attr] = value
-    rules = [c for c in ctx.instance.constraints if c.active and _attached_to(c, entity)]
+    attached = [c for c in ctx.instance.constraints if c.active and _attached_to(c, entity)]
     ids = _entity_facts(ctx, entity)
     contexts = []
-    for c in rules:
-        ids += _facts_about(ctx, c.id, ("rule", "pattern_cost"))
-        contexts.append(rule_context(c, ctx))
-        verbatim += contexts[-1].get("verbatim", [])
+    for c in attached:
+        ids += rules.rule_facts(ctx, c)
+        contexts.append(rules.rule_ref(c, ctx))
+        verbatim += contexts[-1]["verbatim"]
     context = {"name": ctx.show(entity.name), "cls": entity.cls, "one": role(ctx, entity.cls), "attrs": attrs,
                "rules": contexts}
     return Item(f"{entity.cls}:{entity.name}", context, ctx.claim(ids), tuple(verbatim))
@@ -186,8 +167,7 @@ def cover(ctx: BuildContext) -> list[Item]:
             days.setdefault(r.day, []).append(r)
         for day, rows in sorted(days.items()):
             shown = [{"value": ctx.show(r.value), "min": r.min, "max": r.max, "period": r.period} for r in rows]
-            ids = [("rule", c.id), *(("cover", c.id, r.day, *(() if r.period is None else (r.period,)), r.value)
-                                     for r in rows)]
+            ids = [("cover", c.id, r.day, *(() if r.period is None else (r.period,)), r.value) for r in rows]
             context = {"day": day_label(ctx, day), "rows": shown, "complete": c.complete, **_soft(c)}
             items.append(Item(f"cover:{c.id}:{day}", context, ctx.claim(ids), tuple(x["value"] for x in shown)))
     return items
@@ -204,8 +184,7 @@ def unavailability(ctx: BuildContext) -> list[Item]:
             by_agent.setdefault(u.agent, []).append(u)
         for agent, slots in by_agent.items():
             shown = [{"day": day_label(ctx, u.day), "period": u.period} for u in slots]
-            ids = [("rule", c.id), *(("unavailable", c.id, agent, u.day, *(() if u.period is None else (u.period,)))
-                                     for u in slots)]
+            ids = [("unavailable", c.id, agent, u.day, *(() if u.period is None else (u.period,))) for u in slots]
             context = {"agent": ctx.show(agent), "slots": shown, **_soft(c)}
             mention = ctx.mention(agent, _agent_words(ctx)["agent"])
             items.append(Item(f"unavailability:{c.id}:{agent}", context, ctx.claim(ids), (mention,)))
@@ -231,7 +210,7 @@ def _request_item(ctx: BuildContext, c: AssignmentCost, agent: str, entries: lis
     shown = [{"day": None if e.day < 0 else day_label(ctx, e.day), "value": None if e.value == "*" else
               ctx.show(e.value), "cost": e.cost, "when": e.when} for e in entries]
     grid = _grid(ctx, entries, values)
-    ids = [("rule", c.id), *(("cost", c.id, e.agent, e.day, e.value, e.when) for e in entries)]
+    ids = [("cost", c.id, e.agent, e.day, e.value, e.when) for e in entries]
     context = {"agent": ctx.show(agent), "entries": shown, "grid": grid, **_soft(c)}
     words = _agent_words(ctx)
     verbatim = (ctx.mention(agent, words["agent"]),
@@ -251,155 +230,18 @@ def _grid(ctx: BuildContext, entries: list[Any], values: list[str]) -> list[dict
             for d in range(days)]
 
 
-# --------------------------------------------------------------------------- rules and closing
-
-
-def rules(ctx: BuildContext) -> list[Item]:
-    """One statement per constraint not stated yet."""
-    return [_rule_item(ctx, c) for c in _pending(ctx)]
-
-
-def closing(ctx: BuildContext) -> list[Item]:
-    """The objective, with the constraints no other category stated when the plan has no ``rules``."""
-    has_rules = any(step.category == "rules" for step in ctx.family.plan)
-    pending = [] if has_rules else _pending(ctx)
-    contexts = [rule_context(c, ctx) for c in pending]
-    ids = [f for c in pending for f in _facts_about(ctx, c.id, ("rule", "pattern_cost"))]
-    ids.append(("objective", ctx.instance.objective.measure))
-    verbatim = tuple(v for r in contexts for v in r.get("verbatim", []))
-    return [Item("closing", {"objective": ctx.instance.objective.measure, "rules": contexts}, ctx.claim(ids),
-                 verbatim)]
-
-
-def _pending(ctx: BuildContext) -> list[Constraint]:
-    return [c for c in ctx.instance.constraints if c.active and ("rule", c.id) in ctx.facts
-            and ("rule", c.id) not in ctx.claimed]
-
-
-def _rule_item(ctx: BuildContext, c: Constraint) -> Item:
-    rule = rule_context(c, ctx)
-    ids = _facts_about(ctx, c.id, ("rule", "pattern_cost"))
-    return Item(f"rules:{c.id}", {"rule": rule}, ctx.claim(ids), tuple(rule.get("verbatim", [])))
-
-
-def rule_context(c: Constraint, ctx: BuildContext) -> dict[str, Any]:
-    """What the ``_rules.j2`` macro of a constraint's kind prints."""
-    build = RULE_CONTEXT.get(type(c))
-    if build is None:
-        raise unsupported(f"no sentence for constraint kind {kind_name(c)!r} ({c.id})")
-    return {"kind": kind_name(c), "id": c.id, **_soft(c), **build(c, ctx)}
+# --------------------------------------------------------------------------- shared
 
 
 def _soft(c: Constraint) -> dict[str, Any]:
     return {"hard": c.hard, "weight": c.weight}
 
 
-def _selector(sel: Selector, ctx: BuildContext) -> dict[str, Any]:
-    where = [{"attr": role(ctx, k), "value": ctx.show(v), "mention": ctx.mention(v, role(ctx, k))}
-             for k, v in sel.where]
-    return {"one": role(ctx, sel.cls), "many": roles(ctx, sel.cls), "where": where,
-            "names": [ctx.show(n) for n in sel.names], "mentions": [ctx.mention(n, role(ctx, sel.cls))
-                                                                    for n in sel.names]}
-
-
-def _filter(vf: ValueFilter, ctx: BuildContext) -> dict[str, Any]:
-    return {"mode": vf.mode, "names": [ctx.show(v) for v in vf.values]}
-
-
-def _bound(b: Bound) -> int | dict[str, str] | None:
-    return {"attr": b.attr} if isinstance(b, AttrRef) else b
-
-
 def _agent_words(ctx: BuildContext) -> dict[str, str]:
     decision = ctx.family.decision
     agent = decision.agent if decision else "agent"
     value = decision.value if decision else "value"
-    slot = "period" if decision is not None and decision.grain == "period" else "day"
-    unit = ctx.words.get("lecture") or role(ctx, value)  # what one assignment is called
-    return {"agent": role(ctx, agent), "agent_many": roles(ctx, agent), "value": role(ctx, value),
-            "value_many": roles(ctx, value), "slot": slot, "unit": unit, "units": plural(unit),
-            "free": ctx.show(decision.free) if decision and decision.free else ""}
-
-
-def _sel_verbatim(sel: dict[str, Any], extra: list[str] | None = None) -> list[str]:
-    return [w["mention"] for w in sel["where"]] + sel["mentions"] + (extra or [])
-
-
-def _one_per_slot(c: OnePerSlot, ctx: BuildContext) -> dict[str, Any]:
-    return {**_agent_words(ctx), "per": c.per, "exactly": c.exactly}
-
-
-def _count_bounds(c: CountBounds, ctx: BuildContext) -> dict[str, Any]:
-    sel, vf = _selector(c.agents, ctx), _filter(c.values, ctx)
-    return {**_agent_words(ctx), "who": sel, "filter": vf, "min": _bound(c.min), "max": _bound(c.max),
-            "verbatim": _sel_verbatim(sel, vf["names"])}
-
-
-def _slot_conflict(c: SlotConflict, ctx: BuildContext) -> dict[str, Any]:
-    groups = roles(ctx, c.groups) if c.groups else None
-    return {**_agent_words(ctx), "group": role(ctx, c.groups) if c.groups else None, "group_many": groups,
-            "by": role(ctx, c.by) if c.by else None}
-
-
-def _runs(c: ConsecutiveRunBounds, ctx: BuildContext) -> dict[str, Any]:
-    sel, vf = _selector(c.agents, ctx), _filter(c.values, ctx)
-    return {**_agent_words(ctx), "who": sel, "filter": vf, "min": c.min, "max": c.max, "over": c.over.over,
-            "weekend": c.over.weekend, "verbatim": _sel_verbatim(sel, vf["names"])}
-
-
-def _pattern(c: PatternProhibition, ctx: BuildContext) -> dict[str, Any]:
-    sel = _selector(c.agents, ctx)
-    entries = [e if e in ("work", "free") else ctx.show(e) for e in c.pattern]
-    return {**_agent_words(ctx), "who": sel, "pattern": entries, "anchor": c.anchor,
-            "verbatim": _sel_verbatim(sel, [e for e in entries if e not in ("work", "free")])}
-
-
-def _window(c: WindowPatternCost, ctx: BuildContext) -> dict[str, Any]:
-    sel = _selector(c.agents, ctx)
-    return {**_agent_words(ctx), "who": sel, "over": c.windows.over, "weekend": c.windows.weekend, "cost": c.cost,
-            "table": [{"pattern": p.pattern, "cost": p.cost} for p in c.table], "min_length": c.min_length,
-            "verbatim": _sel_verbatim(sel)}
-
-
-def _capacity(c: CapacityOverflow, ctx: BuildContext) -> dict[str, Any]:
-    return {**_agent_words(ctx), "demand": c.demand, "capacity": c.capacity}
-
-
-def _spread(c: Spread, ctx: BuildContext) -> dict[str, Any]:
-    sel = _selector(c.agents, ctx)
-    return {**_agent_words(ctx), "who": sel, "min": _bound(c.min), "verbatim": _sel_verbatim(sel)}
-
-
-def _stability(c: Stability, ctx: BuildContext) -> dict[str, Any]:
-    sel = _selector(c.agents, ctx)
-    return {**_agent_words(ctx), "who": sel, "max": c.max, "verbatim": _sel_verbatim(sel)}
-
-
-def _compactness(c: Compactness, ctx: BuildContext) -> dict[str, Any]:
-    return {**_agent_words(ctx), "group": role(ctx, c.groups), "group_many": roles(ctx, c.groups)}
-
-
-def _table_rule(c: Constraint, ctx: BuildContext) -> dict[str, Any]:
-    """Kinds whose rows are stated by their own category (cover, unavailability, requests)."""
-    return {**_agent_words(ctx), "table": True}
-
-
-RULE_CONTEXT: dict[type[Constraint], RuleContext] = {
-    OnePerSlot: _one_per_slot,
-    CountBounds: _count_bounds,
-    SlotConflict: _slot_conflict,
-    ConsecutiveRunBounds: _runs,
-    PatternProhibition: _pattern,
-    WindowPatternCost: _window,
-    CapacityOverflow: _capacity,
-    Spread: _spread,
-    Stability: _stability,
-    Compactness: _compactness,
-    Coverage: _table_rule,
-    Unavailability: _table_rule,
-    AssignmentCost: _table_rule,
-}
-"""Constraint class → the context of its rule sentence (a new kind adds one line and one macro)."""
+    return {"agent": role(ctx, agent), "value": role(ctx, value)}
 
 
 BUILDERS: dict[str, Builder] = {
@@ -411,8 +253,8 @@ BUILDERS: dict[str, Builder] = {
     "unavailability": unavailability,
     "requests": requests,
     "preferences": requests,
-    "rules": rules,
-    "closing": closing,
+    "rules": rules.rules,
+    "closing": rules.closing,
 }
 """Plan category → builder, for the slot families (entity categories are resolved by class)."""
 

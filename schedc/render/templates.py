@@ -46,11 +46,23 @@ def user_template_dirs(search: Sequence[Path]) -> tuple[str, ...]:
     return tuple(str(Path(s) / "templates") for s in search if (Path(s) / "templates").is_dir())
 
 
-class TemplateSet:
-    """The paraphrases of every category of one family, and the environment that renders them."""
+DEFAULT_FAMILY = "default"
+"""The folder of the built-in default paraphrases of every category (``templates/default/<category>/``):
+used by every family that does not word a category itself; entity classes fall back to ``entities``."""
 
-    def __init__(self, family: str, search: Sequence[Path] = ()):
+
+class TemplateSet:
+    """The paraphrases of every category of one family, and the environment that renders them.
+
+    Search order for category C of family F: ``<spec folder>/templates/F/C/``, the built-in
+    ``F/C/``, then the defaults ``default/C/`` (and ``default/entities/`` for an entity class).
+    """
+
+    def __init__(self, family: str, search: Sequence[Path] = (), entity_categories: frozenset[str] = frozenset(),
+                 source: str | None = None):
         self.family = family
+        self.entity_categories = entity_categories
+        self.source = source
         self.user_dirs = user_template_dirs(search)
         self._cache: dict[str, tuple[jinja2.Environment, tuple[str, ...]]] = {}
 
@@ -63,15 +75,19 @@ class TemplateSet:
         return found
 
     def _find(self, category: str) -> tuple[jinja2.Environment, tuple[str, ...]]:
-        for folder in self.user_dirs:
-            names = _listing(folder, self.family, category)
+        builtin = str(data_dir("templates"))
+        fallbacks = [category, *(["entities"] if category in self.entity_categories else [])]
+        for family, wanted in [(self.family, category), *((DEFAULT_FAMILY, c) for c in fallbacks)]:
+            for folder in self.user_dirs:
+                names = _listing(folder, family, wanted)
+                if names:
+                    return sandbox_environment(self.user_dirs), names
+            names = _listing(builtin, family, wanted)
             if names:
-                return sandbox_environment(self.user_dirs), names
-        names = _listing(str(data_dir("templates")), self.family, category)
-        if not names:
-            raise SchedcError.at("E603", f"family {self.family!r} has no templates for statement category "
-                                 f"{category!r}", hint=f"add templates/{self.family}/{category}/1_plain.j2")
-        return builtin_environment(), names
+                return builtin_environment(), names
+        raise SchedcError.at("E603", f"family {self.family!r} has no templates for statement category "
+                             f"{category!r}", file=self.source,
+                             hint=f"add templates/{self.family}/{category}/1_plain.j2 beside the family spec")
 
     def render(self, category: str, index: int, context: dict[str, object]) -> tuple[str, str]:
         """(template name, rendered text with blanks collapsed) of paraphrase ``index``."""
@@ -80,7 +96,7 @@ class TemplateSet:
         try:
             text = env.get_template(name).render(context)
         except jinja2.TemplateError as exc:
-            raise SchedcError.at("E604", f"template {name} failed: {exc}") from None
+            raise SchedcError.at("E604", f"template {name} failed: {exc}", file=self.source) from None
         return name, " ".join(text.split())
 
 
@@ -98,6 +114,49 @@ def _leading_number(name: str) -> int:
     return int(match.group(1)) if match else 1 << 30
 
 
+class KindTemplates:
+    """The sentence paraphrases of every constraint kind for one family.
+
+    Search order for kind K of family F: ``<spec folder>/templates/F/kinds/K/``, the built-in
+    ``F/kinds/K/`` (a family's domain wording), ``<spec folder>/templates/kinds/K/``, then the
+    built-in defaults ``kinds/K/`` that every kind has.
+    """
+
+    def __init__(self, family: str, search: Sequence[Path] = ()):
+        self.family = family
+        self.user_dirs = user_template_dirs(search)
+        self._cache: dict[str, tuple[jinja2.Environment, tuple[str, ...]]] = {}
+
+    def paraphrases(self, kind: str) -> tuple[jinja2.Environment, tuple[str, ...]]:
+        """(environment, template names in paraphrase order) of a kind; a SchedcError if none."""
+        found = self._cache.get(kind)
+        if found is None:
+            found = self._find(kind)
+            self._cache[kind] = found
+        return found
+
+    def _find(self, kind: str) -> tuple[jinja2.Environment, tuple[str, ...]]:
+        builtin = str(data_dir("templates"))
+        for root, family in ((None, self.family), (builtin, self.family), (None, "kinds"), (builtin, "kinds")):
+            for folder in ([root] if root else self.user_dirs):
+                names = _listing(folder, family, f"kinds/{kind}" if family != "kinds" else kind)
+                if names:
+                    env = builtin_environment() if root else sandbox_environment(self.user_dirs)
+                    return env, names
+        raise SchedcError.at("E603", f"constraint kind {kind!r} has no sentence templates",
+                             hint=f"add templates/kinds/{kind}/1_plain.j2")
+
+    def render(self, kind: str, style: int, context: dict[str, object]) -> str:
+        """The sentence of paraphrase ``style`` (modulo the number of paraphrases), blanks collapsed."""
+        env, names = self.paraphrases(kind)
+        name = names[style % len(names)]
+        try:
+            text = env.get_template(name).render(context)
+        except jinja2.TemplateError as exc:
+            raise SchedcError.at("E604", f"template {name} failed: {exc}") from None
+        return " ".join(text.split())
+
+
 def render_string(text: str, context: dict[str, object]) -> str:
     """A spec-provided text (the family background) rendered in the sandbox."""
     try:
@@ -112,3 +171,16 @@ def render_shared(name: str, context: dict[str, object]) -> str:
         return builtin_environment().get_template(name).render(context).strip()
     except jinja2.TemplateError as exc:
         raise SchedcError.at("E604", f"template {name} failed: {exc}") from None
+
+
+@cache
+def _shared_template(text: str) -> jinja2.Template:
+    return builtin_environment().from_string(text)
+
+
+def render_shared_string(text: str, context: dict[str, object]) -> str:
+    """A built-in sentence template given as a string (background assumptions), blanks collapsed."""
+    try:
+        return " ".join(_shared_template(text).render(context).split())
+    except jinja2.TemplateError as exc:
+        raise SchedcError.at("E604", f"assumption template failed: {exc}") from None

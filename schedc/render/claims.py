@@ -1,0 +1,212 @@
+"""Rule sentences from claims: each kind's templates word the claim of each active constraint.
+
+A constraint's kind derives its :class:`~schedc.kinds.claims.Claim` (modality, parameters
+with only the bounds that exist); :func:`claim_view` turns it into what the kind's templates
+see — the claim's parameters in the rendering's display names and role words, never the
+constraint itself — and :class:`ClaimWriter` renders one sentence per claim in the paraphrase
+the statement around it uses, recording every sentence it wrote so that ``schedc render
+--json`` can list the sentences stating each claim.
+
+Templates: ``templates/kinds/<kind>/<n>_<style>.j2`` (at least three paraphrases per kind),
+overridden by ``templates/<family>/kinds/<kind>/`` beside a user's family spec or among the
+built-in ones, with shared phrasing in ``templates/_claims.j2``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from schedc.ir import Family, Instance
+from schedc.kinds import Constraint, kind_name
+from schedc.kinds.claims import Claim
+from schedc.render.context import BuildContext
+from schedc.render.facts import weekend_days
+from schedc.render.templates import KindTemplates
+from schedc.render.themes import plural
+
+TABLE_PARAMS = frozenset({"requirements", "slots", "entries", "edges", "windows", "due_dates"})
+"""Parameters that hold a table of data: stated by their own statements, not by the rule sentence."""
+
+
+def claims(instance: Instance) -> list[tuple[Constraint, Claim]]:
+    """Every active constraint of ``instance`` with its claim, in declaration order."""
+    measure = instance.objective.measure
+    return [(c, c.claim(measure)) for c in instance.constraints if c.active]
+
+
+class ClaimWriter:
+    """Writes the rule sentences of one rendering and remembers which sentence states which claim."""
+
+    def __init__(self, ctx: BuildContext, templates: KindTemplates):
+        self.ctx = ctx
+        self.templates = templates
+        self.by_id: dict[str, Claim] = {claim.constraint: claim for _, claim in claims(ctx.instance)}
+        self.constraints: dict[str, Constraint] = {c.id: c for c in ctx.instance.constraints if c.active}
+        self.texts: dict[str, list[str]] = {cid: [] for cid in self.by_id}
+        self._views: dict[str, dict[str, Any]] = {}
+        self.words: dict[str, str] | None = None
+        self.words = role_words(ctx.instance, ctx.family, ctx.words, ctx.names)
+
+    def view(self, constraint_id: str) -> dict[str, Any]:
+        """The template view of a claim (computed once per rendering)."""
+        found = self._views.get(constraint_id)
+        if found is None:
+            found = claim_view(self.by_id[constraint_id], self.constraints[constraint_id], self.ctx)
+            self._views[constraint_id] = found
+        return found
+
+    def verbatim(self, constraint_id: str) -> list[str]:
+        """Display names a claim's sentence may print (their digits are names, not data)."""
+        return list(self.view(constraint_id)["verbatim"])
+
+    def sentence(self, constraint_id: str, style: int) -> str:
+        """The sentence of paraphrase ``style`` stating the claim (recorded for the claim's text)."""
+        view = self.view(constraint_id)
+        text = self.templates.render(view["kind"], style, {"c": view, "w": self.ctx.words, "r": view["r"]})
+        self.texts[constraint_id].append(text)
+        return text
+
+    def say(self, style: int) -> Any:
+        """A template function ``say(rule)`` writing the sentence of ``rule`` in paraphrase ``style``."""
+
+        def say(rule: dict[str, Any]) -> str:
+            return self.sentence(str(rule["id"]), style)
+
+        return say
+
+
+# --------------------------------------------------------------------------- the view
+
+
+def claim_view(claim: Claim, constraint: Constraint, ctx: BuildContext) -> dict[str, Any]:
+    """What a kind's templates see: the claim's modality and parameters in display names and role words.
+
+    Table parameters (edges, requirements, …) are left out: their rows are data statements of
+    their own. Derived wording facts (``routes``, ``choice``, ``deadlines``, ``free``) are
+    computed from the claim's parameters and the instance's structure, never from ``check``.
+    """
+    verbatim: list[str] = []
+    view: dict[str, Any] = {"kind": claim.kind, "id": claim.constraint, "hard": claim.hard,
+                            "weight": claim.weight, "scored": claim.scored, "verbatim": verbatim}
+    for key, value in claim.params.items():
+        if key in TABLE_PARAMS and isinstance(value, list):
+            continue
+        view[key] = _shown(key, value, ctx, verbatim)
+    view["r"] = words_for(ctx)
+    view.update(_derived(claim, constraint, ctx))
+    return view
+
+
+def _shown(key: str, value: Any, ctx: BuildContext, verbatim: list[str]) -> Any:
+    """One parameter in display form: selectors, value filters and patterns get display names."""
+    if key == "agents":
+        return selector_view(value, ctx, verbatim)
+    if key == "values" and isinstance(value, dict):
+        names = [ctx.show(v) for v in value.get("values", ())]
+        verbatim += [ctx.mention(v, words_for(ctx)["value"]) for v in value.get("values", ())]
+        return {"mode": value["mode"], "names": names}
+    if key == "pattern":
+        shown = [e if e in ("work", "free") else ctx.show(e) for e in value]
+        verbatim += [ctx.mention(e, words_for(ctx)["value"]) for e in value if e not in ("work", "free")]
+        return shown
+    if key in ("over", "windows") and isinstance(value, dict):
+        return {**value, "days": weekend_days(value.get("weekend"))}
+    if key in ("groups", "by", "demand", "capacity", "members"):
+        return {"name": value, "one": _role(ctx, value), "many": _roles(ctx, value)}
+    return value
+
+
+def selector_view(sel: dict[str, Any], ctx: BuildContext, verbatim: list[str]) -> dict[str, Any]:
+    """A selector as templates word it: role words, attribute filters and listed names, displayed."""
+    cls = sel["cls"]
+    where = [{"attr": _role(ctx, k), "value": ctx.show(v)} for k, v in sel.get("where", ())]
+    names = [ctx.show(n) for n in sel.get("names", ())]
+    verbatim += [ctx.mention(v, _role(ctx, k)) for k, v in sel.get("where", ())]
+    verbatim += [ctx.mention(n, _role(ctx, cls)) for n in sel.get("names", ())]
+    return {"one": _role(ctx, cls), "many": _roles(ctx, cls), "where": where, "names": names}
+
+
+def _role(ctx: BuildContext, name: str) -> str:
+    return ctx.words.get(name, name.replace("_", " "))
+
+
+def _roles(ctx: BuildContext, name: str) -> str:
+    return ctx.words.get(plural(name), plural(_role(ctx, name)))
+
+
+def words_for(ctx: BuildContext) -> dict[str, str]:
+    """The role words of rule sentences (computed once per rendering)."""
+    if ctx.writer is not None and getattr(ctx.writer, "words", None) is not None:
+        return ctx.writer.words
+    return role_words(ctx.instance, ctx.family, ctx.words, ctx.names)
+
+
+def role_words(instance: Instance, family: Family, vocabulary: dict[str, str],
+               names: dict[str, str]) -> dict[str, str]:
+    """The role words of rule sentences: who is assigned what and when (slot families), or what is
+    scheduled on what (interval families); units for durations."""
+    decision = family.decision
+    words = dict(vocabulary)
+
+    def one(name: str) -> str:
+        return vocabulary.get(name, name.replace("_", " "))
+
+    if decision is not None:
+        agent, value = decision.agent, decision.value
+        unit = vocabulary.get("lecture") or one(value)
+        words.update(agent=one(agent), agent_many=vocabulary.get(plural(agent), plural(one(agent))), value=one(value),
+                     value_many=vocabulary.get(plural(value), plural(one(value))),
+                     slot="period" if decision.grain == "period" else "day",
+                     slots="periods" if decision.grain == "period" else "days", unit=unit, units=plural(unit),
+                     free=names.get(decision.free, decision.free) if decision.free else "")
+        return words
+    jobs = any(a.job is not None for a in instance.activities)
+    task = vocabulary.get("operation", "step") if jobs else vocabulary.get("activity", "activity")
+    words.update(task=task, tasks=plural(task), job=vocabulary.get("job", "job"), jobs=vocabulary.get("jobs", "jobs"),
+                 machine=vocabulary.get("machine", "machine"), machines=vocabulary.get("machines", "machines"),
+                 time=vocabulary.get("unit", "time unit"), times=vocabulary.get("units", "time units"))
+    return words
+
+
+def _derived(claim: Claim, constraint: Constraint, ctx: BuildContext) -> dict[str, Any]:
+    """Wording facts of interval claims that follow from their tables and the instance's structure."""
+    kind = kind_name(constraint)
+    params = claim.params
+    if kind == "precedence_lag":
+        steps = {a.name: (a.job, a.step) for a in ctx.instance.activities}
+        edges = params.get("edges", [])
+        routes = bool(edges) and all(_is_route_edge(a, b, lag, steps) for a, b, lag in edges)
+        return {"routes": routes, "lags": any(lag for _, _, lag in edges)}
+    if kind == "mode_choice":
+        multi = any(len(a.modes) > 1 for a in ctx.instance.activities)
+        machines = all(len(m.uses) == 1 for a in ctx.instance.activities for m in a.modes) and any(
+            a.job is not None for a in ctx.instance.activities)
+        return {"choice": multi, "machines": machines}
+    if kind == "time_window":
+        windows = params.get("windows", [])
+        jobs = {a.job for a in ctx.instance.activities if a.job is not None}
+        return {"deadlines": any(w[2] is not None for w in windows), "on_jobs": all(w[0] in jobs for w in windows)}
+    if kind == "window_pattern_cost":
+        table = params.get("table", [])
+        return {"priced": [{"pattern": p, "cost": cost} for p, cost in table],
+                "patterns": [p for p, cost in table if cost]}
+    if kind == "assignment_cost":
+        return {"unassigned": any(e[4] == "unassigned" for e in params.get("entries", []))}
+    if kind == "tardiness":
+        rows = params.get("due_dates", [])
+        return {"weighted": any(row[2] != 1 for row in rows)}
+    return {}
+
+
+def _is_route_edge(before: str, after: str, lag: int, steps: dict[str, tuple[str | None, int | None]]) -> bool:
+    """An edge from one step of a job to the next, without delay."""
+    job_a, step_a = steps.get(before, (None, None))
+    job_b, step_b = steps.get(after, (None, None))
+    return lag == 0 and job_a is not None and job_a == job_b and step_a is not None and step_b == step_a + 1
+
+
+def find_kind_templates(family: str, search: Sequence[Path] = ()) -> KindTemplates:
+    """The kind templates of a family (its own overrides first)."""
+    return KindTemplates(family, search)
