@@ -97,7 +97,16 @@ class TemplateSet:
             text = env.get_template(name).render(context)
         except jinja2.TemplateError as exc:
             raise SchedcError.at("E604", f"template {name} failed: {exc}", file=self.source) from None
-        return name, " ".join(text.split())
+        return name, reflow(text)
+
+
+_GLUED = re.compile(r"(?<=[a-z0-9)][.;!?])(?=[A-Z])")
+
+
+def reflow(text: str) -> str:
+    """Rendered text on one line: blanks collapsed, and one space after a sentence end that a
+    template's line break had glued to the next sentence (``at 12.No step`` → ``at 12. No step``)."""
+    return _GLUED.sub(" ", " ".join(text.split()))
 
 
 @cache
@@ -154,7 +163,7 @@ class KindTemplates:
             text = env.get_template(name).render(context)
         except jinja2.TemplateError as exc:
             raise SchedcError.at("E604", f"template {name} failed: {exc}") from None
-        return " ".join(text.split())
+        return reflow(text)
 
 
 def render_string(text: str, context: dict[str, object]) -> str:

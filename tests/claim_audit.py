@@ -1,0 +1,759 @@
+"""The semantic audit of renderings: claims against constraints, sentences against claims.
+
+Four checks, each independent of the code it audits:
+
+* **bijection** — every active constraint has exactly one claim and every claim one
+  constraint, with equal parameters (recomputed here from the IR), modality and weight;
+* **wording** — a claim's rule sentence speaks with the claim's modality (deontic words for
+  hard rules, evaluative words and the weight for soft ones, never "must" for a soft rule),
+  mentions only the bounds the claim has, and names the counted set the claim counts;
+* **contradictions** — no two sentences of one rendering bound the same counted set
+  incompatibly, the counted set being read off each sentence's words;
+* **interpretation** — :func:`interpret` judges a schedule from a claim alone (never calling a
+  kind's ``check``): the audit runs it on boundary probes (each stated bound met exactly and
+  missed by one; touching intervals) and on random schedules, and compares its amount with the
+  verifier's for every constraint.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from schedc.evaluate import evaluate, make_context
+from schedc.ir import Family, Instance
+from schedc.kinds import kind_name
+from schedc.render import Rendering
+from schedc.solution import Assignment, Solution
+
+COMMON = {"kind", "id", "hard", "weight", "active", "reason", "span"}
+WEEKENDS = {"SaturdaySunday": ("Saturday", 2), "FridaySaturdaySunday": ("Friday", 3),
+            "SaturdaySundayMonday": ("Saturday", 3), "FridaySaturdaySundayMonday": ("Friday", 4)}
+
+# --------------------------------------------------------------------------- bijection
+
+
+def own_parameters(constraint: Any) -> dict[str, Any]:
+    """The kind parameters of a constraint as ``schedc parse --json`` shows them, absent ones dropped."""
+    return {k: v for k, v in msgspec.to_builtins(constraint).items() if k not in COMMON and v is not None}
+
+
+def bijection(rendering: Rendering, instance: Instance) -> list[str]:
+    """Claims and active constraints correspond one to one with equal parameters."""
+    active = {c.id: c for c in instance.constraints if c.active}
+    seen = Counter(r.claim.constraint for r in rendering.claims)
+    problems = [f"constraint {cid} has {seen[cid]} claims" for cid in active if seen[cid] != 1]
+    problems += [f"claim {cid} has no active constraint" for cid in seen if cid not in active]
+    for record in rendering.claims:
+        c = active.get(record.claim.constraint)
+        if c is None:
+            continue
+        claim = record.claim
+        if (claim.kind, claim.hard, claim.weight) != (kind_name(c), c.hard, c.weight):
+            problems.append(f"{c.id}: claim modality {claim.kind}/{claim.hard}/{claim.weight} differs")
+        if claim.params != own_parameters(c):
+            problems.append(f"{c.id}: claim parameters differ from the constraint's")
+        if not record.text or record.text[0] not in rendering.text():
+            problems.append(f"{c.id}: its rule sentence is not in the rendering")
+    return problems
+
+
+# --------------------------------------------------------------------------- wording
+
+DEONTIC = re.compile(r"\b(must|may|cannot|can never|required|forbidden|not allowed|is allowed)\b", re.I)
+EVALUATIVE = re.compile(r"\b(should|penalised|penalty|costs?|preferences?|preferably|charged)\b", re.I)
+HARD_ONLY = re.compile(r"\b(must|may never|may not|cannot|can never|forbidden|not allowed|is required|are required)\b",
+                       re.I)
+MINIMUM = re.compile(r"\b(at least|minimum|fewer than|between|from \S+ to)\b", re.I)
+MAXIMUM = re.compile(r"\b(at most|maximum|more than|no more than|between|from \S+ to)\b", re.I)
+BOUNDED = {"count_bounds", "consecutive_run_bounds", "spread", "stability"}
+
+
+def wording(rendering: Rendering, family: Family) -> list[str]:
+    """Each claim's rule sentence has the claim's modality, bounds and counted set."""
+    free = rendering.names.get(family.decision.free, family.decision.free) if family.decision and \
+        family.decision.free else None
+    problems = []
+    for record in rendering.claims:
+        claim, sentence = record.claim, record.text[0] if record.text else ""
+        where = f"{claim.constraint} ({claim.kind}): {sentence[:100]!r}"
+        if claim.hard and not DEONTIC.search(sentence):
+            problems.append(f"hard rule without deontic wording: {where}")
+        if claim.hard and re.search(r"\b(should|penalised)\b", sentence):
+            problems.append(f"hard rule worded as soft: {where}")
+        if not claim.hard and HARD_ONLY.search(sentence):
+            problems.append(f"soft rule worded as hard: {where}")
+        if not claim.hard and not EVALUATIVE.search(sentence) and claim.scored:
+            problems.append(f"soft rule without evaluative wording: {where}")
+        if not claim.hard and not re.search(rf"(?<!\w){claim.weight}(?!\w)", sentence):
+            problems.append(f"soft rule without its weight {claim.weight}: {where}")
+        if not claim.hard and not claim.scored and not re.search(r"information|not count|not part|not change",
+                                                                  sentence):
+            problems.append(f"unscored soft rule not said to be unscored: {where}")
+        if claim.kind in BOUNDED:
+            problems += _bound_words(claim, sentence, where)
+        if claim.kind in ("count_bounds", "consecutive_run_bounds"):
+            problems += _counted_words(claim, sentence, free, rendering.names, where)
+    return problems
+
+
+def _bound_words(claim: Any, sentence: str, where: str) -> list[str]:
+    has_min, has_max = "min" in claim.params, "max" in claim.params
+    out = []
+    if has_min and has_max and claim.params["min"] == claim.params["max"]:
+        if not re.search(r"\b(exactly|other than|different number|equal to|more or fewer)\b", sentence):
+            out.append(f"exact bound not stated as exact: {where}")
+        return out
+    if not has_min and MINIMUM.search(sentence):
+        out.append(f"mentions a minimum the claim lacks: {where}")
+    if not has_max and MAXIMUM.search(sentence):
+        out.append(f"mentions a maximum the claim lacks: {where}")
+    for key in ("min", "max"):
+        value = claim.params.get(key)
+        if isinstance(value, int) and not re.search(rf"(?<!\w){value}(?!\w)", sentence):
+            out.append(f"bound {key}={value} not printed: {where}")
+    return out
+
+
+def _counted_words(claim: Any, sentence: str, free: str | None, names: dict[str, str], where: str) -> list[str]:
+    mode = claim.params.get("values", {}).get("mode", "work")
+    found = counted_set(sentence, free)
+    if mode == "values":
+        shown = [names.get(v, v) for v in claim.params["values"]["values"]]
+        return [] if all(s.casefold() in sentence.casefold() for s in shown) else [f"counted values not named: {where}"]
+    expected = mode if free is not None else ("free" if mode == "free" else "all")
+    if free is None and {found, expected} <= {"work", "all"}:  # without a day-off value every assignment works
+        return []
+    return [] if found == expected else [f"counted set reads as {found!r}, the claim counts {mode!r}: {where}"]
+
+
+def counted_set(sentence: str, free: str | None) -> str:
+    """What a counting sentence counts, read off its words: working assignments (the day-off value
+    excluded), free days, or every assignment (the day-off value included)."""
+    if re.search(r"\bfree\b|\bdays? off\b", sentence, re.I) and not re.search(r"does not count", sentence):
+        return "free"
+    if re.search(r"\bworking\b|\bworked\b", sentence, re.I) or (free and f"{free} does not count" in sentence):
+        return "work"
+    return "all"
+
+
+# --------------------------------------------------------------------------- surface
+
+GLUED = re.compile(r"[a-z0-9)][.;!?][A-Z]")
+PLURAL_AFTER_ONE = re.compile(r"(?<![\w.,-])1 (units|time units|days|periods|lectures|shifts|minutes|hours|weekends|"
+                              r"jobs|steps|machines|activities|rooms|students)\b")
+TAUTOLOGY = re.compile(r"\(the (\w+(?: \w+)?) are the \1\b|\((its|the) (machines|jobs|activities)\)")
+
+
+def surface(rendering: Rendering) -> list[str]:
+    """One space between sentences, number agreement after 1, no self-explaining role notes."""
+    parts = [rendering.background, *(s.text for s in rendering.statements), rendering.response_format]
+    out = []
+    for text in parts:
+        for pattern, what in ((GLUED, "sentences glued"), (PLURAL_AFTER_ONE, "plural after 1"),
+                              (TAUTOLOGY, "tautology")):
+            found = pattern.search(text)
+            if found:
+                out.append(f"{what}: {text[max(0, found.start() - 30):found.end() + 30]!r}")
+    return out
+
+
+# --------------------------------------------------------------------------- contradictions
+
+
+def contradictions(rendering: Rendering, instance: Instance, family: Family) -> list[str]:
+    """Pairs of sentences that bound the same counted set of the same agents incompatibly.
+
+    An "exactly one value per day, the day off included" sentence fixes every agent's count of
+    all assignments to the number of days; a count sentence that reads as counting all
+    assignments must then allow that number. Two count sentences over the same set and agents
+    must leave a common value.
+    """
+    free = rendering.names.get(family.decision.free, "") if family.decision and family.decision.free else None
+    cal = instance.calendar
+    slots = (cal.days * cal.periods_per_day) if cal else 0
+    exact_all = [r for r in rendering.claims if r.claim.kind == "one_per_slot" and r.claim.params.get("exactly")
+                 and r.claim.params.get("per", "agent") == "agent" and free]
+    counts = defaultdict(list)
+    for r in rendering.claims:
+        if r.claim.kind != "count_bounds" or not r.text:
+            continue
+        lo, hi = r.claim.params.get("min"), r.claim.params.get("max")
+        if isinstance(lo, dict) or isinstance(hi, dict):
+            continue
+        counted = counted_set(r.text[0], free)
+        counts[(counted, repr(r.claim.params.get("agents")))].append((lo, hi, r))
+        if counted == "all" and exact_all and not ((lo is None or lo <= slots) and (hi is None or slots <= hi)):
+            problems = [f"{exact_all[0].claim.constraint} fixes {slots} assignments per agent, but "
+                        f"{r.claim.constraint} reads {r.text[0][:80]!r}"]
+            return problems
+    out = []
+    for group in counts.values():
+        lows = [lo for lo, _, _ in group if lo is not None]
+        highs = [hi for _, hi, _ in group if hi is not None]
+        if lows and highs and max(lows) > min(highs):
+            out.append(f"count sentences leave no common value: {[r.claim.constraint for *_, r in group]}")
+    return out
+
+
+# --------------------------------------------------------------------------- the claim interpreter
+
+
+class World:
+    """The instance data a claim's sentences refer to (durations, calendar, attributes), indexed."""
+
+    def __init__(self, instance: Instance, family: Family):
+        self.instance = instance
+        self.family = family
+        cal = instance.calendar
+        self.days = cal.days if cal else 0
+        self.periods = cal.periods_per_day if cal else 1
+        self.weekdays = [cal.weekday(d) if cal else None for d in range(self.days)]
+        decision = family.decision
+        self.agent_cls = decision.agent if decision else ""
+        self.free = decision.free if decision else None
+        self.attrs: dict[tuple[str, str], dict[str, Any]] = {(e.cls, e.name): e.attrs for e in instance.entities}
+        self.classes: dict[str, list[str]] = defaultdict(list)
+        for e in instance.entities:
+            self.classes[e.cls].append(e.name)
+        self.activities = {a.name: a for a in instance.activities}
+        self.resources = {r.name: r for r in instance.resources}
+
+    def chosen(self, sel: dict[str, Any]) -> list[str]:
+        """Who a claim's scope names: the listed names, or every entity whose attributes match."""
+        members = self.classes.get(sel["cls"], [])
+        if sel.get("names"):
+            return [n for n in sel["names"] if n in members]
+        where = sel.get("where", ())
+        return [n for n in members if all(str(self.attrs[(sel["cls"], n)].get(k)) == v for k, v in where)]
+
+    def bound(self, value: Any, agent: str) -> int | None:
+        if isinstance(value, dict):
+            found = self.attrs.get((self.agent_cls, agent), {}).get(value["attr"])
+            return found if isinstance(found, int) else None
+        return value
+
+    def weekends(self, definition: str | None) -> list[list[int]]:
+        """Weekend blocks: starting on each first weekend day inside the schedule, cut at its end."""
+        first, length = WEEKENDS[definition or "SaturdaySunday"]
+        return [list(range(d, min(d + length, self.days))) for d in range(self.days) if self.weekdays[d] == first]
+
+
+class Schedule:
+    """One schedule as the claims speak of it: who holds what when; when each activity runs."""
+
+    def __init__(self, world: World, solution: Solution):
+        self.world = world
+        self.held: dict[str, dict[tuple[int, int], list[str]]] = defaultdict(lambda: defaultdict(list))
+        for a in solution.assignments:
+            self.held[a.agent][(a.day, a.period)].append(a.value)
+        self.start, self.end, self.mode = {}, {}, {}
+        for name, s in solution.starts.items():
+            activity = world.activities.get(name)
+            m = solution.modes.get(name, 1)
+            if activity is not None and 1 <= m <= len(activity.modes):
+                self.start[name], self.mode[name] = s, m
+                self.end[name] = s + activity.modes[m - 1].duration
+        self.bad_modes = sum(1 for n, m in solution.modes.items() if n in world.activities and
+                             not 1 <= m <= len(world.activities[n].modes))
+
+    def on_day(self, agent: str, day: int) -> list[str]:
+        return [v for p in range(self.world.periods) for v in self.held[agent].get((day, p), [])]
+
+    def works(self, values: list[str]) -> bool:
+        return any(v != self.world.free for v in values)
+
+    def matches(self, flt: dict[str, Any], values: list[str]) -> bool:
+        if flt["mode"] == "work":
+            return self.works(values)
+        if flt["mode"] == "free":
+            return not self.works(values)
+        return any(v in flt["values"] for v in values)
+
+    def uses(self, activity: str) -> dict[str, int]:
+        mode = self.world.activities[activity].modes[self.mode[activity] - 1]
+        return {u.resource: u.amount for u in mode.uses}
+
+
+def _runs(flags: list[bool]) -> list[int]:
+    lengths, current = [], 0
+    for flag in [*flags, False]:
+        if flag:
+            current += 1
+        elif current:
+            lengths.append(current)
+            current = 0
+    return lengths
+
+
+def _count_bounds(p: dict[str, Any], s: Schedule) -> int:
+    total = 0
+    w = s.world
+    for agent in w.chosen(p["agents"]):
+        flt = p.get("values", {"mode": "work"})
+        if flt["mode"] == "free":
+            count = sum(not s.works(s.held[agent].get((d, q), [])) for d in range(w.days) for q in range(w.periods))
+        else:
+            count = sum(s.matches(flt, [v]) for vals in s.held[agent].values() for v in vals)
+        lo, hi = w.bound(p.get("min"), agent), w.bound(p.get("max"), agent)
+        total += max(0, (lo or 0) - count) + (max(0, count - hi) if hi is not None else 0)
+    return total
+
+
+def _runs_bounds(p: dict[str, Any], s: Schedule) -> int:
+    w = s.world
+    flt = p.get("values", {"mode": "work"})
+    over = p.get("over", {"over": "days"})
+    total = 0
+    for agent in w.chosen(p["agents"]):
+        blocks = [[d] for d in range(w.days)] if over["over"] == "days" else w.weekends(over.get("weekend"))
+        combine = all if flt["mode"] == "free" else any
+        flags = [combine(s.matches(flt, s.on_day(agent, d)) for d in block) for block in blocks]
+        for length in _runs(flags):
+            total += max(0, length - p["max"]) if "max" in p else 0
+            total += max(0, p["min"] - length) if "min" in p else 0
+    return total
+
+
+def _one_per_slot(p: dict[str, Any], s: Schedule) -> int:
+    w = s.world
+    total = 0
+    if p.get("per", "agent") == "value":
+        holders = Counter((v, slot) for cells in s.held.values() for slot, vals in cells.items() for v in vals)
+        return sum(n - 1 for n in holders.values() if n > 1)
+    for agent in w.classes.get(w.agent_cls, []):
+        for d in range(w.days):
+            for q in range(w.periods):
+                n = len(s.held[agent].get((d, q), []))
+                total += max(0, n - 1) + (1 if p.get("exactly") and n == 0 else 0)
+    return total
+
+
+def _coverage(p: dict[str, Any], s: Schedule) -> int:
+    staff = Counter((slot, v) for cells in s.held.values() for slot, vals in cells.items() for v in vals)
+    total, listed = 0, set()
+    for day, period, value, lo, hi in p["requirements"]:
+        slot = (day, period or 0)
+        listed.add((slot, value))
+        n = staff[(slot, value)]
+        total += max(0, (lo or 0) - n) + (max(0, n - hi) if hi is not None else 0)
+    if p.get("complete"):
+        total += sum(n for key, n in staff.items() if key not in listed)
+    return total
+
+
+def _unavailability(p: dict[str, Any], s: Schedule) -> int:
+    total = 0
+    for agent, day, period in p["slots"]:
+        periods = range(s.world.periods) if period is None else [period]
+        total += sum(len(s.held[agent].get((day, q), [])) for q in periods)
+    return total
+
+
+def _slot_conflict(p: dict[str, Any], s: Schedule) -> int:
+    w = s.world
+    agents = w.classes.get(w.agent_cls, [])
+    pairs: set[tuple[str, str]] = set()
+    if "groups" in p:
+        for g in w.classes.get(p["groups"], []):
+            members = [m for m in w.attrs[(p["groups"], g)].get(p.get("members", "members"), ()) if m in agents]
+            pairs |= {(a, b) for a in members for b in members if a < b}
+    if "by" in p:
+        key = {a: w.attrs[(w.agent_cls, a)].get(p["by"]) for a in agents}
+        pairs |= {(a, b) for a in agents for b in agents if a < b and key[a] is not None and key[a] == key[b]}
+    busy = {a: {slot for slot, vals in s.held[a].items() if vals} for a in agents}
+    return sum(len(busy[a] & busy[b]) for a, b in pairs)
+
+
+def _pattern(p: dict[str, Any], s: Schedule) -> int:
+    w = s.world
+    size = len(p["pattern"])
+    total = 0
+    for agent in w.chosen(p["agents"]):
+        for t in range(w.days - size + 1):
+            if "anchor" in p and w.weekdays[t] != p["anchor"]:
+                continue
+            total += all(_entry(e, s.on_day(agent, t + i), s) for i, e in enumerate(p["pattern"]))
+    return total
+
+
+def _entry(entry: str, values: list[str], s: Schedule) -> bool:
+    if entry == "work":
+        return s.works(values)
+    if entry == "free":
+        return not s.works(values)
+    return entry in values
+
+
+def _window(p: dict[str, Any], s: Schedule) -> int:
+    w = s.world
+    costs = dict(map(tuple, p.get("table", [])))
+    total = 0
+    for agent in w.chosen(p["agents"]):
+        for block in w.weekends(p["windows"].get("weekend")):
+            if len(block) < p.get("min_length", 2):
+                continue
+            days = [s.on_day(agent, d) for d in block]
+            if p.get("cost", "table") == "table":
+                total += costs.get("".join("W" if s.works(d) else "F" for d in days), 0)
+            elif all(s.works(d) for d in days):
+                used = Counter(v for d in days for v in set(d) if v != w.free)
+                total += sum(len(days) - n for n in used.values())
+    return total
+
+
+def _assignment_cost(p: dict[str, Any], s: Schedule) -> int:
+    total = 0
+    for agent, day, value, cost, when in p["entries"]:
+        for d in range(s.world.days) if day < 0 else [day]:
+            values = s.on_day(agent, d)
+            held = s.works(values) if value == "*" else value in values
+            total += cost if held == (when == "assigned") else 0
+    return total
+
+
+def _capacity(p: dict[str, Any], s: Schedule) -> int:
+    w = s.world
+    value_cls = w.family.decision.value if w.family.decision else ""
+    total = 0
+    for agent, cells in s.held.items():
+        demand = w.attrs.get((w.agent_cls, agent), {}).get(p["demand"], 0)
+        for vals in cells.values():
+            for v in vals:
+                total += max(0, demand - w.attrs.get((value_cls, v), {}).get(p["capacity"], 0))
+    return total
+
+
+def _spread(p: dict[str, Any], s: Schedule) -> int:
+    w = s.world
+    total = 0
+    for agent in w.chosen(p["agents"]):
+        days = {d for (d, _), vals in s.held[agent].items() if vals}
+        lo = w.bound(p.get("min"), agent) or 0
+        total += max(0, lo - len(days))
+    return total
+
+
+def _stability(p: dict[str, Any], s: Schedule) -> int:
+    w = s.world
+    return sum(max(0, len({v for vals in s.held[a].values() for v in vals}) - p.get("max", 1))
+               for a in w.chosen(p["agents"]))
+
+
+def _compactness(p: dict[str, Any], s: Schedule) -> int:
+    w = s.world
+    total = 0
+    for g in w.classes.get(p["groups"], []):
+        members = w.attrs[(p["groups"], g)].get(p.get("members", "members"), ())
+        for d in range(w.days):
+            load = [sum(1 for m in members if s.held[m].get((d, q))) for q in range(w.periods)]
+            for q, n in enumerate(load):
+                alone = (q == 0 or load[q - 1] == 0) and (q == w.periods - 1 or load[q + 1] == 0)
+                total += n if n and alone else 0
+    return total
+
+
+def _precedence(p: dict[str, Any], s: Schedule) -> int:
+    return sum(1 for a, b, lag in p["edges"] if a in s.end and b in s.start and s.start[b] < s.end[a] + lag)
+
+
+def _unary(p: dict[str, Any], s: Schedule) -> int:
+    w = s.world
+    scope = p.get("resources", "all")
+    names = [r for r, res in w.resources.items() if res.kind == "unary"] if scope == "all" else scope
+    total = 0
+    for r in names:
+        on = [a for a in s.start if r in s.uses(a) and s.end[a] > s.start[a]]
+        total += sum(1 for i, a in enumerate(on) for b in on[i + 1:]
+                     if s.start[a] < s.end[b] and s.start[b] < s.end[a])
+    return total
+
+
+def _cumulative(p: dict[str, Any], s: Schedule) -> int:
+    w = s.world
+    scope = p.get("resources", "all")
+    names = [r for r, res in w.resources.items() if res.kind == "renewable"] if scope == "all" else scope
+    total = 0
+    for r in names:
+        load: Counter[int] = Counter()
+        for a in s.start:
+            for t in range(s.start[a], s.end[a]):
+                load[t] += s.uses(a).get(r, 0)
+        total += sum(max(0, n - w.resources[r].capacity) for n in load.values())
+    return total
+
+
+def _budget(p: dict[str, Any], s: Schedule) -> int:
+    w = s.world
+    scope = p.get("resources", "all")
+    names = [r for r, res in w.resources.items() if res.kind == "nonrenewable"] if scope == "all" else scope
+    return sum(max(0, sum(s.uses(a).get(r, 0) for a in s.start) - w.resources[r].capacity) for r in names)
+
+
+def _members(target: str, w: World) -> list[str]:
+    return [a.name for a in w.instance.activities if target in (a.name, a.job)]
+
+
+def _time_window(p: dict[str, Any], s: Schedule) -> int:
+    total = 0
+    for target, release, deadline in p["windows"]:
+        for a in _members(target, s.world):
+            if a in s.start:
+                total += max(0, release - s.start[a]) + (max(0, s.end[a] - deadline) if deadline is not None else 0)
+    return total
+
+
+def _downtime(p: dict[str, Any], s: Schedule) -> int:
+    total = 0
+    for resource, lo, hi, _label in p["windows"]:
+        for a in s.start:
+            if resource in s.uses(a) and s.end[a] > s.start[a]:
+                total += max(0, min(s.end[a], hi) - max(s.start[a], lo))
+    return total
+
+
+def _tardiness(p: dict[str, Any], s: Schedule, hard: bool) -> int:
+    total = 0
+    for target, due, weight in p["due_dates"]:
+        ends = [s.end[a] for a in _members(target, s.world) if a in s.end]
+        late = max(0, max(ends, default=0) - due)
+        total += late if hard else weight * late
+    return total
+
+
+INTERPRETERS: dict[str, Callable[[dict[str, Any], Schedule], int]] = {
+    "count_bounds": _count_bounds, "consecutive_run_bounds": _runs_bounds, "one_per_slot": _one_per_slot,
+    "coverage": _coverage, "unavailability": _unavailability, "slot_conflict": _slot_conflict,
+    "pattern_prohibition": _pattern, "window_pattern_cost": _window, "assignment_cost": _assignment_cost,
+    "capacity_overflow": _capacity, "spread": _spread, "stability": _stability, "compactness": _compactness,
+    "precedence_lag": _precedence, "unary_no_overlap": _unary, "cumulative_renewable": _cumulative,
+    "nonrenewable_budget": _budget, "time_window": _time_window, "resource_downtime": _downtime,
+    "mode_choice": lambda p, s: s.bad_modes,
+}
+
+
+def interpret(claim: Any, schedule: Schedule) -> int:
+    """The violation (hard) or penalty units (soft, before the weight) the claim's sentences assign to a schedule."""
+    if claim.kind == "tardiness":
+        return _tardiness(claim.params, schedule, claim.hard)
+    return INTERPRETERS[claim.kind](claim.params, schedule)
+
+
+def verdicts_disagree(rendering: Rendering, instance: Instance, family: Family,
+                      solutions: list[Solution]) -> tuple[int, list[str]]:
+    """(judgements made, disagreements) of the interpreter and the verifier on every claim × schedule."""
+    world = World(instance, family)
+    ctx = make_context(instance, family)
+    made, problems = 0, []
+    for index, solution in enumerate(solutions):
+        evaluation = evaluate(ctx, solution)
+        schedule = Schedule(world, solution)
+        for record in rendering.claims:
+            claim = record.claim
+            if claim.hard:
+                checked = evaluation.hard_amounts.get(claim.constraint, 0)
+            elif claim.weight:
+                checked = evaluation.components.get(claim.constraint, 0) // claim.weight
+            else:
+                continue
+            made += 1
+            predicted = interpret(claim, schedule)
+            if predicted != checked:
+                problems.append(f"probe {index}: {claim.constraint} ({claim.kind}) interpreted {predicted}, "
+                                f"verified {checked}")
+    return made, problems
+
+
+# --------------------------------------------------------------------------- probes
+
+
+def probes(instance: Instance, family: Family, rng: random.Random, randoms: int = 3) -> list[Solution]:
+    """Random schedules and, for every constraint, schedules at each stated bound and one beyond."""
+    world = World(instance, family)
+    out = [random_solution(world, rng) for _ in range(randoms)]
+    for c in instance.constraints:
+        if c.active:
+            build = BOUNDARY.get(kind_name(c))
+            if build is not None:
+                out += build(own_parameters(c), world, rng)
+    return out
+
+
+def random_solution(world: World, rng: random.Random) -> Solution:
+    """A random schedule: random modes and starts, or a random value (or none) per agent and slot."""
+    if world.instance.activities:
+        horizon = max(1, sum(m.duration for a in world.instance.activities for m in a.modes[:1]) // 2)
+        modes = {a.name: rng.randint(1, len(a.modes)) for a in world.instance.activities}
+        return Solution(starts={a.name: rng.randint(0, horizon) for a in world.instance.activities}, modes=modes)
+    values = _values(world)
+    agents = world.classes.get(world.agent_cls, [])
+    out = []
+    density = rng.choice([0.2, 0.5, 0.9])
+    for agent in agents:
+        for d in range(world.days):
+            for q in range(world.periods):
+                if world.free is not None or rng.random() < density:
+                    out.append(Assignment(agent, d, q, rng.choice(values)))
+    return Solution(assignments=tuple(out))
+
+
+def _values(world: World) -> list[str]:
+    value_cls = world.family.decision.value if world.family.decision else ""
+    return world.classes.get(value_cls, [])
+
+
+def _filler(world: World) -> str:
+    """A working value (not the day off)."""
+    return next(v for v in _values(world) if v != world.free)
+
+
+def _agent_days(world: World, agent: str, worked: list[bool], value: str | None = None) -> list[Assignment]:
+    """One agent's days: worked days hold ``value`` (a working value), others the day off or nothing."""
+    value = value or _filler(world)
+    out = []
+    for d, flag in enumerate(worked):
+        if flag:
+            out.append(Assignment(agent, d, 0, value))
+        elif world.free is not None:
+            out.append(Assignment(agent, d, 0, world.free))
+    return out
+
+
+def _count_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
+    agents = world.chosen(p["agents"])
+    if not agents or world.periods != 1 or p.get("values", {}).get("mode") != "work":
+        return []
+    agent = agents[0]
+    out = []
+    for key in ("min", "max"):
+        bound = world.bound(p.get(key), agent)
+        for n in ([] if bound is None else [bound - 1, bound, bound + 1]):
+            if 0 <= n <= world.days:
+                worked = [i < n for i in range(world.days)]
+                out.append(Solution(assignments=tuple(_agent_days(world, agent, worked))))
+    return out
+
+
+def _run_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
+    agents = world.chosen(p["agents"])
+    flt = p.get("values", {"mode": "work"})
+    if not agents or world.periods != 1 or p.get("over", {}).get("over", "days") != "days" or flt["mode"] == "values":
+        return []
+    out = []
+    for key in ("min", "max"):
+        bound = p.get(key)
+        for n in ([] if bound is None else [bound - 1, bound, bound + 1]):
+            if 1 <= n and n + 2 <= world.days:
+                run = [1 <= i <= n for i in range(world.days)]  # a run inside the schedule, not touching its ends
+                worked = run if flt["mode"] == "work" else [not f for f in run]
+                out.append(Solution(assignments=tuple(_agent_days(world, agents[0], worked))))
+            if 1 <= n <= world.days:  # a run touching the first day: judged by its length inside
+                run = [i < n for i in range(world.days)]
+                worked = run if flt["mode"] == "work" else [not f for f in run]
+                out.append(Solution(assignments=tuple(_agent_days(world, agents[0], worked))))
+    return out
+
+
+def _coverage_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
+    agents = world.classes.get(world.agent_cls, [])
+    out = []
+    for day, period, value, lo, hi in p["requirements"][:2]:
+        for bound in (lo, hi):
+            for n in ([] if bound is None else [bound - 1, bound, bound + 1]):
+                if 0 <= n <= len(agents):
+                    out.append(Solution(assignments=tuple(Assignment(a, day, period or 0, value) for a in agents[:n])))
+    return out
+
+
+def _unavailability_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
+    out = []
+    value = _filler(world)
+    for agent, day, period in p["slots"][:3]:
+        q = period or 0
+        out.append(Solution(assignments=(Assignment(agent, day, q, value),)))  # exactly in the forbidden slot
+        if period is not None and q + 1 < world.periods:  # the next period of the same day
+            out.append(Solution(assignments=(Assignment(agent, day, q + 1, value),)))
+        if day + 1 < world.days:  # the same period of the next day
+            out.append(Solution(assignments=(Assignment(agent, day + 1, q, value),)))
+    return out
+
+
+def _precedence_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
+    out = []
+    for a, b, lag in p["edges"][:3]:
+        d = world.activities[a].modes[0].duration
+        for delta in (-1, 0, 1):  # touching (S_b = E_a + lag), one unit early, one late
+            out.append(Solution(starts={a: 0, b: max(0, d + lag + delta)}, modes={a: 1, b: 1}))
+    return out
+
+
+def _unary_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
+    by_machine: dict[str, list[str]] = defaultdict(list)
+    for a in world.instance.activities:
+        for u in a.modes[0].uses:
+            if world.resources[u.resource].kind == "unary":
+                by_machine[u.resource].append(a.name)
+    out = []
+    for acts in list(by_machine.values())[:2]:
+        if len(acts) >= 2:
+            a, b = acts[:2]
+            d = world.activities[a].modes[0].duration
+            for delta in (-1, 0):  # overlapping by one unit, touching
+                out.append(Solution(starts={a: 0, b: max(0, d + delta)}, modes={a: 1, b: 1}))
+    return out
+
+
+def _window_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
+    out = []
+    for target, release, deadline in p["windows"][:3]:
+        for a in _members(target, world)[:1]:
+            d = world.activities[a].modes[0].duration
+            for start in (release - 1, release):
+                if start >= 0:
+                    out.append(Solution(starts={a: start}, modes={a: 1}))
+            if deadline is not None:
+                for end in (deadline, deadline + 1):
+                    out.append(Solution(starts={a: max(0, end - d)}, modes={a: 1}))
+    return out
+
+
+def _downtime_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
+    out = []
+    for resource, lo, hi, _label in p["windows"][:3]:
+        for a in world.instance.activities:
+            for number, mode in enumerate(a.modes, start=1):
+                if any(u.resource == resource for u in mode.uses) and mode.duration:
+                    d = mode.duration
+                    for start in (lo - d, lo - d + 1, hi, hi - 1):  # end at a, overlap by 1, start at b, 1 early
+                        if start >= 0:
+                            out.append(Solution(starts={a.name: start}, modes={a.name: number}))
+                    break
+            else:
+                continue
+            break
+    return out
+
+
+def _tardiness_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
+    out = []
+    for target, due, _weight in p["due_dates"][:3]:
+        members = _members(target, world)
+        last = members[-1]
+        d = world.activities[last].modes[0].duration
+        for end in (due, due + 1):
+            if end - d >= 0:
+                out.append(Solution(starts={last: end - d}, modes={last: 1}))
+    return out
+
+
+BOUNDARY: dict[str, Callable[[dict[str, Any], World, random.Random], list[Solution]]] = {
+    "count_bounds": _count_probes, "consecutive_run_bounds": _run_probes, "coverage": _coverage_probes,
+    "unavailability": _unavailability_probes, "precedence_lag": _precedence_probes,
+    "unary_no_overlap": _unary_probes, "time_window": _window_probes, "resource_downtime": _downtime_probes,
+    "tardiness": _tardiness_probes,
+}
