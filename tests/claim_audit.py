@@ -67,8 +67,8 @@ def bijection(rendering: Rendering, instance: Instance) -> list[str]:
 
 DEONTIC = re.compile(r"\b(must|may|cannot|can never|required|forbidden|not allowed|is allowed)\b", re.I)
 EVALUATIVE = re.compile(r"\b(should|penalised|penalty|costs?|preferences?|preferably|charged)\b", re.I)
-HARD_ONLY = re.compile(r"\b(must|may never|may not|cannot|can never|forbidden|not allowed|is required|are required)\b",
-                       re.I)
+HARD_ONLY = re.compile(r"\b(must|may never|may not|cannot|can never|forbidden|not allowed|is required|are required)\b"
+                       r"|\bno(ne)?\b[^.;]*\bmay\b", re.I)
 MINIMUM = re.compile(r"\b(at least|minimum|fewer than|between|from \S+ to)\b", re.I)
 MAXIMUM = re.compile(r"\b(at most|maximum|more than|no more than|between|from \S+ to)\b", re.I)
 BOUNDED = {"count_bounds", "consecutive_run_bounds", "spread", "stability"}

@@ -264,3 +264,104 @@ soft 1 tardiness lateness table
 end
 minimize penalty
 """
+
+
+def test_the_wording_check_catches_the_old_inrc_and_itc_sentences() -> None:
+    """Sentences of the old renderings, put in place of the new ones, fail the wording audit."""
+    old = {"max_assignments": "Every nurse with contract full must have at most 4 shifts in total (soft: each shift "
+                              "below the minimum or above the maximum costs 1).",
+           "late_then_early": "No nurse with contract full may have shift L followed by shift E on consecutive days."}
+    instance = load_instance(ROOT / "examples" / "inrc2010_small.sched")
+    family = load_family("inrc2010")
+    rendering = render(instance, family, "v1", 7)
+    swapped = tuple(msgspec.structs.replace(r, text=(old[r.claim.constraint],)) if r.claim.constraint in old else r
+                    for r in rendering.claims)
+    problems = audit.wording(msgspec.structs.replace(rendering, claims=swapped), family)
+    assert any("soft rule worded as hard" in p and "max_assignments" in p for p in problems)
+    assert any("mentions a minimum the claim lacks" in p for p in problems)
+    assert any("soft rule worded as hard" in p and "late_then_early" in p for p in problems)
+
+
+def test_render_json_lists_one_claim_per_active_constraint_with_its_sentences() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from schedc.cli import app
+
+    result = CliRunner().invoke(app, ["render", str(ROOT / "examples" / "inrc2010_small.sched"), "--json"])
+    assert result.exit_code == 0, result.output
+    claims = json.loads(result.output)["claims"]
+    by_id = {c["constraint"]: c for c in claims}
+    assert len(claims) == len(by_id) == 8
+    assert by_id["max_assignments"]["max"] == 4 and "min" not in by_id["max_assignments"]
+    assert by_id["max_assignments"]["hard"] is False and by_id["max_assignments"]["weight"] == 1
+    assert by_id["max_assignments"]["text"][0].startswith("Every nurse with contract full should have at most 4")
+    assert by_id["cover"]["kind"] == "coverage" and len(by_id["cover"]["text"]) == 8  # the rule and 7 days
+
+
+@pytest.mark.slow
+def test_the_whole_audit(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every instance of the bundled and shared data, the examples and two generated shops × every variant ×
+    three seeds; the totals are printed (run with ``-m slow -s``)."""
+    keys = [("example", n) for n in EXAMPLES] + [("source", i) for i in range(len(SOURCES))] + [("generated", 0)]
+    totals = {"instances": 0, "renderings": 0, "claims": 0, "sentences": 0, "probes": 0, "judgements": 0}
+    problems: list[str] = []
+    for key in keys:
+        instance = instance_of(key)
+        family = load_family(instance.family)
+        totals["instances"] += 1
+        for variant in VARIANTS:
+            for seed in (7, 42, 1234):
+                rendering = render(instance, family, variant, seed)
+                totals["renderings"] += 1
+                totals["claims"] += len(rendering.claims)
+                totals["sentences"] += sum(len(r.text) for r in rendering.claims)
+                problems += [f"{instance.name} {variant}/{seed}: {p}" for p in
+                             audit.bijection(rendering, instance) + audit.wording(rendering, family)
+                             + audit.contradictions(rendering, instance, family) + audit.surface(rendering)]
+        solutions = audit.probes(instance, family, random.Random(11))
+        made, found = audit.verdicts_disagree(render(instance, family, "v1"), instance, family, solutions)
+        totals["probes"] += len(solutions)
+        totals["judgements"] += made
+        problems += [f"{instance.name}: {p}" for p in found]
+    with capsys.disabled():
+        print("\nsemantic audit totals:", totals, "problems:", len(problems))
+    assert not problems, "\n".join(problems[:20])
+
+
+def _guide_blocks() -> tuple[str, str]:
+    """The family and the instance of the worked example in docs/language.md."""
+    text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    section = text[text.index("## A new family from scratch"):]
+    blocks = section.split("```\n")[1::2]
+    family = next(b for b in blocks if b.startswith("family workshop"))
+    instance = next(b for b in blocks if b.startswith("instance w1"))
+    return family, instance
+
+
+def test_the_worked_example_of_the_language_guide_runs(tmp_path: Path) -> None:
+    """The guide's user family, written to files as the reader would: render v1–v4, solve in v4 names, check."""
+    from typer.testing import CliRunner
+
+    from schedc.cli import app
+
+    family, instance = _guide_blocks()
+    (tmp_path / "workshop.sched").write_text(family, encoding="utf-8")
+    spec = tmp_path / "w1.sched"
+    spec.write_text(instance, encoding="utf-8")
+    runner = CliRunner()
+    for variant in VARIANTS:
+        result = runner.invoke(app, ["render", str(spec), "--variant", variant, "--seed", "42"])
+        assert result.exit_code == 0, result.output
+    answer = tmp_path / "a.txt"
+    solved = runner.invoke(app, ["solve", str(spec), "--variant", "v4", "--variant-seed", "42", "-o", str(answer)])
+    assert solved.exit_code == 0, solved.output
+    checked = runner.invoke(app, ["check", str(spec), str(answer), "--variant", "v4", "--seed", "42", "--json"])
+    assert checked.exit_code == 0, checked.output
+    report = __import__("json").loads(checked.output)
+    assert report["feasible"] and report["objective"] == 2
+    v1 = runner.invoke(app, ["render", str(spec), "--variant", "v1"]).output
+    guide = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    sentences = [s for s in v1.splitlines() if s.startswith(("Within each job", "No step of a job", "A job whose"))]
+    assert sentences and all(s in guide for s in sentences)  # the guide quotes what the renderer writes

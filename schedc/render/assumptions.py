@@ -65,20 +65,20 @@ def _all_hard(instance: Instance, family: Family) -> bool:
 
 ASSUMPTIONS: tuple[Assumption, ...] = (
     Assumption("time_model", _interval,
-               "Times are whole {{ r.times }} counted from 0. A {{ r.task }} that starts at time S and lasts d "
-               "{{ r.times }} occupies the half-open interval [S, S + d): it has ended at time S + d, so a "
-               "{{ r.task }} that has to wait for it may start at exactly S + d."),
+               "Times are whole {{ r.times }} counted from 0. {{ (r.task|a)|upper_first }} that starts at time S and lasts d "
+               "{{ r.times }} occupies the half-open interval [S, S + d): it has ended at time S + d, so "
+               "{{ r.task|a }} that has to wait for it may start at exactly S + d."),
     Assumption("available_from_zero", _no_releases,
                "Every {{ r.task }} is available from time 0."),
     Assumption("release_dates", _releases,
-               "Release dates are earliest start times: a {{ r.task }} with a release date, or belonging to a "
-               "{{ r.job }} with one, may not start before it; a {{ r.task }} without one is available from "
+               "Release dates are earliest start times: {{ r.task|a }} with a release date, or belonging to "
+               "{{ r.job|a }} with one, may not start before it; {{ r.task|a }} without one is available from "
                "time 0."),
     Assumption("speeds", _speeds,
                "The processing times listed already include each {{ r.machine }}'s speed: use them exactly as "
                "given, without scaling them."),
     Assumption("downtime", _downtime,
-               "A downtime window from a to b is the half-open interval [a, b): a {{ r.task }} may end exactly at "
+               "A downtime window from a to b is the half-open interval [a, b): {{ r.task|a }} may end exactly at "
                "a or start exactly at b."),
     Assumption("events", _events,
                "The event log says when each piece of information became known; the schedule must fit the final, "

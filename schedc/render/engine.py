@@ -123,7 +123,8 @@ def _statements(ctx: BuildContext, chosen: Variant, seed: int, templates: Templa
         if chosen.order and step.shuffle:
             order_rng.shuffle(group)
         step_context = {**shared, "say": ctx.writer.say(index), "style": index}
-        out += [_statement(templates, step, index, item, step_context) for item in group]
+        made = [_statement(templates, step, index, item, step_context) for item in group]
+        out += [s for s in made if s.text or s.facts]  # a category with nothing to say states nothing
     return out
 
 

@@ -26,11 +26,27 @@ _OPTIONS = {"undefined": jinja2.StrictUndefined, "trim_blocks": True, "lstrip_bl
             "keep_trailing_newline": False}
 
 
+def article(word: str) -> str:
+    """``word`` with its indefinite article: ``a step``, ``an activity`` (by the first letter)."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def upper_first(text: str) -> str:
+    """The first letter upper-cased, the rest untouched (``capitalize`` would lower-case names)."""
+    return text[:1].upper() + text[1:]
+
+
+FILTERS = {"a": article, "upper_first": upper_first}
+"""Filters every template environment has."""
+
+
 @cache
 def builtin_environment() -> jinja2.Environment:
     """The environment of the templates shipped with schedc."""
     loader = jinja2.FileSystemLoader(str(data_dir("templates")))
-    return jinja2.Environment(loader=loader, auto_reload=False, **_OPTIONS)  # package data: read once
+    env = jinja2.Environment(loader=loader, auto_reload=False, **_OPTIONS)  # package data: read once
+    env.filters.update(FILTERS)
+    return env
 
 
 @cache
@@ -38,7 +54,9 @@ def sandbox_environment(user_dirs: tuple[str, ...] = ()) -> SandboxedEnvironment
     """A sandbox for user templates (re-read when they change); the built-in folder stays on the
     path for ``_macros.j2``."""
     loader = jinja2.FileSystemLoader([*user_dirs, str(data_dir("templates"))])
-    return SandboxedEnvironment(loader=loader, **_OPTIONS)
+    env = SandboxedEnvironment(loader=loader, **_OPTIONS)
+    env.filters.update(FILTERS)
+    return env
 
 
 def user_template_dirs(search: Sequence[Path]) -> tuple[str, ...]:
