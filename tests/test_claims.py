@@ -365,3 +365,42 @@ def test_the_worked_example_of_the_language_guide_runs(tmp_path: Path) -> None:
     guide = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
     sentences = [s for s in v1.splitlines() if s.startswith(("Within each job", "No step of a job", "A job whose"))]
     assert sentences and all(s in guide for s in sentences)  # the guide quotes what the renderer writes
+
+
+def test_a_soft_unavailability_is_stated_as_soft_with_its_weight() -> None:
+    spec = (ROOT / "examples" / "itc2007_small.sched").read_text(encoding="utf-8")
+    assert "hard unavailability" in spec
+    instance = parse_instance_text(spec.replace("hard unavailability", "soft 3 unavailability"))
+    rendering = render(instance, variant="v1")
+    record = next(r for r in rendering.claims if r.claim.kind == "unavailability")
+    assert record.text[0].startswith("No course should be given a lecture in a period listed as unavailable")
+    assert "is penalised by 3" in record.text[0]
+    assert not audit.wording(rendering, load_family("itc2007"))
+
+
+def test_a_resource_of_capacity_one_is_one_unit() -> None:
+    from schedc.render.templates import TemplateSet
+
+    words = {"unit": "day", "units": "days", "resource": "crew", "resources": "crews", "activity": "scene",
+             "activities": "scenes"}
+    for family in ("rcpsp", "mrcpsp"):
+        templates = TemplateSet(family)
+        for index in range(len(templates.paraphrases("resources")[1])):
+            _, text = templates.render("resources", index, {"w": words, "theme": None, "renewable": [
+                {"name": "Stunt performers", "capacity": 1}], "nonrenewable": [{"name": "Permits", "budget": 1}]})
+            assert not audit.PLURAL_AFTER_ONE.search(text), text
+
+
+def test_the_built_in_job_shop_accepts_release_dates(tmp_path: Path) -> None:
+    from schedc.backends.cpsat import solve
+
+    spec = (ROOT / "examples" / "ft06.sched").read_text(encoding="utf-8").replace(
+        "minimize makespan", "hard time_window arrivals table\n  J2 3\n  J5 4\nend\nminimize makespan")
+    instance = parse_instance_text(spec)
+    family = load_family("jobshop")
+    text = render(instance, family, "v4", 5).text()
+    assert "release date" in text.lower()
+    result = solve(instance, family)
+    verifier = Verifier(instance, family, render(instance, family, "v4", 5).names)
+    report = verifier.check(verifier.write(result.solution))
+    assert report.feasible and report.objective == result.objective

@@ -89,6 +89,9 @@ class Constraint(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
 
     #: Name of the field filled from the statement's ``table ... end`` body, if any.
     TABLE_FIELD: ClassVar[str | None] = None
+    #: What the kind counts, and the unit of one violation (penalty unit of a soft rule), for its claim.
+    COUNTS: ClassVar[str] = ""
+    UNIT: ClassVar[str] = "violation"
 
     @classmethod
     def parse_rows(cls, rows: Sequence[Row], params: dict[str, object], ctx: TableContext) -> tuple[object, ...]:
@@ -116,8 +119,15 @@ class Constraint(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
         """
         from schedc.kinds.claims import Claim, parameters
 
+        counts, unit = self.claim_counts()
         return Claim(constraint=self.id, kind=type(self).__struct_config__.tag, hard=self.hard,  # type: ignore[arg-type]
-                     weight=self.weight, scored=self.hard or objective == "penalty", params=parameters(self))
+                     weight=self.weight, scored=self.hard or objective == "penalty", counts=counts, unit=unit,
+                     params=parameters(self))
+
+    def claim_counts(self) -> tuple[str, str]:
+        """(what this constraint counts, the unit of one violation): the kind's, unless its parameters
+        change them (a count of free days rather than working assignments)."""
+        return self.COUNTS, self.UNIT
 
     def violation(self, message: str, amount: int = 1, entities: tuple[str, ...] = (),
                   time: int | None = None, day: int | None = None) -> Violation:

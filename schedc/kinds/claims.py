@@ -7,6 +7,8 @@ only input of the kind's sentence templates (``templates/kinds/<kind>/``). It ho
 * the modality: ``hard``, or soft with its ``weight``, and whether a soft penalty counts
   toward the instance's objective (``scored``: it does not when a makespan instance carries
   soft due dates for information);
+* ``counts`` and ``unit``: what the kind counts (working assignments, run lengths, overlapping
+  pairs …) and what one violation or penalty point stands for;
 * ``params``: the kind's own parameters, named and valued as ``schedc parse --json`` names
   them, with every absent bound (``None``) left out, so that a template cannot mention a bound
   the constraint lacks (under ``StrictUndefined`` reading ``c.min`` of a claim without a
@@ -35,12 +37,14 @@ class Claim(msgspec.Struct, frozen=True, kw_only=True):
     hard: bool
     weight: int
     scored: bool = True
+    counts: str = ""
+    unit: str = "violation"
     params: dict[str, Any] = {}
 
     def to_json(self, text: list[str]) -> dict[str, Any]:
         """The entry of ``schedc render --json``'s ``claims`` list: modality, parameters, sentences."""
         return {"constraint": self.constraint, "kind": self.kind, "hard": self.hard, "weight": self.weight,
-                "scored": self.scored, **self.params, "text": text}
+                "scored": self.scored, "counts": self.counts, "unit": self.unit, **self.params, "text": text}
 
 
 def parameters(constraint: msgspec.Struct) -> dict[str, Any]:

@@ -48,6 +48,9 @@ class AssignmentCost(Constraint, frozen=True, kw_only=True, tag="assignment_cost
     declaration order (a full preference matrix, as NSPLib).
     """
 
+    COUNTS = "costs of the listed assignments that are made"
+    UNIT = "unit of cost"
+
     entries: tuple[CostEntry, ...] = ()
     layout: Literal["sparse", "dense"] = "sparse"
 
@@ -142,6 +145,9 @@ class CapacityOverflow(Constraint, frozen=True, kw_only=True, tag="capacity_over
     Counting rule (hard): one violation per overflowing assignment; amount = the overflow.
     """
 
+    COUNTS = "demand above the capacity, per assignment"
+    UNIT = "unit of overflow"
+
     demand: str
     capacity: str
 
@@ -167,6 +173,9 @@ class Spread(Constraint, frozen=True, kw_only=True, tag="spread"):
     Counting rule (hard): one violation per agent short of days; amount = missing days.
     """
 
+    COUNTS = "distinct days with an assignment"
+    UNIT = "day missing from the minimum"
+
     agents: Selector
     min: Bound = None
 
@@ -189,6 +198,9 @@ class Stability(Constraint, frozen=True, kw_only=True, tag="stability"):
 
     Counting rule (hard): one violation per agent over the limit; amount = the excess.
     """
+
+    COUNTS = "distinct values used"
+    UNIT = "value beyond the maximum"
 
     agents: Selector
     max: int = 1
@@ -217,6 +229,9 @@ class Compactness(Constraint, frozen=True, kw_only=True, tag="compactness"):
 
     Counting rule (hard): one violation per (group, isolated period); amount = a[g,p].
     """
+
+    COUNTS = "isolated assignments of a group"
+    UNIT = "isolated assignment"
 
     groups: str
     members: str = "members"

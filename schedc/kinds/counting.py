@@ -47,6 +47,9 @@ class OnePerSlot(Constraint, frozen=True, kw_only=True, tag="one_per_slot"):
     with ``exactly``, a missing assignment is one violation.
     """
 
+    COUNTS = "assignments per agent (or value) and slot"
+    UNIT = "assignment in excess or missing"
+
     per: Literal["agent", "value"] = "agent"
     exactly: bool = False
 
@@ -116,6 +119,9 @@ class Coverage(Constraint, frozen=True, kw_only=True, tag="coverage"):
     ``day VALUE=N VALUE=LO..HI VALUE=LO.. VALUE=..HI`` (exact, range, minimum, maximum) —
     the form the printer uses.
     """
+
+    COUNTS = "agents per slot and value"
+    UNIT = "agent missing or in excess"
 
     requirements: tuple[Requirement, ...] = ()
     complete: bool = False
@@ -225,10 +231,19 @@ class CountBounds(Constraint, frozen=True, kw_only=True, tag="count_bounds"):
     (a course with 4 of 6 lectures has amount 2, as the ITC-2007 "Lectures" count).
     """
 
+    COUNTS = "working assignments"
+    UNIT = "assignment outside the bounds"
+
     agents: Selector
     values: ValueFilter = WORK
     min: Bound = None
     max: Bound = None
+
+    def claim_counts(self) -> tuple[str, str]:
+        """Working assignments (the free value excluded), free slots, or assignments of the listed values."""
+        counts = {"work": "working assignments (the free value excluded)", "free": "free slots",
+                  "values": "assignments of the listed values"}[self.values.mode]
+        return counts, self.UNIT
 
     def check(self, ctx: EvalContext, view: View) -> list[Violation]:
         out = []

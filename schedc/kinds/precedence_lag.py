@@ -36,6 +36,9 @@ class Edge(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
 class PrecedenceLag(Constraint, frozen=True, kw_only=True, tag="precedence_lag"):
     """End-to-start precedences ``S_b ≥ E_a + lag`` over the listed edges."""
 
+    COUNTS = "start of a successor against its predecessor's end"
+    UNIT = "precedence broken"
+
     edges: tuple[Edge, ...] = ()
 
     TABLE_FIELD = "edges"

@@ -44,6 +44,9 @@ class UnaryNoOverlap(Constraint, frozen=True, kw_only=True, tag="unary_no_overla
     Counting rule: one violation per overlapping pair on a resource (amount 1 each).
     """
 
+    COUNTS = "activities in progress on a unary resource"
+    UNIT = "overlapping pair"
+
     resources: ResourceScope = "all"
 
     def check(self, ctx: EvalContext, view: View) -> list[Violation]:
@@ -75,6 +78,9 @@ class CumulativeRenewable(Constraint, frozen=True, kw_only=True, tag="cumulative
     segment.
     """
 
+    COUNTS = "demand of the activities in progress, per time unit"
+    UNIT = "unit of excess per time unit"
+
     resources: ResourceScope = "all"
 
     def check(self, ctx: EvalContext, view: View) -> list[Violation]:
@@ -98,6 +104,9 @@ class NonrenewableBudget(Constraint, frozen=True, kw_only=True, tag="nonrenewabl
     Counting rule: one violation per resource over budget; amount = the excess.
     """
 
+    COUNTS = "consumption over the whole project"
+    UNIT = "unit over the budget"
+
     resources: ResourceScope = "all"
 
     def check(self, ctx: EvalContext, view: View) -> list[Violation]:
@@ -120,6 +129,9 @@ class ModeChoice(Constraint, frozen=True, kw_only=True, tag="mode_choice"):
 
     Counting rule: one violation per activity given a mode it does not have.
     """
+
+    COUNTS = "modes chosen per activity"
+    UNIT = "activity without a valid mode"
 
     def check(self, ctx: EvalContext, view: View) -> list[Violation]:
         out = []

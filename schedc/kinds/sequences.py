@@ -36,12 +36,21 @@ class ConsecutiveRunBounds(Constraint, frozen=True, kw_only=True, tag="consecuti
     Counting rule (hard): one violation per run out of bounds; amount as the penalty.
     """
 
+    COUNTS = "lengths of runs of matching days"
+    UNIT = "element outside the bounds"
+
     agents: Selector
     values: ValueFilter = WORK
     over: Windows = Windows()
     min: int | None = None
     max: int | None = None
     boundary: Boundary = "observed"
+
+    def claim_counts(self) -> tuple[str, str]:
+        """Run lengths in days or weekends of working, free or listed-value elements."""
+        element = "days" if self.over.over == "days" else "weekends"
+        what = {"work": "working", "free": "free", "values": "listed-value"}[self.values.mode]
+        return f"lengths of runs of {what} {element}", self.UNIT
 
     def check(self, ctx: EvalContext, view: View) -> list[Violation]:
         from schedc.kinds.context import runs
@@ -80,6 +89,9 @@ class PatternProhibition(Constraint, frozen=True, kw_only=True, tag="pattern_pro
 
     Penalty (soft) and counting rule (hard): one unit per occurrence.
     """
+
+    COUNTS = "occurrences of the pattern"
+    UNIT = "occurrence"
 
     agents: Selector
     pattern: tuple[PatternEntry, ...]
@@ -130,6 +142,9 @@ class WindowPatternCost(Constraint, frozen=True, kw_only=True, tag="window_patte
 
     Table rows: ``PATTERN cost``, e.g. ``WF 1``.
     """
+
+    COUNTS = "cost of the pattern of each window"
+    UNIT = "unit of window cost"
 
     agents: Selector
     windows: Windows

@@ -25,6 +25,9 @@ class SlotConflict(Constraint, frozen=True, kw_only=True, tag="slot_conflict"):
     reasons (groups, shared attribute) make the pair conflict.
     """
 
+    COUNTS = "slots shared by conflicting agents"
+    UNIT = "clash"
+
     groups: str | None = None
     members: str = "members"
     by: str | None = None
@@ -84,6 +87,9 @@ class Unavailability(Constraint, frozen=True, kw_only=True, tag="unavailability"
 
     Table rows: ``agent day period`` or ``agent day`` (whole day).
     """
+
+    COUNTS = "assignments in forbidden slots"
+    UNIT = "assignment in a forbidden slot"
 
     slots: tuple[Unavailable, ...] = ()
 

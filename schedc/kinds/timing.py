@@ -44,6 +44,9 @@ class TimeWindow(Constraint, frozen=True, kw_only=True, tag="time_window"):
     Table rows: ``TARGET RELEASE [DEADLINE]`` (``-`` for no deadline).
     """
 
+    COUNTS = "start and end times against release dates and deadlines"
+    UNIT = "time unit early or late"
+
     windows: tuple[Window, ...] = ()
 
     TABLE_FIELD = "windows"
@@ -98,6 +101,9 @@ class ResourceDowntime(Constraint, frozen=True, kw_only=True, tag="resource_down
 
     Table rows: ``RESOURCE START END [LABEL]`` with ``START < END``.
     """
+
+    COUNTS = "time an activity overlaps a downtime window"
+    UNIT = "time unit of overlap"
 
     windows: tuple[Downtime, ...] = ()
 
@@ -162,6 +168,9 @@ class Tardiness(Constraint, frozen=True, kw_only=True, tag="tardiness"):
 
     Table rows: ``TARGET DUE [WEIGHT]`` (weight 1 when omitted).
     """
+
+    COUNTS = "completion time after the due date"
+    UNIT = "weighted time unit of lateness"
 
     due_dates: tuple[DueDate, ...] = ()
 

@@ -65,8 +65,8 @@ def _all_hard(instance: Instance, family: Family) -> bool:
 
 ASSUMPTIONS: tuple[Assumption, ...] = (
     Assumption("time_model", _interval,
-               "Times are whole {{ r.times }} counted from 0. {{ (r.task|a)|upper_first }} that starts at time S and lasts d "
-               "{{ r.times }} occupies the half-open interval [S, S + d): it has ended at time S + d, so "
+               "Times are whole {{ r.times }} counted from 0. {{ (r.task|a)|upper_first }} that starts at time S "
+               "and lasts d {{ r.times }} occupies the half-open interval [S, S + d): it has ended at time S + d, so "
                "{{ r.task|a }} that has to wait for it may start at exactly S + d."),
     Assumption("available_from_zero", _no_releases,
                "Every {{ r.task }} is available from time 0."),
