@@ -145,8 +145,8 @@ def counted_set(sentence: str, free: str | None) -> str:
 # --------------------------------------------------------------------------- surface
 
 GLUED = re.compile(r"[a-z0-9)][.;!?][A-Z]")
-PLURAL_AFTER_ONE = re.compile(r"(?<![\w.,-])1 (units|time units|days|periods|lectures|shifts|minutes|hours|weekends|"
-                              r"jobs|steps|machines|activities|rooms|students)\b")
+PLURAL_AFTER_ONE = re.compile(r"(?<![\w.,-])(?<!and )(?<!or )(?<!, )1 (units|time units|days|periods|lectures|"
+                              r"shifts|minutes|hours|weekends|jobs|steps|machines|activities|rooms|students)\b")
 TAUTOLOGY = re.compile(r"\(the (\w+(?: \w+)?) are the \1\b|\((its|the) (machines|jobs|activities)\)")
 
 
@@ -462,12 +462,15 @@ def _precedence(p: dict[str, Any], s: Schedule) -> int:
     return sum(1 for a, b, lag in p["edges"] if a in s.end and b in s.start and s.start[b] < s.end[a] + lag)
 
 
-def _unary(p: dict[str, Any], s: Schedule) -> int:
-    w = s.world
+def _scope(p: dict[str, Any], w: World, kind: str) -> list[str]:
+    """The resources a claim names: all of a kind, or the listed ones."""
     scope = p.get("resources", "all")
-    names = [r for r, res in w.resources.items() if res.kind == "unary"] if scope == "all" else scope
+    return [r for r, res in w.resources.items() if res.kind == kind] if scope == "all" else list(scope)
+
+
+def _unary(p: dict[str, Any], s: Schedule) -> int:
     total = 0
-    for r in names:
+    for r in _scope(p, s.world, "unary"):
         on = [a for a in s.start if r in s.uses(a) and s.end[a] > s.start[a]]
         total += sum(1 for i, a in enumerate(on) for b in on[i + 1:]
                      if s.start[a] < s.end[b] and s.start[b] < s.end[a])
@@ -476,10 +479,8 @@ def _unary(p: dict[str, Any], s: Schedule) -> int:
 
 def _cumulative(p: dict[str, Any], s: Schedule) -> int:
     w = s.world
-    scope = p.get("resources", "all")
-    names = [r for r, res in w.resources.items() if res.kind == "renewable"] if scope == "all" else scope
     total = 0
-    for r in names:
+    for r in _scope(p, w, "renewable"):
         load: Counter[int] = Counter()
         for a in s.start:
             for t in range(s.start[a], s.end[a]):
@@ -490,9 +491,8 @@ def _cumulative(p: dict[str, Any], s: Schedule) -> int:
 
 def _budget(p: dict[str, Any], s: Schedule) -> int:
     w = s.world
-    scope = p.get("resources", "all")
-    names = [r for r, res in w.resources.items() if res.kind == "nonrenewable"] if scope == "all" else scope
-    return sum(max(0, sum(s.uses(a).get(r, 0) for a in s.start) - w.resources[r].capacity) for r in names)
+    return sum(max(0, sum(s.uses(a).get(r, 0) for a in s.start) - w.resources[r].capacity)
+               for r in _scope(p, w, "nonrenewable"))
 
 
 def _members(target: str, w: World) -> list[str]:

@@ -7,6 +7,7 @@ audit — every instance of ../shared/data × every variant × three seeds — a
 
 from __future__ import annotations
 
+import collections
 import random
 from functools import cache
 from pathlib import Path
@@ -325,8 +326,9 @@ def test_the_whole_audit(capsys: pytest.CaptureFixture[str]) -> None:
         totals["probes"] += len(solutions)
         totals["judgements"] += made
         problems += [f"{instance.name}: {p}" for p in found]
+    kinds = collections.Counter(p.split(": ", 2)[1].split(":")[0] for p in problems)
     with capsys.disabled():
-        print("\nsemantic audit totals:", totals, "problems:", len(problems))
+        print("\nsemantic audit totals:", totals, "problems:", len(problems), dict(kinds))
     assert not problems, "\n".join(problems[:20])
 
 

@@ -64,7 +64,7 @@ class ClaimWriter:
     def sentence(self, constraint_id: str, style: int) -> str:
         """The sentence of paraphrase ``style`` stating the claim (recorded for the claim's text)."""
         view = self.view(constraint_id)
-        text = self.templates.render(view["kind"], style, {"c": view, "w": self.ctx.words, "r": view["r"]})
+        text = self.templates.sentence(view["kind"], style, {"c": view, "w": self.ctx.words, "r": view["r"]})
         self.texts[constraint_id].append(text)
         return text
 

@@ -46,8 +46,8 @@ def render(instance: Instance, family: Family | None = None, variant: str = "v1"
     words = vocabulary(family, domain)
     ctx = BuildContext(instance=instance, family=family, names=names, words=words, facts=facts(instance),
                        domain=domain)
-    ctx.writer = ClaimWriter(ctx, KindTemplates(family.name, search))
     source = find_family_file(family.name, search)
+    ctx.writer = ClaimWriter(ctx, KindTemplates(family.name, search, str(source) if source else None))
     templates = TemplateSet(family.name, search, entity_categories(family), str(source) if source else None)
     statements = _statements(ctx, chosen, seed, templates)
     missing = ctx.unclaimed()

@@ -69,8 +69,60 @@ DEFAULT_FAMILY = "default"
 used by every family that does not word a category itself; entity classes fall back to ``entities``."""
 
 
-class TemplateSet:
-    """The paraphrases of every category of one family, and the environment that renders them.
+class Paraphrases:
+    """Numbered paraphrase templates looked up along a search order, and the environment that renders them.
+
+    For each (family folder, category folder) candidate of a key, the folders beside the user's
+    spec are searched first (rendered in the sandbox), then the built-in ones.
+    """
+
+    def __init__(self, family: str, search: Sequence[Path] = (), source: str | None = None):
+        self.family = family
+        self.source = source
+        self.user_dirs = user_template_dirs(search)
+        self._cache: dict[str, tuple[jinja2.Environment, tuple[str, ...]]] = {}
+
+    def candidates(self, key: str) -> list[tuple[str, str]]:
+        """(family folder, category folder) pairs to look in, in order (subclasses define them)."""
+        raise NotImplementedError
+
+    def missing(self, key: str) -> SchedcError:
+        """The error when no candidate has templates."""
+        raise NotImplementedError
+
+    def paraphrases(self, key: str) -> tuple[jinja2.Environment, tuple[str, ...]]:
+        """(environment, template names in paraphrase order) of a key; a SchedcError if none."""
+        found = self._cache.get(key)
+        if found is None:
+            found = self._find(key)
+            self._cache[key] = found
+        return found
+
+    def _find(self, key: str) -> tuple[jinja2.Environment, tuple[str, ...]]:
+        builtin = str(data_dir("templates"))
+        for family, category in self.candidates(key):
+            for folder in self.user_dirs:
+                names = _listing(folder, family, category)
+                if names:
+                    return sandbox_environment(self.user_dirs), names
+            names = _listing(builtin, family, category)
+            if names:
+                return builtin_environment(), names
+        raise self.missing(key)
+
+    def render(self, key: str, index: int, context: dict[str, object]) -> tuple[str, str]:
+        """(template name, rendered text on one line) of paraphrase ``index`` (modulo their number)."""
+        env, names = self.paraphrases(key)
+        name = names[index % len(names)]
+        try:
+            text = env.get_template(name).render(context)
+        except jinja2.TemplateError as exc:
+            raise SchedcError.at("E604", f"template {name} failed: {exc}", file=self.source) from None
+        return name, reflow(text)
+
+
+class TemplateSet(Paraphrases):
+    """The paraphrases of every statement category of one family.
 
     Search order for category C of family F: ``<spec folder>/templates/F/C/``, the built-in
     ``F/C/``, then the defaults ``default/C/`` (and ``default/entities/`` for an entity class).
@@ -78,44 +130,37 @@ class TemplateSet:
 
     def __init__(self, family: str, search: Sequence[Path] = (), entity_categories: frozenset[str] = frozenset(),
                  source: str | None = None):
-        self.family = family
+        super().__init__(family, search, source)
         self.entity_categories = entity_categories
-        self.source = source
-        self.user_dirs = user_template_dirs(search)
-        self._cache: dict[str, tuple[jinja2.Environment, tuple[str, ...]]] = {}
 
-    def paraphrases(self, category: str) -> tuple[jinja2.Environment, tuple[str, ...]]:
-        """(environment, template names in paraphrase order) of a category; a SchedcError if none."""
-        found = self._cache.get(category)
-        if found is None:
-            found = self._find(category)
-            self._cache[category] = found
-        return found
+    def candidates(self, key: str) -> list[tuple[str, str]]:
+        entities = [(DEFAULT_FAMILY, "entities")] if key in self.entity_categories else []
+        return [(self.family, key), (DEFAULT_FAMILY, key), *entities]
 
-    def _find(self, category: str) -> tuple[jinja2.Environment, tuple[str, ...]]:
-        builtin = str(data_dir("templates"))
-        fallbacks = [category, *(["entities"] if category in self.entity_categories else [])]
-        for family, wanted in [(self.family, category), *((DEFAULT_FAMILY, c) for c in fallbacks)]:
-            for folder in self.user_dirs:
-                names = _listing(folder, family, wanted)
-                if names:
-                    return sandbox_environment(self.user_dirs), names
-            names = _listing(builtin, family, wanted)
-            if names:
-                return builtin_environment(), names
-        raise SchedcError.at("E603", f"family {self.family!r} has no templates for statement category "
-                             f"{category!r}", file=self.source,
-                             hint=f"add templates/{self.family}/{category}/1_plain.j2 beside the family spec")
+    def missing(self, key: str) -> SchedcError:
+        return SchedcError.at("E603", f"family {self.family!r} has no templates for statement category {key!r}",
+                              file=self.source,
+                              hint=f"add templates/{self.family}/{key}/1_plain.j2 beside the family spec")
 
-    def render(self, category: str, index: int, context: dict[str, object]) -> tuple[str, str]:
-        """(template name, rendered text with blanks collapsed) of paraphrase ``index``."""
-        env, names = self.paraphrases(category)
-        name = names[index]
-        try:
-            text = env.get_template(name).render(context)
-        except jinja2.TemplateError as exc:
-            raise SchedcError.at("E604", f"template {name} failed: {exc}", file=self.source) from None
-        return name, reflow(text)
+
+class KindTemplates(Paraphrases):
+    """The sentence paraphrases of every constraint kind for one family.
+
+    Search order for kind K of family F: ``<spec folder>/templates/F/kinds/K/``, the built-in
+    ``F/kinds/K/`` (a family's domain wording), ``<spec folder>/templates/kinds/K/``, then the
+    built-in defaults ``kinds/K/`` that every kind has.
+    """
+
+    def candidates(self, key: str) -> list[tuple[str, str]]:
+        return [(self.family, f"kinds/{key}"), ("kinds", key)]
+
+    def missing(self, key: str) -> SchedcError:
+        return SchedcError.at("E603", f"constraint kind {key!r} has no sentence templates", file=self.source,
+                              hint=f"add templates/kinds/{key}/1_plain.j2")
+
+    def sentence(self, kind: str, style: int, context: dict[str, object]) -> str:
+        """The sentence of paraphrase ``style`` of a kind."""
+        return self.render(kind, style, context)[1]
 
 
 _GLUED = re.compile(r"(?<=[a-z0-9)][.;!?])(?=[A-Z])")
@@ -139,49 +184,6 @@ def _listing(root: str, family: str, category: str) -> tuple[str, ...]:
 def _leading_number(name: str) -> int:
     match = re.match(r"(\d+)", name)
     return int(match.group(1)) if match else 1 << 30
-
-
-class KindTemplates:
-    """The sentence paraphrases of every constraint kind for one family.
-
-    Search order for kind K of family F: ``<spec folder>/templates/F/kinds/K/``, the built-in
-    ``F/kinds/K/`` (a family's domain wording), ``<spec folder>/templates/kinds/K/``, then the
-    built-in defaults ``kinds/K/`` that every kind has.
-    """
-
-    def __init__(self, family: str, search: Sequence[Path] = ()):
-        self.family = family
-        self.user_dirs = user_template_dirs(search)
-        self._cache: dict[str, tuple[jinja2.Environment, tuple[str, ...]]] = {}
-
-    def paraphrases(self, kind: str) -> tuple[jinja2.Environment, tuple[str, ...]]:
-        """(environment, template names in paraphrase order) of a kind; a SchedcError if none."""
-        found = self._cache.get(kind)
-        if found is None:
-            found = self._find(kind)
-            self._cache[kind] = found
-        return found
-
-    def _find(self, kind: str) -> tuple[jinja2.Environment, tuple[str, ...]]:
-        builtin = str(data_dir("templates"))
-        for root, family in ((None, self.family), (builtin, self.family), (None, "kinds"), (builtin, "kinds")):
-            for folder in ([root] if root else self.user_dirs):
-                names = _listing(folder, family, f"kinds/{kind}" if family != "kinds" else kind)
-                if names:
-                    env = builtin_environment() if root else sandbox_environment(self.user_dirs)
-                    return env, names
-        raise SchedcError.at("E603", f"constraint kind {kind!r} has no sentence templates",
-                             hint=f"add templates/kinds/{kind}/1_plain.j2")
-
-    def render(self, kind: str, style: int, context: dict[str, object]) -> str:
-        """The sentence of paraphrase ``style`` (modulo the number of paraphrases), blanks collapsed."""
-        env, names = self.paraphrases(kind)
-        name = names[style % len(names)]
-        try:
-            text = env.get_template(name).render(context)
-        except jinja2.TemplateError as exc:
-            raise SchedcError.at("E604", f"template {name} failed: {exc}") from None
-        return reflow(text)
 
 
 def render_string(text: str, context: dict[str, object]) -> str:
