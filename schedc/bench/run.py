@@ -37,6 +37,7 @@ import json
 import re
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -354,7 +355,7 @@ def run(out: Path, endpoint: str, model: str, responses: Path | None = None, con
         rate: float | None = None, retries: int = 4, backoff: float = 1.0, timeout: float = 120.0,
         api_key: str | None = None, limit: int | None = None, max_tokens: int | None = None,
         progress: bool = False, options: Options | None = None, settings: Settings | None = None,
-        stop: asyncio.Event | None = None, handle_signals: bool = False,
+        stop: threading.Event | None = None, handle_signals: bool = False,
         warn: Callable[[str], None] | None = None) -> RunSummary:
     """Query ``model`` on every prompt of the benchmark in ``out`` (see the module docstring).
 
@@ -368,11 +369,12 @@ def run(out: Path, endpoint: str, model: str, responses: Path | None = None, con
     return asyncio.run(_main(state, progress, stop, handle_signals))
 
 
-async def _main(state: Run, progress: bool, stop: asyncio.Event | None, handle_signals: bool) -> RunSummary:
+async def _main(state: Run, progress: bool, external: threading.Event | None, handle_signals: bool) -> RunSummary:
     """Plan, send, flush; the summary."""
     started = time.monotonic()
-    stop = stop or asyncio.Event()
+    stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    watcher = asyncio.create_task(_watch(external, stop)) if external is not None else None
     if handle_signals:
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, stop.set)
@@ -384,11 +386,20 @@ async def _main(state: Run, progress: bool, stop: asyncio.Event | None, handle_s
             await state.send_all(jobs, stop, tick)
     finally:
         state.close()
+        if watcher is not None:
+            watcher.cancel()
         if handle_signals:
             for signum in (signal.SIGINT, signal.SIGTERM):
                 loop.remove_signal_handler(signum)
     state.summary.seconds = time.monotonic() - started
     return state.summary
+
+
+async def _watch(external: threading.Event, stop: asyncio.Event, every: float = 0.05) -> None:
+    """Set ``stop`` once ``external`` (a thread's event) is set."""
+    while not external.is_set():
+        await asyncio.sleep(every)
+    stop.set()
 
 
 def _progress(total: int, model: str) -> Callable[[int], None]:
