@@ -265,11 +265,15 @@ class Run:
         self.summary.warnings.append(message)
         self.report(message)
 
-    def plan(self) -> list[Job]:
-        """Write what the cache answers; the distinct requests still to send, in dataset order."""
+    def load(self) -> tuple[set[str], dict[str, dict[str, Any]]]:
+        """The ids already answered, and the cache (read before :meth:`open` repairs a torn tail)."""
         done = {r.get("id") for r in read_records(self.responses_path, self.warn)
                 if r.get("model") == self.options.model and isinstance(r.get("text"), str) and not r.get("error")}
         cache = {r["key"]: r for r in read_records(self.cache_path, self.warn) if isinstance(r.get("key"), str)}
+        return done, cache
+
+    def plan(self, done: set[str], cache: dict[str, dict[str, Any]]) -> list[Job]:
+        """Write what the cache answers; the distinct requests still to send, in dataset order."""
         constraints = Constraints(self.out, self.options)
         jobs: dict[str, Job] = {}
         for record in self.dataset:
@@ -379,8 +383,9 @@ async def _main(state: Run, progress: bool, external: threading.Event | None, ha
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, stop.set)
     try:
+        done, cache = state.load()
         state.open()
-        jobs = state.plan()
+        jobs = state.plan(done, cache)
         tick = _progress(sum(len(j.ids) for j in jobs), state.options.model) if progress else (lambda n: None)
         if jobs:
             await state.send_all(jobs, stop, tick)
