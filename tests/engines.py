@@ -188,10 +188,13 @@ class LlguidanceMatcher:
         self.warnings = messages
         return text
 
-    def accepts(self, compiled: Any, text: str) -> bool:
-        """Whether ``text`` is accepted byte by byte and may end there."""
+    def accepts(self, compiled: Any, text: str, mask: bool = False) -> bool:
+        """Whether ``text`` is accepted byte by byte and may end there (``mask``: also compute each
+        next-token mask, as a decoder does)."""
         matcher = self.llg.LLMatcher(self.tokenizer, compiled, log_level=0)
         for byte in text.encode("utf-8"):
+            if mask:
+                matcher.compute_bitmask()
             if not matcher.consume_token(byte):
                 return False
         return matcher.is_accepting()
@@ -220,10 +223,14 @@ class XgrammarMatcher:
         except RuntimeError as exc:
             raise ValueError(str(exc)) from None
 
-    def accepts(self, compiled: Any, text: str) -> bool:
-        """Whether ``text`` is accepted byte by byte and the end token may follow."""
+    def accepts(self, compiled: Any, text: str, mask: bool = False) -> bool:
+        """Whether ``text`` is accepted byte by byte and the end token may follow (``mask``: also fill each
+        next-token bitmask)."""
         matcher = self.xgr.GrammarMatcher(compiled)
+        bitmask = self.xgr.allocate_token_bitmask(1, len(_ByteTokenizer.tokens)) if mask else None
         for byte in text.encode("utf-8"):
+            if bitmask is not None:
+                matcher.fill_next_token_bitmask(bitmask)
             if not matcher.accept_token(byte):
                 return False
         return matcher.accept_token(256)
