@@ -23,6 +23,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from schedc.answers import AnswerFormat, extract
 from schedc.api import load_instance
 from schedc.backends.cpsat import SolveOptions, solve
@@ -227,7 +229,8 @@ class XgrammarMatcher:
         """Whether ``text`` is accepted byte by byte and the end token may follow (``mask``: also fill each
         next-token bitmask)."""
         matcher = self.xgr.GrammarMatcher(compiled)
-        bitmask = self.xgr.allocate_token_bitmask(1, len(_ByteTokenizer.tokens)) if mask else None
+        # an int32 array of one bit per token, as xgrammar.allocate_token_bitmask makes (numpy: no torch needed)
+        bitmask = np.full((1, (len(_ByteTokenizer.tokens) + 31) // 32), -1, dtype=np.int32) if mask else None
         for byte in text.encode("utf-8"):
             if bitmask is not None:
                 matcher.fill_next_token_bitmask(bitmask)
