@@ -349,3 +349,27 @@ def test_eval_reads_structured_answers(tmp_path: Path) -> None:
              {**slot, "model": MODEL, "difficulty": "Easy", "text": '{"assignments": "none"}'}]
     good, bad = check_group({"spec": str(tmp_path / record["spec"]), "slots": slots})
     assert good["feasible"] and good["coverage"] == 1.0 and not bad["extracted"]
+
+
+# ---------------------------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--extra-body", "[1]"], "B306"), (["--extra-body", "{oops"], "B306"), (["--decoding", "regex"], "B304"),
+    (["--decoding", "grammar", "--server", "openai"], "B305"), (["--retries", "-1"], "B302"),
+    (["--concurrency", "0"], "B301")])
+def test_bad_options_are_clear_errors(tmp_path: Path, args: list[str], message: str) -> None:
+    write_dataset(tmp_path, ["a"])
+    done = CliRunner().invoke(app, ["bench", "run", str(tmp_path), "--endpoint", "http://127.0.0.1:9/v1",
+                                    "--model", MODEL, *args])
+    assert done.exit_code == 2 and message in done.output and "Traceback" not in done.output
+
+
+def test_a_dataset_with_a_torn_last_line_runs_with_a_warning(tmp_path: Path) -> None:
+    write_dataset(tmp_path, ["a", "b"])
+    path = tmp_path / "dataset.jsonl"
+    path.write_bytes(path.read_bytes() + b'{"id": "r9", "sys')
+    with FakeServer() as server:
+        summary = run(tmp_path, server.url, MODEL, options=Options(model=MODEL), settings=settings(server),
+                      warn=quiet)
+    assert summary.total == 2 and summary.sent == 2 and any("torn last line" in w for w in summary.warnings)

@@ -45,7 +45,6 @@ from pathlib import Path
 from typing import Any
 
 from schedc.bench.decoding import Constraints, Options, request_body
-from schedc.bench.evaluate import load_dataset
 from schedc.bench.jsonl import JsonlAppender, read_records
 from schedc.bench.retry import RETRY_STATUS, Backoff, retry_after
 from schedc.diagnostics import SchedcError
@@ -255,10 +254,22 @@ class Run:
         self.out, self.options, self.settings = Path(out), options, settings
         self.summary = RunSummary()
         self.report = warn
-        self.dataset = load_dataset(self.out)[:limit]
+        self.dataset = self._dataset(limit)
         self.summary.total = len(self.dataset)
         self.responses_path = Path(responses) if responses else default_responses(self.out, options)
         self.cache_path = self.out / "cache" / f"{_safe(options.model)}.jsonl"
+
+    def _dataset(self, limit: int | None) -> list[dict[str, Any]]:
+        """The dataset records (a torn last line tolerated, as in every file the runner reads)."""
+        path = self.out / "dataset.jsonl"
+        if not path.is_file():
+            raise SchedcError.at("B203", f"no dataset in {self.out}", hint="run `schedc bench build` first")
+        records = read_records(path, self.warn)
+        for number, record in enumerate(records, start=1):
+            if not all(isinstance(record.get(k), str) for k in ("id", "system", "prompt")):
+                raise SchedcError.at("B209", 'a dataset record needs string "id", "system" and "prompt"',
+                                     file=str(path), line=number)
+        return records[:limit]
 
     def warn(self, message: str) -> None:
         """Report a warning now and keep it in the summary."""
