@@ -32,9 +32,10 @@ from schedc.cli import app
 from schedc.diagnostics import SchedcError
 from schedc.family import load_family
 from schedc.grammars import answer_spec, answer_text, gbnf_grammar, json_schema, lark_grammar
+from schedc.importers import import_paths
 from schedc.render import render
 from schedc.verify import Verifier
-from tests.conftest import ROOT
+from tests.conftest import DATA, ROOT
 from tests.fake_server import FAULTS, FakeServer, answer_of
 
 MODEL = "fake-model"
@@ -320,6 +321,16 @@ def test_every_schema_is_inside_openai_strict_mode(example: str) -> None:
     assert strict_problems(schema) == []
     body = request_body(Options(model=MODEL, decoding="json-schema", server="openai"), "s", "p", schema)
     assert body["response_format"]["json_schema"]["strict"] is True
+
+
+def test_the_fjsp_schemas_anyof_is_inside_strict_mode() -> None:
+    """Jobs of different lengths make the items an ``anyOf`` of closed objects: strict mode takes it."""
+    [instance] = import_paths("fjsp", [DATA / "fjsp" / "brandimarte" / "Mk01.fjs"])
+    schema = strict_schema(json_schema(answer_spec(instance, None, None)))
+    variants = schema["properties"]["assignments"]["items"]["anyOf"]
+    assert len(variants) > 1 and all(v["additionalProperties"] is False for v in variants)
+    assert strict_problems(schema) == []
+    assert strict_problems({"anyOf": [schema]}) == ["the root must be an object, not anyOf"]
 
 
 def test_strict_problems_names_what_strict_mode_refuses() -> None:
