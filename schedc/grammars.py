@@ -17,8 +17,15 @@ instance fixes:
   alternative of the line rule, so the range follows the name;
 * ``<day>`` is the displayed day range (0-based, 1-based or the day of the month, as the family's
   ``day_names`` says) and ``<period>`` ``0..periods-1``, compiled into digit classes;
-* lines are separated by ``\\n``, at least one line, a trailing newline is optional, no blank lines;
-  a header comes first.
+* lines are separated by ``\\n``, at least one line (``lines="exact"``: exactly the instance's number,
+  where the family fixes it), a trailing newline is optional, no blank lines; a header comes first.
+
+The Lark and GBNF forms are written so that every decoding engine reads them alike (tested byte by byte
+in ``tests/test_engines.py``): a name and the literal after it are one terminal (``"Iron step "``), since
+a greedy lexer such as llguidance's could otherwise never end ``Iron`` beside ``Iron Gate``; no GBNF rule
+is named ``start`` (llguidance would read the grammar as Lark); the Lark form has no ``!`` rules, regular
+expressions or repetition counts, and writes quotes, ``#`` and ``/`` as ``\\xNN``, so that vLLM's
+Lark→EBNF conversion for xgrammar keeps it intact.
 
 Grammars check the *format*, not the schedule: which machine may process an operation, whether every
 operation has exactly one line, precedences, capacities and coverage are the verifier's job (an answer
