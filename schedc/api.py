@@ -244,19 +244,30 @@ def emit_milp(spec: Path, out: Path, fmt: str = "lp") -> None:
 
 
 def grammar_file(spec: Path, fmt: str, variant: str | None = None, seed: int = 42,
-                 names: dict[str, str] | None = None) -> str:
-    """``schedc grammar``: the answer format of a rendering as text, Lark, GBNF or JSON Schema."""
+                 names: dict[str, str] | None = None, lines: str = "any") -> str:
+    """``schedc grammar``: the answer format of a rendering as text, Lark, GBNF or JSON Schema.
+
+    ``text`` is the response-format stanza of the rendered prompt itself (variant v1 when none is
+    given); with a ``names`` mapping of one's own it is the stanza :func:`schedc.grammars.text_stanza`
+    writes for those names. ``lines="exact"`` fixes the number of lines of the Lark and GBNF grammars.
+    """
     from schedc.grammars import FORMATS, answer_grammar
 
     if fmt not in FORMATS:
         raise SchedcError.at("E405", f"unknown grammar format {fmt!r}", hint="formats: " + ", ".join(FORMATS))
+    if lines not in ("any", "exact"):
+        raise SchedcError.at("E407", f"unknown line mode {lines!r}", hint="--lines any or --lines exact")
     instance = load_instance(spec)
     family = load_family(instance.family, [spec.parent])
+    if fmt == "text" and not names:
+        from schedc.render import render
+
+        return render(instance, family, variant or "v1", seed, [spec.parent]).response_format
     if variant is not None:
         from schedc.render import display_names
 
         names = {**display_names(instance, family, variant, seed, [spec.parent]), **(names or {})}
     try:
-        return answer_grammar(instance, family, names, fmt)
-    except ValueError as exc:  # a names mapping the verifier could not read back
+        return answer_grammar(instance, family, names, fmt, lines)
+    except ValueError as exc:  # a names mapping the verifier could not read back, or lines it cannot fix
         raise SchedcError.at("E406", f"cannot state the answer format: {exc}", file=str(spec)) from None

@@ -259,9 +259,11 @@ def grammar_cmd(
     variant: Annotated[str | None, typer.Option(help="use the names of this rendering (v1 v2 v3a v3b v4)")] = None,
     seed: Annotated[int, typer.Option(help="with --variant: the rendering's seed")] = 42,
     names: Annotated[Path | None, typer.Option(help="JSON {IR name: shown name}")] = None,
+    lines: Annotated[str, typer.Option(help="lark/gbnf: any number of lines, or exact (where the instance fixes it)")]
+    = "any",
 ) -> None:
     """The answer format an LLM must follow: the prompt stanza, a Lark or GBNF grammar, or a JSON Schema."""
-    text = api.grammar_file(spec, fmt, variant, seed, api.read_names(names))
+    text = api.grammar_file(spec, fmt, variant, seed, api.read_names(names), lines)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 

@@ -17,8 +17,15 @@ instance fixes:
   alternative of the line rule, so the range follows the name;
 * ``<day>`` is the displayed day range (0-based, 1-based or the day of the month, as the family's
   ``day_names`` says) and ``<period>`` ``0..periods-1``, compiled into digit classes;
-* lines are separated by ``\\n``, at least one line, a trailing newline is optional, no blank lines;
-  a header comes first.
+* lines are separated by ``\\n``, at least one line (``lines="exact"``: exactly the instance's number,
+  where the family fixes it), a trailing newline is optional, no blank lines; a header comes first.
+
+The Lark and GBNF forms are written so that every decoding engine reads them alike (tested byte by byte
+in ``tests/test_engines.py``): a name and the literal after it are one terminal (``"Iron step "``), since
+a greedy lexer such as llguidance's could otherwise never end ``Iron`` beside ``Iron Gate``; no GBNF rule
+is named ``start`` (llguidance would read the grammar as Lark); the Lark form has no ``!`` rules, regular
+expressions or repetition counts, and writes quotes, ``#`` and ``/`` as ``\\xNN``, so that vLLM's
+Lark→EBNF conversion for xgrammar keeps it intact.
 
 Grammars check the *format*, not the schedule: which machine may process an operation, whether every
 operation has exactly one line, precedences, capacities and coverage are the verifier's job (an answer
@@ -108,20 +115,22 @@ class AnswerSpec:
 
 
 def answer_grammar(instance: Instance, family: Family | None, names: Mapping[str, str] | None,
-                   fmt: str) -> str:
+                   fmt: str, lines: str = "any") -> str:
     """The answer format of ``instance`` under ``names`` as ``fmt``: text, lark, gbnf or json-schema.
 
     ``family`` None loads the instance's family; ``names`` maps IR names to display names (None:
-    canonical names). Raises ValueError for an unknown format, a family without an answer format, or
-    a mapping that shows two entities of one role under the same name.
+    canonical names); ``lines="exact"`` makes the Lark and GBNF grammars accept exactly the instance's
+    number of lines. Raises ValueError for an unknown format, a family without an answer format, a
+    mapping that shows two entities of one role under the same name, or ``exact`` lines where the
+    instance does not fix their number.
     """
     spec = answer_spec(instance, family, names)
     if fmt == "text":
         return text_stanza(spec)
     if fmt == "lark":
-        return lark_grammar(spec)
+        return lark_grammar(spec, lines)
     if fmt == "gbnf":
-        return gbnf_grammar(spec)
+        return gbnf_grammar(spec, lines)
     if fmt == "json-schema":
         return json.dumps(json_schema(spec), indent=2, ensure_ascii=False) + "\n"
     raise ValueError(f"unknown grammar format {fmt!r} (expected one of {', '.join(FORMATS)})")
@@ -145,6 +154,26 @@ def structured_to_text(instance: Instance, family: Family | None, names: Mapping
     if family.answer_header:
         lines.insert(0, _fill(family.answer_header, {"count": str(len(items))}))
     return "\n".join(lines) + "\n"
+
+
+_FENCE = re.compile(r"\A\s*```[A-Za-z]*\s*\n(.*)\n\s*```\s*\Z", re.S)
+
+
+def answer_text(instance: Instance, family: Family | None, text: str) -> str:
+    """An answer as the verifier reads it: a structured answer (JSON, maybe in a code fence) becomes text.
+
+    Anything that is not a JSON object with ``assignments`` — and a structured answer that
+    :func:`structured_to_text` refuses — is returned unchanged, so the verifier reports it as it would
+    any answer text (usually: nothing extracted).
+    """
+    fenced = _FENCE.match(text)
+    body = fenced.group(1) if fenced else text
+    if not body.lstrip().startswith("{"):
+        return text
+    try:
+        return structured_to_text(instance, family, None, json.loads(body))
+    except ValueError:  # json.JSONDecodeError included
+        return text
 
 
 # ---------------------------------------------------------------------------------------- the spec
@@ -366,105 +395,29 @@ def _longest_first(pieces: list[list[tuple[int, int]]]) -> list[list[tuple[int, 
     return sorted(pieces, key=len, reverse=True)
 
 
-# ---------------------------------------------------------------------------------------- Lark
+# ---------------------------------------------------------------------------------------- Lark and GBNF
+
+#: Characters written as ``\xNN`` in Lark literals: quotes (vLLM's Lark→EBNF conversion counts them and
+#: rewrites '…' pairs), and the comment starters ``#`` and ``/`` (it cuts lines at them, even in a string).
+_LARK_HEX = frozenset("\"'#/")
+#: Rule names GBNF readers misread: llguidance takes a grammar with a ``start`` rule for Lark.
+_GBNF_RENAMED = {"start": "start-time", "root": "root-value"}
 
 
 def lark_string(text: str) -> str:
-    """A Lark string literal matching exactly ``text`` (backslashes, quotes and control characters escaped)."""
+    """A Lark string literal matching exactly ``text``, safe through vLLM's Lark→EBNF conversion.
+
+    Backslashes are escaped; quotes, ``#``, ``/`` and control characters are written as ``\\xNN``.
+    """
     out = []
     for char in text:
-        if char in '\\"':
-            out.append("\\" + char)
-        elif ord(char) < 32 or ord(char) == 127:
+        if char == "\\":
+            out.append("\\\\")
+        elif char in _LARK_HEX or ord(char) < 32 or ord(char) == 127:
             out.append(f"\\x{ord(char):02x}")
         else:
             out.append(char)
     return '"' + "".join(out) + '"'
-
-
-def _lark_regex(domain: IntRange) -> str:
-    """A Lark regex terminal body for an integer range."""
-    if domain.hi is None:
-        return "/0|[1-9][0-9]*/"
-    return "/" + "|".join(_digits_regex(p) for p in _longest_first(digit_pieces(domain.lo, domain.hi))) + "/"
-
-
-def _digits_regex(piece: list[tuple[int, int]]) -> str:
-    return "".join(str(a) if a == b else f"[{a}-{b}]" for a, b in piece)
-
-
-def _symbols(group: LineGroup, style: Literal["lark", "gbnf"]) -> dict[str, str]:
-    """The grammar symbol of every field of a line group (rules for names, terminals for numbers)."""
-    out = {}
-    for field, domain in group.domains.items():
-        suffix = "".join(f"_{k}" for k in group.key) if field in ("job", "activity", "step", "mode") else ""
-        name = field + suffix
-        if style == "lark":
-            out[field] = name.upper() if isinstance(domain, IntRange) else name
-        else:
-            out[field] = name.replace("_", "-")
-    return out
-
-
-def lark_grammar(spec: AnswerSpec) -> str:
-    """A Lark grammar accepting exactly the well-formed answers of ``spec`` (parser "lalr" or "earley")."""
-    lines = [f"// Answer grammar (Lark) of {spec.instance}, family {spec.family}.",
-             f"// Line: {spec.template}" + (f"  (after the header {spec.header})" if spec.header else ""),
-             '// Lines are separated by "\\n"; a trailing newline is optional. Use parser="lalr" (or "earley").',
-             _lark_start(spec)]
-    rules: dict[str, str] = {}
-    alternatives = []
-    for group in spec.groups:
-        symbols = _symbols(group, "lark")
-        alternatives.append(" ".join(_lark_piece(piece, symbols) for piece in spec.pieces))
-        for field in spec.fields:
-            rules.setdefault(symbols[field], _lark_rule(symbols[field], group.domains[field]))
-    lines.append(_lark_alternatives("line", alternatives))
-    if spec.header:
-        lines.append("header: " + " ".join(_lark_piece(p, {"count": "COUNT"}) for p in spec.header_pieces))
-        rules.setdefault("COUNT", f"COUNT: {_lark_regex(IntRange(0))}")
-    lines += list(rules.values())
-    lines.append('NL: "\\n"')
-    return "\n".join(lines) + "\n"
-
-
-def _lark_start(spec: AnswerSpec) -> str:
-    head = "header NL " if spec.header else ""
-    return f"start: {head}line (NL line)* NL?"
-
-
-def _lark_piece(piece: tuple[str, str], symbols: Mapping[str, str]) -> str:
-    kind, text = piece
-    return lark_string(text) if kind == "lit" else symbols[text]
-
-
-def _lark_rule(symbol: str, domain: Domain) -> str:
-    """A terminal for a range; a token-keeping rule (``!name``) of literal alternatives for names."""
-    if isinstance(domain, IntRange):
-        return f"{symbol}: {_lark_regex(domain)}"
-    return _lark_alternatives("!" + symbol, [lark_string(name) for name in dict.fromkeys(domain)])
-
-
-def _lark_alternatives(head: str, alternatives: list[str]) -> str:
-    """``head: a | b | ...``, continued on lines starting with ``|`` when long."""
-    rows = _wrap(alternatives, " | ")
-    return f"{head}: " + "\n    | ".join(rows)
-
-
-def _wrap(items: list[str], separator: str) -> list[str]:
-    """Items joined by ``separator`` in rows of about :data:`_WRAP` characters."""
-    rows: list[list[str]] = [[]]
-    width = 0
-    for item in items:
-        if rows[-1] and width + len(separator) + len(item) > _WRAP:
-            rows.append([])
-            width = 0
-        width += len(item) + (len(separator) if rows[-1] else 0)
-        rows[-1].append(item)
-    return [separator.join(row) for row in rows]
-
-
-# ---------------------------------------------------------------------------------------- GBNF
 
 
 def gbnf_string(text: str) -> str:
@@ -481,61 +434,168 @@ def gbnf_string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def _gbnf_digits(piece: list[tuple[int, int]]) -> str:
-    """A digit pattern as a GBNF sequence: fixed digits as one literal, ranges as character classes."""
-    parts: list[str] = []
-    fixed = ""
-    for a, b in piece:
-        if a == b:
-            fixed += str(a)
-            continue
+@dataclass(frozen=True)
+class _Style:
+    """How one grammar dialect writes symbols, literals, rules and number terminals."""
+
+    name: Literal["lark", "gbnf"]
+
+    def string(self, text: str) -> str:
+        return lark_string(text) if self.name == "lark" else gbnf_string(text)
+
+    def symbol(self, field: str, key: tuple[int, ...]) -> str:
+        """Lark: an upper-case terminal of letters and digits; GBNF: a lower-case rule name."""
+        if self.name == "lark":
+            return field.upper().replace("_", "") + "X".join(str(k) for k in key)
+        name = "-".join([field.replace("_", "-"), *map(str, key)])
+        return _GBNF_RENAMED.get(name, name)
+
+    def rule(self, head: str, alternatives: list[str]) -> str:
+        """``head: a | b`` (Lark) or ``head ::= a | b`` (GBNF), long lists wrapped on ``|`` lines."""
+        if self.name == "lark":
+            return f"{head}: " + "\n    | ".join(_wrap(alternatives, " | "))
+        return f"{head} ::= " + " |\n    ".join(_wrap(alternatives, " | "))
+
+    def digits(self, piece: list[tuple[int, int]], rules: dict[str, str]) -> str:
+        """A digit pattern: fixed digits as one literal, each digit range as a class (a terminal in Lark)."""
+        parts: list[str] = []
+        fixed = ""
+        for a, b in piece:
+            if a == b:
+                fixed += str(a)
+                continue
+            if fixed:
+                parts.append(f'"{fixed}"')
+                fixed = ""
+            parts.append(self._digit_class(a, b, rules))
         if fixed:
             parts.append(f'"{fixed}"')
-            fixed = ""
-        parts.append(f"[{a}-{b}]")
-    if fixed:
-        parts.append(f'"{fixed}"')
-    return " ".join(parts)
+        return " ".join(parts)
+
+    def _digit_class(self, a: int, b: int, rules: dict[str, str]) -> str:
+        if self.name == "gbnf":
+            return f"[{a}-{b}]"
+        name = f"D{a}{b}"  # no regex (vLLM's conversion cannot read one): the digits as alternatives
+        rules.setdefault(name, self.rule(name, [f'"{d}"' for d in range(a, b + 1)]))
+        return name
+
+    def number(self, domain: IntRange, rules: dict[str, str]) -> list[str]:
+        """The alternatives of an integer range (longer numerals first, for Lark's regex alternation)."""
+        if domain.hi is None:
+            return ['"0"', self._digit_class(1, 9, rules) + " " + self._digit_class(0, 9, rules) + "*"]
+        return [self.digits(p, rules) for p in _longest_first(digit_pieces(domain.lo, domain.hi))]
 
 
-def _gbnf_range(domain: IntRange) -> list[str]:
-    """Alternatives for an integer range."""
-    if domain.hi is None:
-        return ['"0"', "[1-9] [0-9]*"]
-    return [_gbnf_digits(p) for p in digit_pieces(domain.lo, domain.hi)]
+def _line_sequence(spec: AnswerSpec, group: LineGroup, style: _Style, rules: dict[str, str]) -> str:
+    """One alternative of the line rule; the rules it uses are added to ``rules``.
+
+    A name field followed by a literal is one symbol whose alternatives are *name + literal*
+    (``"Iron step " | "Iron Gate step "``): a greedy lexer (llguidance) that met ``Iron`` and a blank
+    could otherwise never end the shorter name. Longer alternatives come first (Lark's regex alternation
+    takes the first that matches).
+    """
+    out: list[str] = []
+    pieces = list(spec.pieces)
+    index = 0
+    while index < len(pieces):
+        kind, text = pieces[index]
+        index += 1
+        if kind == "lit":
+            out.append(style.string(text))
+            continue
+        domain = group.domains[text]
+        symbol = style.symbol(text, group.key if text in ("job", "activity", "step", "mode") else ())
+        if isinstance(domain, IntRange):
+            rules.setdefault(symbol, style.rule(symbol, style.number(domain, rules)))
+        else:
+            follow = ""
+            if index < len(pieces) and pieces[index][0] == "lit":
+                follow = pieces[index][1]
+                index += 1
+            names = sorted(dict.fromkeys(domain), key=len, reverse=True)
+            rules.setdefault(symbol, style.rule(symbol, [style.string(name + follow) for name in names]))
+        out.append(symbol)
+    return " ".join(out)
 
 
-def gbnf_grammar(spec: AnswerSpec) -> str:
-    """A GBNF grammar (llama.cpp) accepting exactly the well-formed answers of ``spec``; root rule ``root``."""
-    lines = [f"# Answer grammar (GBNF) of {spec.instance}, family {spec.family}.",
-             f"# Line: {spec.template}" + (f"  (after the header {spec.header})" if spec.header else ""),
-             "root ::= " + ("header \"\\n\" " if spec.header else "") + 'line ("\\n" line)* "\\n"?']
-    rules: dict[str, str] = {}
-    alternatives = []
-    for group in spec.groups:
-        symbols = _symbols(group, "gbnf")
-        alternatives.append(" ".join(gbnf_string(text) if kind == "lit" else symbols[text]
-                                     for kind, text in spec.pieces))
-        for field in spec.fields:
-            rules.setdefault(symbols[field], _gbnf_rule(symbols[field], group.domains[field]))
-    lines.append(_gbnf_alternatives("line", alternatives))
-    if spec.header:
-        lines.append("header ::= " + " ".join(gbnf_string(text) if kind == "lit" else "count"
-                                              for kind, text in spec.header_pieces))
-        rules.setdefault("count", _gbnf_rule("count", IntRange(0)))
-    lines += list(rules.values())
-    return "\n".join(lines) + "\n"
+def _header_sequence(spec: AnswerSpec, style: _Style, rules: dict[str, str]) -> str:
+    """The header line (``ASSIGNMENTS=<count>``)."""
+    count = style.symbol("count", ())
+    rules.setdefault(count, style.rule(count, style.number(IntRange(0), rules)))
+    return " ".join(style.string(text) if kind == "lit" else count for kind, text in spec.header_pieces)
 
 
-def _gbnf_rule(symbol: str, domain: Domain) -> str:
-    if isinstance(domain, IntRange):
-        return _gbnf_alternatives(symbol, _gbnf_range(domain))
-    return _gbnf_alternatives(symbol, [gbnf_string(name) for name in dict.fromkeys(domain)])
+def _body(spec: AnswerSpec, style: _Style, lines: str, newline: str, rules: dict[str, str]) -> str:
+    """The sequence of the whole answer: header, lines (any number ≥ 1, or exactly the instance's), newline."""
+    head = ("header " + newline + " ") if spec.header else ""
+    if lines == "any":
+        return f"{head}line ({newline} line)* {newline}?"
+    if lines != "exact":
+        raise ValueError(f"unknown line mode {lines!r} (expected any or exact)")
+    if spec.max_lines is None or spec.max_lines != spec.min_lines:
+        raise ValueError(f"the {spec.family} family does not fix the number of answer lines of {spec.instance}")
+    return f"{head}line {_repeat(spec.min_lines - 1, style, newline, rules)}{newline}?".replace("  ", " ")
 
 
-def _gbnf_alternatives(head: str, alternatives: list[str]) -> str:
-    """``head ::= a | b | ...``; a long list breaks after ``|`` (where llama.cpp allows a newline)."""
-    return f"{head} ::= " + " |\n    ".join(_wrap(alternatives, " | "))
+def _repeat(count: int, style: _Style, newline: str, rules: dict[str, str]) -> str:
+    """``count`` times ``newline line`` as a sum of power-of-two rules (``rep4: rep2 rep2``): O(log n) rules,
+    no repetition operator (vLLM's Lark conversion passes none through)."""
+    used, power, name = [], 1, "rep1"
+    prefix = "rep" if style.name == "lark" else "rep-"
+    while power <= count:
+        name = f"{prefix}{power}"
+        body = f"{newline} line" if power == 1 else f"{prefix}{power // 2} {prefix}{power // 2}"
+        rules.setdefault(name, style.rule(name, [body]))
+        if count & power:
+            used.append(name)
+        power *= 2
+    return "".join(f"{u} " for u in reversed(used))
+
+
+def lark_grammar(spec: AnswerSpec, lines: str = "any") -> str:
+    """A Lark grammar accepting exactly the well-formed answers of ``spec``.
+
+    It is read alike by Lark (``parser="lalr"`` or ``"earley"``), llguidance, and vLLM's Lark→EBNF
+    conversion for xgrammar: plain ``name: …`` rules (no ``!``, ``?`` or ``->``), no regular expressions,
+    no repetition counts, only ``*`` and ``?``. ``lines="exact"`` fixes the number of lines where the
+    instance does (a ValueError where it does not).
+    """
+    style, rules = _Style("lark"), {}
+    alternatives = [_line_sequence(spec, group, style, rules) for group in spec.groups]
+    header = [f"header: {_header_sequence(spec, style, rules)}"] if spec.header else []
+    start = f"start: {_body(spec, style, lines, 'NL', rules)}"
+    return "\n".join([f"// Answer grammar (Lark) of {spec.instance}, family {spec.family}.",
+                      f"// Line: {spec.template}" + (f"  (after the header {spec.header})" if spec.header else ""),
+                      '// Lines are separated by "\\n"; a trailing newline is optional.',
+                      start, style.rule("line", alternatives), *header, *rules.values(), 'NL: "\\n"']) + "\n"
+
+
+def gbnf_grammar(spec: AnswerSpec, lines: str = "any") -> str:
+    """A GBNF grammar (llama.cpp, xgrammar, llguidance) accepting exactly the well-formed answers of ``spec``.
+
+    The root rule is ``root``; no rule is named ``start`` (llguidance would take the grammar for Lark).
+    ``lines="exact"`` fixes the number of lines where the instance does.
+    """
+    style, rules = _Style("gbnf"), {}
+    alternatives = [_line_sequence(spec, group, style, rules) for group in spec.groups]
+    header = [f"header ::= {_header_sequence(spec, style, rules)}"] if spec.header else []
+    root = f"root ::= {_body(spec, style, lines, chr(34) + chr(92) + 'n' + chr(34), rules)}"
+    return "\n".join([f"# Answer grammar (GBNF) of {spec.instance}, family {spec.family}.",
+                      f"# Line: {spec.template}" + (f"  (after the header {spec.header})" if spec.header else ""),
+                      root, style.rule("line", alternatives), *header, *rules.values()]) + "\n"
+
+
+def _wrap(items: list[str], separator: str) -> list[str]:
+    """Items joined by ``separator`` in rows of about :data:`_WRAP` characters."""
+    rows: list[list[str]] = [[]]
+    width = 0
+    for item in items:
+        if rows[-1] and width + len(separator) + len(item) > _WRAP:
+            rows.append([])
+            width = 0
+        width += len(item) + (len(separator) if rows[-1] else 0)
+        rows[-1].append(item)
+    return [separator.join(row) for row in rows]
 
 
 # ---------------------------------------------------------------------------------------- JSON Schema
@@ -584,11 +644,24 @@ def _item_schema(spec: AnswerSpec, group: LineGroup) -> dict[str, Any]:
             "additionalProperties": False}
 
 
+#: Bounded integer fields up to this many values also carry an ``enum`` (see :func:`_field_schema`).
+ENUM_LIMIT = 100
+
+
 def _field_schema(domain: Domain) -> dict[str, Any]:
+    """The schema of one field: names as an enum; integers with their bounds.
+
+    A bounded range (step, mode, day, period) of at most :data:`ENUM_LIMIT` values also lists its values
+    as an ``enum``: llguidance, xgrammar ≥ 0.1.13, llama.cpp's schema converter and jsonschema honour
+    ``minimum``/``maximum``, outlines-core does not (it would let any integer through), and every engine
+    honours ``enum``. Unbounded start times keep ``minimum`` only.
+    """
     if isinstance(domain, IntRange):
         schema: dict[str, Any] = {"type": "integer", "minimum": domain.lo}
         if domain.hi is not None:
             schema["maximum"] = domain.hi
+            if domain.hi - domain.lo < ENUM_LIMIT:
+                schema["enum"] = list(range(domain.lo, domain.hi + 1))
         return schema
     return {"type": "string", "enum": list(dict.fromkeys(domain))}
 
@@ -708,6 +781,6 @@ def _listing(names: list[str], limit: int = 30) -> str:
     return f"one of the {len(names)} names given ({', '.join(names[:3])}, …, {names[-1]})"
 
 
-__all__ = ["FORMATS", "AnswerSpec", "IntRange", "LineGroup", "answer_grammar", "answer_spec",
+__all__ = ["FORMATS", "AnswerSpec", "IntRange", "LineGroup", "answer_grammar", "answer_text", "answer_spec",
            "digit_pieces", "gbnf_grammar", "gbnf_string", "json_schema", "lark_grammar", "lark_string", "schema_limits",
            "structured_to_text", "text_stanza"]

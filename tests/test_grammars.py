@@ -226,8 +226,9 @@ def test_lark_rejects_malformed_answers(example: str, themed: bool, parser: str)
 
 
 def test_lark_parse_tree_keeps_the_names() -> None:
+    """A name is a terminal together with the literal after it (``Sourdough step ``): see _line_sequence."""
     tree = lark_parser("ft06", True, "lalr").parse(answer("ft06", True))
-    jobs = {str(node.children[0]) for node in tree.find_data("job")}
+    jobs = {str(token).removesuffix(" step ") for token in tree.scan_values(lambda t: t.type == "JOB")}
     assert jobs == set(UNIT_WORDS[:6])
 
 
@@ -692,7 +693,10 @@ def check_schema(schema: Any, top: bool = True) -> None:
     assert schema.get("minimum", 0) <= schema.get("maximum", schema.get("minimum", 0))
     if "enum" in schema:
         enum = schema["enum"]
-        assert enum and len(set(enum)) == len(enum) and all(isinstance(v, str) for v in enum)
+        kind = {"string": str, "integer": int}[schema["type"]]
+        assert enum and len(set(enum)) == len(enum) and all(isinstance(v, kind) for v in enum)
+        if kind is int:  # bounds stated twice (min/max and enum) must agree
+            assert enum == list(range(schema["minimum"], schema["maximum"] + 1))
     if "anyOf" in schema:
         assert schema["anyOf"]
         for sub in schema["anyOf"]:

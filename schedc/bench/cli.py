@@ -88,20 +88,42 @@ def run_cmd(
     model: Annotated[str, typer.Option(help="model name sent to the endpoint")],
     concurrency: Annotated[int, typer.Option(help="parallel requests")] = 4,
     rate: Annotated[float | None, typer.Option(help="max requests per second")] = None,
-    retries: Annotated[int, typer.Option(help="retries per prompt")] = 4,
+    retries: Annotated[int, typer.Option(help="retries per request after a transport fault")] = 4,
+    timeout: Annotated[float, typer.Option(help="seconds per attempt")] = 120.0,
+    max_tokens: Annotated[int | None, typer.Option(help="max_tokens of each request")] = None,
+    temperature: Annotated[float, typer.Option(help="sampling temperature")] = 0.0,
+    backoff: Annotated[float, typer.Option(help="first backoff step in seconds (doubles per retry, jittered)")] = 1.0,
+    max_backoff: Annotated[float, typer.Option(help="longest wait between attempts (Retry-After included)")] = 60.0,
+    seed: Annotated[int, typer.Option(help="seed of the backoff jitter")] = 0,
+    decoding: Annotated[str, typer.Option(help="free, json-schema or grammar")] = "free",
+    server: Annotated[str, typer.Option(help="request dialect: vllm, llama.cpp or openai")] = "vllm",
+    grammar_format: Annotated[str, typer.Option(help="with --decoding grammar: gbnf or lark")] = "gbnf",
+    lines: Annotated[str, typer.Option(help="with --decoding grammar: any, or exact (the instance's line count)")]
+    = "any",
+    extra_body: Annotated[str | None, typer.Option(help="JSON object merged into every request body")] = None,
+    api_key_env: Annotated[str, typer.Option(help="environment variable holding the API key")] = "OPENAI_API_KEY",
     responses: Annotated[Path | None, typer.Option(help="responses JSONL (default OUT/responses/MODEL.jsonl)")] = None,
     limit: Annotated[int | None, typer.Option(help="only the first N prompts")] = None,
 ) -> None:
-    """Send every prompt to a chat endpoint; responses appended to a JSONL file (cached, resumable)."""
-    from schedc.bench.run import run
+    """Send every prompt to a chat endpoint; responses appended to a JSONL file (cached, deduplicated, resumable).
+
+    Exit status: 0 all answered, 1 some error records, 2 bad input, 130 stopped by SIGINT/SIGTERM.
+    """
+    from schedc.bench.decoding import Options, parse_extra_body
+    from schedc.bench.run import Settings, run
 
     try:
-        summary = run(out, endpoint, model, responses, concurrency, rate, retries, limit=limit,
-                      api_key=os.environ.get("OPENAI_API_KEY"), progress=True)
+        options = Options(model=model, decoding=decoding, server=server, grammar_format=grammar_format, lines=lines,
+                          temperature=temperature, max_tokens=max_tokens, extra_body=parse_extra_body(extra_body))
+        settings = Settings(endpoint=endpoint, api_key=os.environ.get(api_key_env), timeout=timeout, retries=retries,
+                            backoff=backoff, max_backoff=max_backoff, rate=rate, concurrency=concurrency, seed=seed)
+        summary = run(out, endpoint, model, responses, limit=limit, options=options, settings=settings,
+                      progress=True, handle_signals=True)
     except SchedcError as exc:
         raise _fail(exc) from None
-    typer.echo(f"{summary.total} prompts: {summary.sent} sent, {summary.cached} from cache, "
-               f"{summary.skipped} already answered, {summary.errors} errors")
+    typer.echo(summary.line())
+    if summary.interrupted:
+        raise typer.Exit(130)
     if summary.errors:
         raise typer.Exit(1)
 

@@ -1,7 +1,9 @@
 """``schedc bench eval``: verify model answers against the dataset and write the paper's tables.
 
 Inputs: a built benchmark folder (``dataset.jsonl``, ``specs/``) and response files (JSON lines
-``{"model", "id", "text", "usage", "error"}`` as ``schedc bench run`` writes them). For every model
+``{"model", "id", "text", "usage", "error"}`` as ``schedc bench run`` writes them; a structured answer —
+the JSON object ``--decoding json-schema`` asks for — is read as the answer text it stands for,
+:func:`schedc.grammars.answer_text`). For every model
 named in the responses, every dataset record is one *answer slot*:
 
 * ``ok`` — a response text was found and verified; ``missing`` — no response (or only errors).
@@ -94,6 +96,7 @@ def check_group(task: dict[str, Any]) -> list[dict[str, Any]]:
     """Worker: verify every answer of one instance (the spec is parsed once, one verifier per naming)."""
     from schedc.api import load_instance
     from schedc.family import load_family
+    from schedc.grammars import answer_text
     from schedc.verify import Verifier
 
     spec = Path(task["spec"])
@@ -110,7 +113,7 @@ def check_group(task: dict[str, Any]) -> list[dict[str, Any]]:
         naming = json.dumps(slot["names"], sort_keys=True)
         if naming not in verifiers:
             verifiers[naming] = Verifier(instance, family, {p["ir"]: p["shown"] for p in slot["names"]})
-        report = verifiers[naming].check(slot["text"])
+        report = verifiers[naming].check(answer_text(instance, family, slot["text"]))
         results.append({**base, "status": "ok", "extracted": report.extracted, "feasible": report.feasible,
                         "coverage": report.coverage, "violation_rate": report.violation_rate,
                         "gap_pct": report.gap_pct, "hard_violations": report.hard_violations})

@@ -1,209 +1,429 @@
-"""``schedc bench run``: send every prompt to an OpenAI-compatible chat endpoint (standard library only).
+"""``schedc bench run``: query an OpenAI-compatible chat endpoint on every prompt of a benchmark.
 
-Each dataset record becomes ``POST {URL}/chat/completions`` with messages [system, user]
-(temperature 0). Responses are appended to a JSON-lines file, one object per prompt:
-``{"model", "id", "text", "usage", "error"}``.
+Client: the official ``openai`` package (``AsyncOpenAI``). It is maintained with the API it speaks, follows
+every server dialect we target (vLLM, llama.cpp's server and OpenAI all implement its wire format),
+passes server-specific fields through ``extra_body``, and runs on httpx with connection pooling and
+timeouts. Its own retries are switched off (``max_retries=0``): they cover neither a 200 reply whose body
+is not JSON nor one without choices, and one policy of ours counts every attempt, is seeded, honours
+``Retry-After`` dates and can be interrupted. The API key is read from the environment variable named by
+``--api-key-env`` and handed to the client only; it is never written anywhere.
 
-* Cache: ``OUT/cache/<model>.jsonl`` keyed by (model, sha256 of system + user text); a cached prompt is
-  never sent again — a rerun pays nothing for answers it already has. Errors are not cached.
-* A rerun also skips ids that already have a text in the responses file.
-* Retries: HTTP 429/5xx and network errors are retried up to ``retries`` times with exponential
-  backoff (``backoff · 2^k`` seconds, capped at 60, ``Retry-After`` honoured); then an error record.
-* Rate limiting: at most ``rate`` requests per second over all threads (None: unlimited);
-  ``concurrency`` threads.
+A run:
+
+1. reads the dataset, the responses file and the cache (:mod:`schedc.bench.jsonl`: a torn last line is a
+   warning, and is repaired before the first append);
+2. skips records already answered in the responses file, answers from the cache those whose request it
+   holds, and groups the rest by request (:func:`request_key` over the exact body): one request per
+   distinct (model, system, prompt, decoding options), whose answer every record sharing it receives;
+3. sends the requests with ``concurrency`` workers at most ``rate`` per second. Every transport fault —
+   a body shorter than its Content-Length, a reply that is not the JSON of a chat completion, a reset,
+   a timeout, HTTP 408/409/429/5xx — is retried up to ``retries`` times with jittered exponential
+   backoff honouring ``Retry-After`` (:mod:`schedc.bench.retry`); then an error record is written
+   (errors are not cached, so a rerun tries again). Other HTTP errors are recorded at once;
+4. stops on SIGINT/SIGTERM (or ``stop``): no request is started after the signal, requests in flight get
+   ``grace`` seconds to finish and are then cancelled (their records are not written, so a rerun sends
+   them); files are flushed and the summary says ``interrupted``.
+
+Records: ``{"model", "id", "text", "usage", "error", "decoding"}`` appended per line to
+``OUT/responses/<model>[.<decoding>].jsonl``; cache ``OUT/cache/<model>.jsonl`` of ``{"key", "model",
+"text", "usage"}``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import re
+import signal
+import sys
 import threading
 import time
-import urllib.error
-import urllib.request
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from schedc.bench.evaluate import load_dataset, read_jsonl
+from schedc.bench.decoding import Constraints, Options, request_body
+from schedc.bench.jsonl import JsonlAppender, read_records
+from schedc.bench.retry import RETRY_STATUS, Backoff, retry_after
 from schedc.diagnostics import SchedcError
-
-RETRY_STATUS = {408, 409, 429, 500, 502, 503, 504}
 
 
 @dataclass
 class RunSummary:
-    """What a run did."""
+    """What a run did: records by outcome, and HTTP attempts."""
 
     total: int = 0
     sent: int = 0
     cached: int = 0
     skipped: int = 0
+    deduplicated: int = 0
     errors: int = 0
     requests: int = 0
+    retries: int = 0
+    unsent: int = 0
+    interrupted: bool = False
+    seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        """The one-line summary the CLI prints."""
+        text = (f"{self.total} prompts: {self.sent} sent, {self.cached} from cache, {self.skipped} already answered, "
+                f"{self.errors} errors ({self.requests} requests, {self.retries} retries, {self.deduplicated} "
+                f"deduplicated, {self.seconds:.1f} s)")
+        if self.interrupted:
+            text += f"; interrupted: {self.unsent} not answered, a rerun resumes"
+        return text
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Transport settings of a run."""
+
+    endpoint: str
+    api_key: str | None = None
+    timeout: float = 120.0
+    retries: int = 4
+    backoff: float = 1.0
+    max_backoff: float = 60.0
+    rate: float | None = None
+    concurrency: int = 4
+    grace: float = 1.0
+    seed: int = 0
+
+
+class Fault(Exception):
+    """A transport fault worth retrying (with the server's wait, when it named one)."""
+
+    def __init__(self, message: str, wait: float | None = None):
+        super().__init__(message)
+        self.wait = wait
+
+
+class Refused(Exception):
+    """A reply that retrying cannot change (an HTTP error outside :data:`RETRY_STATUS`)."""
 
 
 def prompt_key(model: str, system: str, prompt: str) -> str:
-    """The cache key of a prompt: sha256 over model, system and user text."""
+    """The cache key of a free-decoding request at temperature 0 (the key earlier runs wrote)."""
     return hashlib.sha256(f"{model}\x1f{system}\x1f{prompt}".encode()).hexdigest()
 
 
-class RateLimiter:
-    """At most ``rate`` acquisitions per second, evenly spaced, shared by all threads."""
+def request_key(body: Mapping[str, Any]) -> str:
+    """The cache and deduplication key of a request body: sha256 of its canonical JSON.
 
-    def __init__(self, rate: float | None, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep):
+    A plain request (model, messages, temperature 0 and nothing else) keeps :func:`prompt_key`, so caches
+    written before decoding options existed stay valid.
+    """
+    if set(body) == {"model", "messages", "temperature"} and body["temperature"] == 0:
+        return prompt_key(body["model"], body["messages"][0]["content"], body["messages"][1]["content"])
+    return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+class RateLimiter:
+    """At most ``rate`` starts per second, evenly spaced, over all workers."""
+
+    def __init__(self, rate: float | None):
         self.interval = 1.0 / rate if rate else 0.0
         self.next = 0.0
-        self.lock = threading.Lock()
-        self.clock, self.sleep = clock, sleep
 
-    def acquire(self) -> None:
+    async def acquire(self, stop: asyncio.Event) -> None:
+        """Wait for the next slot (returns early when ``stop`` is set)."""
         if not self.interval:
             return
-        with self.lock:
-            now = self.clock()
-            wait = max(0.0, self.next - now)
-            self.next = max(now, self.next) + self.interval
+        now = time.monotonic()
+        wait = max(0.0, self.next - now)
+        self.next = max(now, self.next) + self.interval
         if wait:
-            self.sleep(wait)
+            await _sleep(wait, stop)
 
 
-class JsonlAppender:
-    """Thread-safe appends of JSON lines (flushed per line, so a crash loses at most one line)."""
-
-    def __init__(self, path: Path):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path, self.lock = path, threading.Lock()
-
-    def append(self, record: dict[str, Any]) -> None:
-        line = json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n"
-        with self.lock, self.path.open("a", encoding="utf-8") as handle:
-            handle.write(line)
-            handle.flush()
-
-
-class ChatClient:
-    """POST /chat/completions with bounded retries and exponential backoff."""
-
-    def __init__(self, endpoint: str, model: str, api_key: str | None = None, timeout: float = 120.0,
-                 retries: int = 4, backoff: float = 1.0, limiter: RateLimiter | None = None,
-                 sleep: Callable[[float], None] = time.sleep, max_tokens: int | None = None):
-        self.url = endpoint.rstrip("/") + "/chat/completions"
-        self.model, self.api_key, self.timeout = model, api_key, timeout
-        self.retries, self.backoff, self.sleep = retries, backoff, sleep
-        self.limiter = limiter or RateLimiter(None)
-        self.max_tokens = max_tokens
-        self.requests = 0
-        self.lock = threading.Lock()
-
-    def _request(self, system: str, prompt: str) -> dict[str, Any]:
-        body: dict[str, Any] = {"model": self.model, "temperature": 0,
-                                "messages": [{"role": "system", "content": system},
-                                             {"role": "user", "content": prompt}]}
-        if self.max_tokens:
-            body["max_tokens"] = self.max_tokens
-        headers = {"Content-Type": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        request = urllib.request.Request(self.url, json.dumps(body).encode(), headers, method="POST")
-        self.limiter.acquire()
-        with self.lock:
-            self.requests += 1
-        with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310 - user's endpoint
-            return json.loads(response.read().decode("utf-8"))
-
-    def complete(self, system: str, prompt: str) -> tuple[str | None, dict[str, Any] | None, str | None]:
-        """(text, usage, error) after at most ``retries`` retries."""
-        error = "no attempt"
-        for attempt in range(self.retries + 1):
-            delay = min(60.0, self.backoff * 2 ** attempt)
-            try:
-                data = self._request(system, prompt)
-                return data["choices"][0]["message"]["content"], data.get("usage"), None
-            except urllib.error.HTTPError as exc:
-                error = f"HTTP {exc.code}: {exc.reason}"
-                if exc.code not in RETRY_STATUS:
-                    return None, None, error
-                delay = _retry_after(exc) or delay
-            except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-                error = f"network error: {getattr(exc, 'reason', exc)}"
-            except (KeyError, IndexError, TypeError, ValueError) as exc:
-                return None, None, f"unexpected response: {exc!r}"
-            if attempt < self.retries:
-                self.sleep(delay)
-        return None, None, f"{error} (after {self.retries + 1} attempts)"
-
-
-def _retry_after(exc: urllib.error.HTTPError) -> float | None:
-    value = exc.headers.get("Retry-After") if exc.headers else None
+async def _sleep(seconds: float, stop: asyncio.Event) -> None:
+    """Sleep ``seconds`` or until ``stop`` is set."""
     try:
-        return min(60.0, float(value)) if value else None
-    except ValueError:
-        return None
+        await asyncio.wait_for(stop.wait(), timeout=seconds)
+    except TimeoutError:
+        pass
 
 
-def _safe(model: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", model)
+class Sender:
+    """One request with bounded retries over an ``openai.AsyncOpenAI`` client."""
+
+    def __init__(self, settings: Settings, stop: asyncio.Event):
+        try:
+            import openai
+        except ImportError:
+            raise SchedcError.at("B308", "`schedc bench run` needs the openai client",
+                                 hint="pip install 'schedc[run]'") from None
+        self.openai = openai
+        self.client = openai.AsyncOpenAI(base_url=settings.endpoint, api_key=settings.api_key or "none",
+                                         timeout=settings.timeout, max_retries=0)
+        self.settings, self.stop = settings, stop
+        self.backoff = Backoff(settings.backoff, settings.max_backoff, settings.seed)
+        self.limiter = RateLimiter(settings.rate)
+        self.requests = self.retries = 0
+
+    async def complete(self, body: dict[str, Any]) -> tuple[str | None, Any, str | None]:
+        """(text, usage, error) after at most ``retries`` retries; None error means success."""
+        error = "no attempt"
+        for attempt in range(self.settings.retries + 1):
+            if attempt:
+                self.retries += 1
+            await self.limiter.acquire(self.stop)
+            if self.stop.is_set():
+                raise asyncio.CancelledError
+            self.requests += 1
+            try:
+                text, usage = await self._attempt(body)
+                return text, usage, None
+            except Refused as exc:
+                return None, None, str(exc)
+            except Fault as exc:
+                error = str(exc)
+                if attempt < self.settings.retries:
+                    await _sleep(self.backoff.delay(attempt, exc.wait), self.stop)
+        return None, None, f"{error} (after {self.settings.retries + 1} attempts)"
+
+    async def _attempt(self, body: dict[str, Any]) -> tuple[str, Any]:
+        """One HTTP attempt: the answer text and usage, or a :class:`Fault` / :class:`Refused`."""
+        fields = {k: v for k, v in body.items() if k not in ("model", "messages")}
+        try:
+            raw = await self.client.chat.completions.with_raw_response.create(
+                model=body["model"], messages=body["messages"], extra_body=fields)
+            payload = raw.http_response.text
+        except self.openai.APIStatusError as exc:
+            status = exc.status_code
+            if status in RETRY_STATUS:
+                raise Fault(f"HTTP {status}", retry_after(exc.response.headers)) from None
+            raise Refused(f"HTTP {status}: {_short(exc.message)}") from None
+        except self.openai.APITimeoutError:
+            raise Fault(f"timeout after {self.settings.timeout:g} s") from None
+        except self.openai.APIConnectionError as exc:
+            raise Fault(f"connection error: {_short(str(exc.__cause__ or exc))}") from None
+        return _answer(payload)
 
 
-def _load_cache(path: Path) -> dict[str, dict[str, Any]]:
-    return {r["key"]: r for r in read_jsonl(path)} if path.is_file() else {}
+def _answer(payload: str) -> tuple[str, Any]:
+    """The message text and usage of a chat completion body, or a :class:`Fault`."""
+    try:
+        data = json.loads(payload)
+    except json.JSONDecodeError as exc:
+        raise Fault(f"invalid JSON in the reply: {exc.msg}") from None
+    try:
+        text = data["choices"][0]["message"]["content"]
+    except (KeyError, IndexError, TypeError):
+        raise Fault("the reply holds no choices[0].message.content") from None
+    if not isinstance(text, str):
+        raise Fault("the reply's message content is not a string")
+    return text, data.get("usage") if isinstance(data, dict) else None
 
 
-def _answered(path: Path, model: str) -> set[str]:
-    if not path.is_file():
-        return set()
-    return {r["id"] for r in read_jsonl(path) if r.get("model") == model and isinstance(r.get("text"), str)
-            and not r.get("error")}
+def _short(text: str, limit: int = 200) -> str:
+    return " ".join(text.split())[:limit]
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name)
+
+
+def default_responses(out: Path, options: Options) -> Path:
+    """``OUT/responses/<model>.jsonl`` (free decoding) or ``<model>.<decoding>.jsonl``."""
+    suffix = "" if options.decoding == "free" else f".{options.decoding}"
+    return Path(out) / "responses" / f"{_safe(options.model)}{suffix}.jsonl"
+
+
+@dataclass
+class Job:
+    """One distinct request and the dataset ids that share it."""
+
+    key: str
+    body: dict[str, Any]
+    ids: list[str]
+
+
+class Run:
+    """The state of one run (see the module docstring)."""
+
+    def __init__(self, out: Path, options: Options, settings: Settings, responses: Path | None,
+                 limit: int | None, warn: Callable[[str], None]):
+        if settings.concurrency < 1:
+            raise SchedcError.at("B301", f"--concurrency must be at least 1 (got {settings.concurrency})")
+        if settings.retries < 0 or settings.timeout <= 0:
+            raise SchedcError.at("B302", "--retries must be ≥ 0 and --timeout > 0")
+        self.out, self.options, self.settings = Path(out), options, settings
+        self.summary = RunSummary()
+        self.report = warn
+        self.dataset = self._dataset(limit)
+        self.summary.total = len(self.dataset)
+        self.responses_path = Path(responses) if responses else default_responses(self.out, options)
+        self.cache_path = self.out / "cache" / f"{_safe(options.model)}.jsonl"
+
+    def _dataset(self, limit: int | None) -> list[dict[str, Any]]:
+        """The dataset records (a torn last line tolerated, as in every file the runner reads)."""
+        path = self.out / "dataset.jsonl"
+        if not path.is_file():
+            raise SchedcError.at("B203", f"no dataset in {self.out}", hint="run `schedc bench build` first")
+        records = read_records(path, self.warn)
+        for number, record in enumerate(records, start=1):
+            if not all(isinstance(record.get(k), str) for k in ("id", "system", "prompt")):
+                raise SchedcError.at("B209", 'a dataset record needs string "id", "system" and "prompt"',
+                                     file=str(path), line=number)
+        return records[:limit]
+
+    def warn(self, message: str) -> None:
+        """Report a warning now and keep it in the summary."""
+        self.summary.warnings.append(message)
+        self.report(message)
+
+    def load(self) -> tuple[set[str], dict[str, dict[str, Any]]]:
+        """The ids already answered, and the cache (read before :meth:`open` repairs a torn tail)."""
+        done = {r.get("id") for r in read_records(self.responses_path, self.warn)
+                if r.get("model") == self.options.model and isinstance(r.get("text"), str) and not r.get("error")}
+        cache = {r["key"]: r for r in read_records(self.cache_path, self.warn) if isinstance(r.get("key"), str)}
+        return done, cache
+
+    def plan(self, done: set[str], cache: dict[str, dict[str, Any]]) -> list[Job]:
+        """Write what the cache answers; the distinct requests still to send, in dataset order."""
+        constraints = Constraints(self.out, self.options)
+        jobs: dict[str, Job] = {}
+        for record in self.dataset:
+            if record["id"] in done:
+                self.summary.skipped += 1
+                continue
+            body = request_body(self.options, record["system"], record["prompt"], constraints.of(record))
+            key = request_key(body)
+            if key in cache:
+                self.write(record["id"], cache[key]["text"], cache[key].get("usage"), None)
+                self.summary.cached += 1
+            elif key in jobs:
+                jobs[key].ids.append(record["id"])
+            else:
+                jobs[key] = Job(key, body, [record["id"]])
+        return list(jobs.values())
+
+    def open(self) -> None:
+        """Open (and repair) the responses and cache files."""
+        self.writer, self.cache_writer = JsonlAppender(self.responses_path), JsonlAppender(self.cache_path)
+        for appender in (self.writer, self.cache_writer):
+            if appender.repaired:
+                self.warn(f"{appender.path}: cut a torn last line of {appender.repaired} bytes")
+
+    def write(self, record_id: str, text: str | None, usage: Any, error: str | None) -> None:
+        """Append one response record."""
+        self.writer.append({"model": self.options.model, "id": record_id, "text": text, "usage": usage,
+                            "error": error, "decoding": self.options.decoding})
+
+    def finish(self, job: Job, text: str | None, usage: Any, error: str | None) -> None:
+        """Record the answer of one request for every id sharing it (and cache it when it is one)."""
+        if error is None:
+            self.cache_writer.append({"key": job.key, "model": self.options.model, "text": text, "usage": usage})
+        for record_id in job.ids:
+            self.write(record_id, text, usage, error)
+        self.summary.sent += error is None
+        self.summary.deduplicated += len(job.ids) - 1 if error is None else 0
+        self.summary.errors += len(job.ids) if error is not None else 0
+
+    def close(self) -> None:
+        """Flush and close both files."""
+        for appender in (getattr(self, "writer", None), getattr(self, "cache_writer", None)):
+            if appender is not None:
+                appender.close()
+
+    async def send_all(self, jobs: list[Job], stop: asyncio.Event, progress: Callable[[int], None]) -> None:
+        """Send ``jobs`` with ``concurrency`` workers until done or stopped."""
+        sender = Sender(self.settings, stop)
+        queue = list(reversed(jobs))
+        unanswered = {id(job): job for job in jobs}
+
+        async def worker() -> None:
+            while queue and not stop.is_set():
+                job = queue.pop()
+                text, usage, error = await sender.complete(job.body)
+                self.finish(job, text, usage, error)
+                del unanswered[id(job)]
+                progress(len(job.ids))
+
+        tasks = [asyncio.create_task(worker()) for _ in range(min(self.settings.concurrency, len(jobs)) or 1)]
+        stopper = asyncio.create_task(stop.wait())
+        try:
+            await asyncio.wait([*tasks, stopper], return_when=asyncio.FIRST_COMPLETED)
+            while not all(t.done() for t in tasks) and not stop.is_set():
+                await asyncio.wait([*tasks, stopper], return_when=asyncio.FIRST_COMPLETED)
+            if stop.is_set():
+                self.summary.interrupted = True
+                await asyncio.wait(tasks, timeout=self.settings.grace)
+            for task in tasks:
+                task.cancel()
+            results = await asyncio.gather(*tasks, return_exceptions=True)
+            for result in results:
+                if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
+                    raise result
+        finally:
+            stopper.cancel()
+            self.summary.requests, self.summary.retries = sender.requests, sender.retries
+            self.summary.unsent = sum(len(job.ids) for job in unanswered.values())
+            await sender.client.close()
 
 
 def run(out: Path, endpoint: str, model: str, responses: Path | None = None, concurrency: int = 4,
         rate: float | None = None, retries: int = 4, backoff: float = 1.0, timeout: float = 120.0,
         api_key: str | None = None, limit: int | None = None, max_tokens: int | None = None,
-        progress: bool = False, sleep: Callable[[float], None] = time.sleep) -> RunSummary:
-    """Query ``model`` on every prompt of the benchmark in ``out`` (see the module docstring)."""
-    if concurrency < 1:
-        raise SchedcError.at("B301", f"--concurrency must be at least 1 (got {concurrency})")
-    out = Path(out)
-    dataset = load_dataset(out)[:limit]
-    responses = Path(responses) if responses else out / "responses" / f"{_safe(model)}.jsonl"
-    cache_path = out / "cache" / f"{_safe(model)}.jsonl"
-    cache, done = _load_cache(cache_path), _answered(responses, model)
-    writer, cache_writer = JsonlAppender(responses), JsonlAppender(cache_path)
-    client = ChatClient(endpoint, model, api_key, timeout, retries, backoff, RateLimiter(rate), sleep, max_tokens)
-    summary = RunSummary(total=len(dataset))
-    lock = threading.Lock()
+        progress: bool = False, options: Options | None = None, settings: Settings | None = None,
+        stop: threading.Event | None = None, handle_signals: bool = False,
+        warn: Callable[[str], None] | None = None) -> RunSummary:
+    """Query ``model`` on every prompt of the benchmark in ``out`` (see the module docstring).
 
-    def one(record: dict[str, Any]) -> None:
-        if record["id"] in done:
-            with lock:
-                summary.skipped += 1
-            return
-        key = prompt_key(model, record["system"], record["prompt"])
-        hit = cache.get(key)
-        if hit is not None:
-            text, usage, error = hit["text"], hit.get("usage"), None
-        else:
-            text, usage, error = client.complete(record["system"], record["prompt"])
-            if error is None:
-                cache_writer.append({"key": key, "model": model, "text": text, "usage": usage})
-        writer.append({"model": model, "id": record["id"], "text": text, "usage": usage, "error": error})
-        with lock:
-            summary.cached += hit is not None
-            summary.sent += hit is None and error is None
-            summary.errors += error is not None
+    ``options`` and ``settings``, when given, replace the keyword arguments they cover. ``handle_signals``
+    turns SIGINT/SIGTERM into a stop (main thread only; the CLI sets it).
+    """
+    options = options or Options(model=model, max_tokens=max_tokens)
+    settings = settings or Settings(endpoint=endpoint, api_key=api_key, timeout=timeout, retries=retries,
+                                    backoff=backoff, rate=rate, concurrency=concurrency)
+    state = Run(out, options, settings, responses, limit, warn or (lambda m: print(f"warning: {m}", file=sys.stderr)))
+    return asyncio.run(_main(state, progress, stop, handle_signals))
 
-    with ThreadPoolExecutor(max_workers=concurrency) as pool:
-        futures = [pool.submit(one, r) for r in dataset]
-        iterator = futures
-        if progress:
-            from schedc.bench.executor import _with_progress
-            iterator = _with_progress(iter(futures), len(futures), f"run {model}")  # type: ignore[assignment]
-        for future in iterator:
-            future.result()
-    summary.requests = client.requests
-    return summary
+
+async def _main(state: Run, progress: bool, external: threading.Event | None, handle_signals: bool) -> RunSummary:
+    """Plan, send, flush; the summary."""
+    started = time.monotonic()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    watcher = asyncio.create_task(_watch(external, stop)) if external is not None else None
+    if handle_signals:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
+    try:
+        done, cache = state.load()
+        state.open()
+        jobs = state.plan(done, cache)
+        tick = _progress(sum(len(j.ids) for j in jobs), state.options.model) if progress else (lambda n: None)
+        if jobs:
+            await state.send_all(jobs, stop, tick)
+    finally:
+        state.close()
+        if watcher is not None:
+            watcher.cancel()
+        if handle_signals:
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(signum)
+    state.summary.seconds = time.monotonic() - started
+    return state.summary
+
+
+async def _watch(external: threading.Event, stop: asyncio.Event, every: float = 0.05) -> None:
+    """Set ``stop`` once ``external`` (a thread's event) is set."""
+    while not external.is_set():
+        await asyncio.sleep(every)
+    stop.set()
+
+
+def _progress(total: int, model: str) -> Callable[[int], None]:
+    """A stderr progress counter (one line, rewritten)."""
+    seen = [0]
+
+    def tick(count: int) -> None:
+        seen[0] += count
+        print(f"\rrun {model}: {seen[0]}/{total}", end="\n" if seen[0] >= total else "", file=sys.stderr)
+
+    return tick
