@@ -135,6 +135,8 @@ def _counted_words(claim: Any, sentence: str, free: str | None, names: dict[str,
 def counted_set(sentence: str, free: str | None) -> str:
     """What a counting sentence counts, read off its words: working assignments (the day-off value
     excluded), free days, or every assignment (the day-off value included)."""
+    if re.search(r"\bassignments to\b|\bdays on\b", sentence):
+        return "values"
     if re.search(r"\bfree\b|\bdays? off\b", sentence, re.I) and not re.search(r"does not count", sentence):
         return "free"
     if re.search(r"\bworking\b|\bworked\b", sentence, re.I) or (free and f"{free} does not count" in sentence):

@@ -104,9 +104,10 @@ def _shown(key: str, value: Any, ctx: BuildContext, verbatim: list[str]) -> Any:
     if key == "agents":
         return selector_view(value, ctx, verbatim)
     if key == "values" and isinstance(value, dict):
+        word = words_for(ctx)["value"]
         names = [ctx.show(v) for v in value.get("values", ())]
-        verbatim += [ctx.mention(v, words_for(ctx)["value"]) for v in value.get("values", ())]
-        return {"mode": value["mode"], "names": names}
+        verbatim += [ctx.mention(v, word) for v in value.get("values", ())]
+        return {"mode": value["mode"], "names": names, "labels": [labelled(n, word) for n in names]}
     if key == "pattern":
         shown = [e if e in ("work", "free") else ctx.show(e) for e in value]
         verbatim += [ctx.mention(e, words_for(ctx)["value"]) for e in value if e not in ("work", "free")]
@@ -116,6 +117,11 @@ def _shown(key: str, value: Any, ctx: BuildContext, verbatim: list[str]) -> Any:
     if key in ("groups", "by", "demand", "capacity", "members"):
         return {"name": value, "one": _role(ctx, value), "many": _roles(ctx, value)}
     return value
+
+
+def labelled(name: str, word: str) -> str:
+    """A value named with its role word unless the name already starts with it: ``shift N``, ``Shift 1``."""
+    return name if name.casefold().startswith(word.casefold()) else f"{word} {name}"
 
 
 def selector_view(sel: dict[str, Any], ctx: BuildContext, verbatim: list[str]) -> dict[str, Any]:
