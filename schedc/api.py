@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -135,45 +136,75 @@ def render_file(spec: Path, variant: str = "v1", seed: int = 42):  # noqa: ANN20
 
 
 def read_answer(path: Path) -> str:
-    """An answer file as text (any bytes: undecodable ones are replaced)."""
+    """An answer file as text: UTF-8, or UTF-16 after its byte order mark (undecodable bytes are replaced)."""
     try:
-        return path.read_bytes().decode("utf-8", errors="replace")
+        data = path.read_bytes()
     except OSError as exc:
         raise SchedcError.at("E403", f"cannot read the answer: {exc.strerror or exc}", file=str(path)) from None
+    return decode_answer(data)
+
+
+def decode_answer(data: bytes) -> str:
+    """Answer bytes as text: UTF-16 when they start with its byte order mark, else UTF-8 (never fails)."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16", errors="replace")
+    return data.decode("utf-8", errors="replace")
 
 
 def check_batch(spec: Path | None, lines: Iterable[str], names: dict[str, str] | None = None,
                 variant: str | None = None, seed: int = 42) -> Iterator[bytes]:
     """``schedc check --batch``: JSONL records ``{"id", "answer"[, "spec"]}`` → JSONL reports.
 
-    The spec of each record (``spec`` or the default) is parsed once and reused. A record
-    that is not valid JSON, or names a bad spec, gets a report with an ``error`` field.
+    One report per non-blank record, in order. The spec of each record (``spec`` or the
+    default) is parsed once and reused. A record that is not valid JSON, names a bad spec, or
+    makes the verifier fail in any way gets a report with an ``error`` field; the other
+    records are checked all the same.
     """
     verifiers: dict[Path, Any] = {}
     encoder = msgspec.json.Encoder()
     for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        record_id: Any = number
-        try:
-            record = msgspec.json.decode(line)
-            if isinstance(record, dict):
-                record_id = record.get("id", number)
-            if not isinstance(record, dict) or not isinstance(record.get("answer"), str):
-                raise ValueError('each record is a JSON object with a string "answer"')
-            if "spec" in record and not isinstance(record["spec"], str):
-                raise ValueError('"spec" must be a path string')
-            target = Path(record["spec"]) if "spec" in record else spec
-            if target is None:
-                raise ValueError('no spec: give SPEC on the command line or "spec" in the record')
-            if target not in verifiers:
-                verifiers[target] = verifier_for(target, names, variant, seed)
-            report = msgspec.to_builtins(verifiers[target].check(record["answer"]))
-            yield encoder.encode({"id": record_id, **report})
-        except (msgspec.DecodeError, ValueError) as exc:
-            yield encoder.encode({"id": record_id, "line": number, "error": str(exc)})
-        except SchedcError as exc:
-            yield encoder.encode({"id": record_id, "line": number, "error": str(exc)})
+        if line.strip():
+            yield encoder.encode(_batch_record(line, number, spec, verifiers, names, variant, seed))
+
+
+def _batch_record(line: str, number: int, spec: Path | None, verifiers: dict[Path, Any],
+                  names: dict[str, str] | None, variant: str | None, seed: int) -> dict[str, Any]:
+    """The report of one batch record, or its ``{"id", "line", "error"}`` record."""
+    record_id: Any = number
+    try:
+        record = _decode_record(line)
+        if isinstance(record, dict):
+            record_id = record.get("id", number)
+        target = _record_spec(record, spec)
+        if target not in verifiers:
+            verifiers[target] = verifier_for(target, names, variant, seed)
+        return {"id": record_id, **msgspec.to_builtins(verifiers[target].check(record["answer"]))}
+    except (ValueError, SchedcError) as exc:
+        return {"id": record_id, "line": number, "error": str(exc)}
+    except Exception as exc:  # noqa: BLE001 - one record's failure must not lose the other records
+        return {"id": record_id, "line": number, "error": f"internal error ({type(exc).__name__}): {exc}"}
+
+
+def _decode_record(line: str) -> Any:
+    """A batch line as JSON data, or a ValueError (also for nesting too deep to decode)."""
+    try:
+        return msgspec.json.decode(line)
+    except msgspec.DecodeError as exc:
+        raise ValueError(str(exc)) from None
+    except RecursionError:
+        raise ValueError("JSON is malformed: nested too deeply") from None
+
+
+def _record_spec(record: Any, default: Path | None) -> Path:
+    """The spec a batch record is checked against, or a ValueError for a malformed record."""
+    if not isinstance(record, dict) or not isinstance(record.get("answer"), str):
+        raise ValueError('each record is a JSON object with a string "answer"')
+    if "spec" in record and not isinstance(record["spec"], str):
+        raise ValueError('"spec" must be a path string')
+    target = Path(record["spec"]) if "spec" in record else default
+    if target is None:
+        raise ValueError('no spec: give SPEC on the command line or "spec" in the record')
+    return target
 
 
 def solve_file(spec: Path, backend: str = "cpsat", time_limit: float = 10.0, workers: int = 2, seed: int = 0,

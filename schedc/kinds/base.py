@@ -11,6 +11,7 @@ parser fills the struct's fields from the ``key=value`` parameters by their anno
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar, Literal
 
@@ -22,6 +23,15 @@ if TYPE_CHECKING:
     from schedc.kinds.context import EvalContext, View, Violation
 
 Boundary = Literal["observed"]
+#: An integer as the language writes it: ASCII digits with an optional sign (``int()`` also reads
+#: ``٣``, ``1_000`` and blanks around the digits).
+_ASCII_INT = re.compile(r"[+-]?[0-9]{1,4000}")
+
+
+def ascii_int(text: str) -> int | None:
+    """The integer ``text`` writes in ASCII digits, or None."""
+    return int(text) if _ASCII_INT.fullmatch(text) else None
+
 
 
 class AttrRef(msgspec.Struct, frozen=True, kw_only=True, tag="attr"):
@@ -156,10 +166,9 @@ class Row:
 
     def int(self, index: int, what: str, minimum: int | None = 0) -> int:
         text = self.cells[index]
-        try:
-            value = int(text)
-        except ValueError:
-            raise self.error(f"expected {what} (an integer), found {text!r}", index) from None
+        value = ascii_int(text)
+        if value is None:
+            raise self.error(f"expected {what} (an integer), found {text!r}", index)
         if minimum is not None and value < minimum:
             raise self.error(f"{what} must be at least {minimum}, found {value}", index)
         return value

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
-from schedc.kinds.base import WORK, Bound, Constraint, Row, Selector, TableContext, ValueFilter, fmt_opt
+from schedc.kinds.base import WORK, Bound, Constraint, Row, Selector, TableContext, ValueFilter, ascii_int, fmt_opt
 
 if TYPE_CHECKING:
     from schedc.kinds.context import EvalContext, View, Violation
@@ -180,11 +180,10 @@ def _parse_day_row(row: Row) -> list[Requirement]:
 
 def _parse_range(row: Row, k: int, spec: str) -> tuple[int | None, int | None]:
     lo_text, dots, hi_text = spec.partition("..")
-    try:
-        lo = int(lo_text) if lo_text else None
-        hi = int(hi_text) if hi_text else None
-    except ValueError:
-        raise row.error(f"expected a count or a range LO..HI, found {spec!r}", k) from None
+    lo = ascii_int(lo_text) if lo_text else None
+    hi = ascii_int(hi_text) if hi_text else None
+    if (lo_text and lo is None) or (hi_text and hi is None):
+        raise row.error(f"expected a count or a range LO..HI, found {spec!r}", k)
     if not dots:
         hi = lo
     if (lo is None and hi is None) or (lo is not None and lo < 0) or (hi is not None and hi < 0):

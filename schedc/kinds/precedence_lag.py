@@ -22,7 +22,7 @@ from schedc.kinds.base import Constraint, Row, TableContext
 if TYPE_CHECKING:
     from schedc.kinds.context import EvalContext, View, Violation
 
-_ARROW = re.compile(r"^->(?:\+(\d+))?$")
+_ARROW = re.compile(r"^->(?:\+([0-9]+))?$")
 
 
 class Edge(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
