@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 import msgspec
 
@@ -42,6 +42,19 @@ class AttrRef(msgspec.Struct, frozen=True, kw_only=True, tag="attr"):
 
 Bound = int | AttrRef | None
 """A lower/upper bound: a constant, a per-agent attribute, or absent."""
+
+NonNegative = Annotated[int, msgspec.Meta(ge=0)]
+"""A number the kind's meaning requires to be at least 0 (a count, a time, a weight).
+
+The semantic pass reads these annotations (:func:`schedc.semantic.check_annotations`) and rejects
+smaller values wherever they appear, also when an attribute reference (``@min_days``) supplies them;
+decoding the IR from JSON enforces them too."""
+
+Positive = Annotated[int, msgspec.Meta(ge=1)]
+"""A number the kind's meaning requires to be at least 1 (a length)."""
+
+CountBound = NonNegative | AttrRef | None
+"""A bound on a count: a non-negative constant, a per-agent attribute (non-negative too), or absent."""
 
 
 class Selector(msgspec.Struct, frozen=True, kw_only=True):
@@ -91,12 +104,13 @@ class Constraint(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
 
     id: str
     hard: bool = True
-    weight: int = 1
+    weight: NonNegative = 1
     active: bool = True
     reason: str | None = None
     span: Span | None = None
 
-    #: Name of the field filled from the statement's ``table ... end`` body, if any.
+    #: Name of the field filled from the statement's ``table ... end`` body, if any. The struct of its
+    #: rows may declare ``KEY`` (a tuple of field names): no two rows of a table may share a key.
     TABLE_FIELD: ClassVar[str | None] = None
 
     @classmethod

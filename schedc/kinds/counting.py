@@ -10,11 +10,22 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from itertools import groupby
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 import msgspec
 
-from schedc.kinds.base import WORK, Bound, Constraint, Row, Selector, TableContext, ValueFilter, ascii_int, fmt_opt
+from schedc.kinds.base import (
+    WORK,
+    Constraint,
+    CountBound,
+    NonNegative,
+    Row,
+    Selector,
+    TableContext,
+    ValueFilter,
+    ascii_int,
+    fmt_opt,
+)
 
 if TYPE_CHECKING:
     from schedc.kinds.context import EvalContext, View, Violation
@@ -96,8 +107,10 @@ class Requirement(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
     day: int
     period: int | None
     value: str
-    min: int | None
-    max: int | None
+    min: NonNegative | None
+    max: NonNegative | None
+
+    KEY: ClassVar[tuple[str, ...]] = ("day", "period", "value")
 
 
 class Coverage(Constraint, frozen=True, kw_only=True, tag="coverage"):
@@ -226,8 +239,8 @@ class CountBounds(Constraint, frozen=True, kw_only=True, tag="count_bounds"):
 
     agents: Selector
     values: ValueFilter = WORK
-    min: Bound = None
-    max: Bound = None
+    min: CountBound = None
+    max: CountBound = None
 
     def check(self, ctx: EvalContext, view: View) -> list[Violation]:
         out = []
