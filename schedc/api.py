@@ -1,12 +1,19 @@
-"""The library functions behind the CLI commands (usable from Python as they are)."""
+"""The library functions behind the CLI commands (usable from Python as they are).
+
+Every function that takes an instance accepts a :data:`Source`: a path (``str`` or
+:class:`~pathlib.Path`) of a ``.sched`` file, the text of one, or an :class:`Instance`
+already parsed (:func:`resolve`). The friendlier names ``schedc.load``, ``schedc.solve``,
+``schedc.render``, ``schedc.check`` and ``schedc.grammar`` live in :mod:`schedc.library`.
+"""
 
 from __future__ import annotations
 
 import codecs
+import os
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 import msgspec
 
@@ -20,13 +27,62 @@ from schedc.kinds import kind_name
 from schedc.parser import parse_file, parse_instance_text
 from schedc.printer import print_family, print_instance
 
+if TYPE_CHECKING:
+    from schedc.backends.base import SolveResult
+    from schedc.render.model import Rendering
+    from schedc.verify import Verifier
 
-def load_instance(path: str | Path, search: Sequence[Path] = ()) -> Instance:
+Source: TypeAlias = str | os.PathLike[str] | Instance
+"""An instance: the path of a ``.sched`` file, the text of one, or a parsed :class:`Instance`."""
+
+
+class Resolved(NamedTuple):
+    """An instance with its family and the folders its family (and themes) are looked up in."""
+
+    instance: Instance
+    family: Family
+    search: list[Path]
+
+
+def load_instance(path: str | os.PathLike[str], search: Sequence[Path] = ()) -> Instance:
     """Parse an instance file; a SchedcError if it is a family spec or invalid."""
     result = parse_file(path, search)
     if not isinstance(result, Instance):
         raise SchedcError.at("E119", "expected an instance file, found a family spec", file=str(path), line=1)
     return result
+
+
+def is_path_text(source: str) -> bool:
+    """Whether a string names a file rather than holding ``.sched`` text.
+
+    A string is a path when it is one line and names an existing file or ends in ``.sched``
+    (so that a missing file is reported as such, not as a syntax error).
+    """
+    if "\n" in source or not source.strip():
+        return False
+    return source.endswith(".sched") or Path(source).is_file()
+
+
+def resolve(source: Source, search: Sequence[str | os.PathLike[str]] = ()) -> Resolved:
+    """An instance and its family from a path, a ``.sched`` text or an :class:`Instance`.
+
+    A file's family is looked up beside it first, then in ``search``, then among the built-in
+    families; a text's or an object's in ``search``, then built-in.
+    """
+    folders = [Path(s) for s in search]
+    if isinstance(source, Instance):
+        instance = source
+    elif isinstance(source, os.PathLike) or (isinstance(source, str) and is_path_text(source)):
+        path = Path(source)
+        folders = [path.parent, *folders]
+        instance = load_instance(path, folders)
+    elif isinstance(source, str):
+        if looks_like_family(source):
+            raise SchedcError.at("E119", "expected an instance, found a family spec", line=1)
+        instance = parse_instance_text(source, "<text>", folders)
+    else:
+        raise TypeError(f"expected a path, a .sched text or an Instance, not {type(source).__name__}")
+    return Resolved(instance, load_family(instance.family, folders), folders)
 
 
 def import_sources(fmt: str, paths: Sequence[Path], outdir: Path, bks: Path | None = None,
@@ -109,8 +165,8 @@ def read_names(path: Path | None) -> dict[str, str]:
     return data
 
 
-def verifier_for(spec: Path, names: dict[str, str] | None = None, variant: str | None = None,
-                 seed: int = 42):  # noqa: ANN201 - Verifier
+def verifier_for(spec: Source, names: Mapping[str, str] | None = None, variant: str | None = None,
+                 seed: int = 42, search: Sequence[str | os.PathLike[str]] = ()) -> Verifier:
     """A verifier for the instance in ``spec`` (checks many answers without re-parsing).
 
     With ``variant``, answers are read with the display names of that rendering (``schedc
@@ -118,21 +174,27 @@ def verifier_for(spec: Path, names: dict[str, str] | None = None, variant: str |
     """
     from schedc.verify import Verifier
 
-    instance = load_instance(spec)
-    family = load_family(instance.family, [spec.parent])
-    if variant is not None:
-        from schedc.render import display_names
-
-        names = {**display_names(instance, family, variant, seed, [spec.parent]), **(names or {})}
-    return Verifier(instance, family, names)
+    instance, family, folders = resolve(spec, search)
+    return Verifier(instance, family, shown_names(instance, family, folders, variant, seed, names))
 
 
-def render_file(spec: Path, variant: str = "v1", seed: int = 42):  # noqa: ANN201 - Rendering
+def shown_names(instance: Instance, family: Family, search: Sequence[Path], variant: str | None, seed: int,
+                names: Mapping[str, str] | None = None) -> dict[str, str] | None:
+    """The display names answers use: a rendering's (with ``variant``), overridden by ``names``."""
+    if variant is None:
+        return dict(names) if names else None
+    from schedc.render import display_names
+
+    return {**display_names(instance, family, variant, seed, search), **(names or {})}
+
+
+def render_file(spec: Source, variant: str = "v1", seed: int = 42,
+                search: Sequence[str | os.PathLike[str]] = ()) -> Rendering:
     """``schedc render``: the rendering of the instance in ``spec`` in one variant and seed."""
     from schedc.render import render
 
-    instance = load_instance(spec)
-    return render(instance, load_family(instance.family, [spec.parent]), variant, seed, [spec.parent])
+    instance, family, folders = resolve(spec, search)
+    return render(instance, family, variant, seed, folders)
 
 
 def read_answer(path: Path) -> str:
@@ -207,9 +269,9 @@ def _record_spec(record: Any, default: Path | None) -> Path:
     return target
 
 
-def solve_file(spec: Path, backend: str = "cpsat", time_limit: float = 10.0, workers: int = 2, seed: int = 0,
+def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, workers: int = 2, seed: int = 0,
                progress: Any = None, solver: str | None = None, variant: str | None = None,
-               variant_seed: int = 42) -> tuple[Any, str | None]:
+               variant_seed: int = 42, search: Sequence[str | os.PathLike[str]] = ()) -> tuple[SolveResult, str | None]:
     """``schedc solve``: (SolveResult, answer text in the family's format or None).
 
     ``solver`` names the solver of a backend that offers a choice (pyomo: any installed
@@ -220,8 +282,7 @@ def solve_file(spec: Path, backend: str = "cpsat", time_limit: float = 10.0, wor
     from schedc.backends import get_backend
     from schedc.verify import Verifier
 
-    instance = load_instance(spec)
-    family = load_family(instance.family, [spec.parent])
+    instance, family, folders = resolve(spec, search)
     module = get_backend(backend)
     params: dict[str, Any] = {"time_limit": time_limit, "workers": workers, "seed": seed}
     if solver is not None:
@@ -230,21 +291,17 @@ def solve_file(spec: Path, backend: str = "cpsat", time_limit: float = 10.0, wor
                                  hint="--solver picks the MILP solver of --backend pyomo")
         params["solver"] = solver
     result = module.solve(instance, family, module.SolveOptions(**params), progress)
-    names = None
-    if variant is not None:
-        from schedc.render import display_names
-
-        names = display_names(instance, family, variant, variant_seed, [spec.parent])
+    names = shown_names(instance, family, folders, variant, variant_seed)
     answer = Verifier(instance, family, names).write(result.solution) if result.solution is not None else None
     return result, answer
 
 
-def emit_cpsat(spec: Path, out: Path) -> None:
+def emit_cpsat(spec: Source, out: Path) -> None:
     """``schedc emit cpsat``: write the CP-SAT model (text proto for ``.txt``/``.pbtxt``, binary otherwise)."""
     from schedc.backends.cpsat import CpsatModel
 
-    instance = load_instance(spec)
-    model = CpsatModel(instance, load_family(instance.family, [spec.parent]))
+    instance, family, _ = resolve(spec)
+    model = CpsatModel(instance, family)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp{out.suffix}")
     if not model.model.export_to_file(str(tmp)):
@@ -255,15 +312,15 @@ def emit_cpsat(spec: Path, out: Path) -> None:
 MILP_FORMATS = ("lp", "mps")
 
 
-def emit_milp(spec: Path, out: Path, fmt: str = "lp") -> None:
+def emit_milp(spec: Source, out: Path, fmt: str = "lp") -> None:
     """``schedc emit lp|mps``: write the Pyomo MILP of an instance with symbolic names (rows of
     constraint ``ID`` are ``c_ID(k)``, assignments ``x(agent_day_period_value)``, starts ``S(activity)``)."""
     from schedc.backends.pyomo import build_model
 
     if fmt not in MILP_FORMATS:
         raise SchedcError.at("E502", f"unknown MILP file format {fmt!r}", hint="formats: " + ", ".join(MILP_FORMATS))
-    instance = load_instance(spec)
-    model = build_model(instance, load_family(instance.family, [spec.parent]))
+    instance, family, _ = resolve(spec)
+    model = build_model(instance, family)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp")
     try:
@@ -274,20 +331,24 @@ def emit_milp(spec: Path, out: Path, fmt: str = "lp") -> None:
     tmp.replace(out)
 
 
-def grammar_file(spec: Path, fmt: str, variant: str | None = None, seed: int = 42,
-                 names: dict[str, str] | None = None) -> str:
+def grammar_file(spec: Source, fmt: str, variant: str | None = None, seed: int = 42,
+                 names: Mapping[str, str] | None = None, search: Sequence[str | os.PathLike[str]] = ()) -> str:
     """``schedc grammar``: the answer format of a rendering as text, Lark, GBNF or JSON Schema."""
     from schedc.grammars import FORMATS, answer_grammar
 
     if fmt not in FORMATS:
         raise SchedcError.at("E405", f"unknown grammar format {fmt!r}", hint="formats: " + ", ".join(FORMATS))
-    instance = load_instance(spec)
-    family = load_family(instance.family, [spec.parent])
-    if variant is not None:
-        from schedc.render import display_names
-
-        names = {**display_names(instance, family, variant, seed, [spec.parent]), **(names or {})}
+    instance, family, folders = resolve(spec, search)
     try:
-        return answer_grammar(instance, family, names, fmt)
+        return answer_grammar(instance, family, shown_names(instance, family, folders, variant, seed, names), fmt)
     except ValueError as exc:  # a names mapping the verifier could not read back
-        raise SchedcError.at("E406", f"cannot state the answer format: {exc}", file=str(spec)) from None
+        raise SchedcError.at("E406", f"cannot state the answer format: {exc}", file=_where(spec)) from None
+
+
+def _where(source: Source) -> str:
+    """The file name a diagnostic about ``source`` shows."""
+    if isinstance(source, Instance):
+        return f"<instance {source.name}>"
+    if isinstance(source, str) and not is_path_text(source):
+        return "<text>"
+    return str(source)
