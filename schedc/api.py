@@ -271,13 +271,16 @@ def _record_spec(record: Any, default: Path | None) -> Path:
 
 def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, workers: int = 2, seed: int = 0,
                progress: Any = None, solver: str | None = None, variant: str | None = None,
-               variant_seed: int = 42, search: Sequence[str | os.PathLike[str]] = ()) -> tuple[SolveResult, str | None]:
+               variant_seed: int = 42, search: Sequence[str | os.PathLike[str]] = (),
+               explain: float | None = None) -> tuple[SolveResult, str | None]:
     """``schedc solve``: (SolveResult, answer text in the family's format or None).
 
     ``solver`` names the solver of a backend that offers a choice (pyomo: any installed
     Pyomo MILP solver, default HiGHS); a backend without a choice rejects it. With
     ``variant``, the answer uses the display names of that rendering (as a model answering
-    that prompt would), so ``schedc check --variant`` reads it back.
+    that prompt would), so ``schedc check --variant`` reads it back. With ``explain`` (a time
+    budget in seconds), an infeasible result carries the hard constraints that cannot hold
+    together (``result.conflict``, :mod:`schedc.backends.cpsat.explain`).
     """
     from schedc.backends import get_backend
     from schedc.verify import Verifier
@@ -291,6 +294,10 @@ def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, w
                                  hint="--solver picks the MILP solver of --backend pyomo")
         params["solver"] = solver
     result = module.solve(instance, family, module.SolveOptions(**params), progress)
+    if result.status == "infeasible" and explain is not None and explain > 0:
+        from schedc.backends.cpsat.explain import explain_infeasibility
+
+        result = msgspec.structs.replace(result, conflict=explain_infeasibility(instance, family, explain, seed))
     names = shown_names(instance, family, folders, variant, variant_seed)
     answer = Verifier(instance, family, names).write(result.solution) if result.solution is not None else None
     return result, answer

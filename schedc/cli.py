@@ -166,15 +166,25 @@ def solve_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     variant: Annotated[str | None, typer.Option(help="write the answer with the names of this rendering")] = None,
     variant_seed: Annotated[int, typer.Option("--variant-seed", help="with --variant: the rendering's seed")] = 42,
+    show_progress: Annotated[bool, typer.Option("--progress", help="print each improving solution on stderr")]
+    = False,
+    explain_time: Annotated[float, typer.Option("--explain-time", help="infeasible: seconds to search for the "
+                                                "constraints that conflict (0: do not)")] = 10.0,
 ) -> None:
-    """Solve an instance; write the answer in the family's format, verified before it is reported."""
+    """Solve an instance; write the answer in the family's format, verified before it is reported.
+
+    An infeasible instance is explained: a small set of hard constraints that cannot hold together,
+    each with its position in the file.
+    """
     import msgspec
 
-    def progress(objective: int, bound: float, seconds: float) -> None:
-        typer.echo(f"  {seconds:7.2f}s  objective {objective}  bound {bound:g}", err=True)
+    from schedc.library import integer_bound
 
-    result, answer = api.solve_file(spec, backend, time_limit, workers, seed, None if as_json else progress,
-                                    solver=solver, variant=variant, variant_seed=variant_seed)
+    def progress(objective: int, bound: float, seconds: float) -> None:
+        typer.echo(f"  {seconds:7.2f}s  objective {objective}  bound {_shown(integer_bound(bound))}", err=True)
+
+    result, answer = api.solve_file(spec, backend, time_limit, workers, seed, progress if show_progress else None,
+                                    solver=solver, variant=variant, variant_seed=variant_seed, explain=explain_time)
     if answer is not None:
         if out is not None:
             from schedc.importers.common import write_atomic
@@ -183,14 +193,29 @@ def solve_cmd(
         elif not as_json:
             sys.stdout.write(answer)
     summary = {k: v for k, v in msgspec.to_builtins(result).items() if k != "solution"}
+    summary["bound"] = integer_bound(result.bound)
     if as_json:
         typer.echo(json.dumps(summary, indent=2))
     else:
-        gap = "" if result.gap_pct is None else f", gap {result.gap_pct:.2f}%"
-        typer.echo(f"{result.instance}: {result.status}, objective {result.objective}, bound {result.bound}, "
-                   f"best known {result.bks}{gap} ({result.seconds:.2f}s)", err=out is None)
+        typer.echo(_solve_summary(result, integer_bound(result.bound)), err=out is None)
+        if result.conflict is not None:
+            from schedc.backends.cpsat.explain import format_conflict
+
+            typer.echo(format_conflict(result.conflict, str(spec)), err=out is None)
     if result.status in ("infeasible", "unknown", "invalid"):
         raise typer.Exit(1)
+
+
+def _shown(value: object) -> str:
+    """A value of a summary line: ``–`` when unknown."""
+    return "–" if value is None else str(value)
+
+
+def _solve_summary(result: Any, bound: int | None) -> str:
+    """``NAME: status, objective Z, bound B, best known K, gap G% (S s)``."""
+    gap = "" if result.gap_pct is None else f", gap {result.gap_pct:.2f}%"
+    return (f"{result.instance}: {result.status}, objective {_shown(result.objective)}, bound {_shown(bound)}, "
+            f"best known {_shown(result.bks)}{gap} ({result.seconds:.2f}s)")
 
 
 @app.command("render")

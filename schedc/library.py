@@ -27,7 +27,7 @@ from schedc.ir import Instance
 from schedc.verify import CheckReport
 
 if TYPE_CHECKING:
-    from schedc.backends.base import SolveResult
+    from schedc.backends.base import Conflict, SolveResult
     from schedc.render.model import Rendering
 
 Search = Sequence[str | os.PathLike[str]]
@@ -45,6 +45,7 @@ class Solved:
     gap_pct: float | None
     seconds: float
     answer: str | None
+    conflict: Conflict | None
     result: SolveResult = field(repr=False)
 
     @property
@@ -76,18 +77,19 @@ def load(source: Source, *, search: Search = ()) -> Instance:
 
 def solve(instance: Source, *, time_limit: float = 10.0, backend: str = "cpsat", workers: int = 2, seed: int = 0,
           solver: str | None = None, variant: str | None = None, variant_seed: int = 42,
-          search: Search = ()) -> Solved:
+          explain: float | None = 10.0, search: Search = ()) -> Solved:
     """Solve an instance; the answer is written in the family's answer format and verified.
 
     ``backend`` is ``cpsat`` or ``pyomo`` (``solver`` picks Pyomo's MILP solver); with ``variant``
     the answer uses the names of that rendering (seed ``variant_seed``), as a model answering that
-    prompt would. ``seed`` fixes the solver's randomness.
+    prompt would. ``seed`` fixes the solver's randomness. An infeasible instance's ``conflict``
+    lists hard constraints that cannot hold together, searched for ``explain`` seconds (None: not searched).
     """
     result, answer = api.solve_file(instance, backend, time_limit, workers, seed, None, solver=solver,
-                                    variant=variant, variant_seed=variant_seed, search=search)
+                                    variant=variant, variant_seed=variant_seed, search=search, explain=explain)
     return Solved(instance=result.instance, status=result.status, objective=result.objective,
                   bound=integer_bound(result.bound), bks=result.bks, gap_pct=result.gap_pct,
-                  seconds=result.seconds, answer=answer, result=result)
+                  seconds=result.seconds, answer=answer, conflict=result.conflict, result=result)
 
 
 def integer_bound(bound: float | None) -> int | None:
