@@ -166,16 +166,22 @@ def read_names(path: Path | None) -> dict[str, str]:
 
 
 def verifier_for(spec: Source, names: Mapping[str, str] | None = None, variant: str | None = None,
-                 seed: int = 42, search: Sequence[str | os.PathLike[str]] = ()) -> Verifier:
+                 seed: int = 42, search: Sequence[str | os.PathLike[str]] = (), duplicates: str = "error") -> Verifier:
     """A verifier for the instance in ``spec`` (checks many answers without re-parsing).
 
     With ``variant``, answers are read with the display names of that rendering (``schedc
     render SPEC --variant V --seed S``); explicit ``names`` override single entries.
+    ``duplicates``: ``error`` (a repeated assignment is a hard violation) or ``warn`` (reported,
+    not counted: the official ITC-2007 validator's policy).
     """
-    from schedc.verify import Verifier
+    from schedc.verify import DUPLICATE_POLICIES, Verifier
 
+    if duplicates not in DUPLICATE_POLICIES:
+        raise SchedcError.at("E407", f"unknown duplicate policy {duplicates!r}",
+                             hint="policies: " + ", ".join(DUPLICATE_POLICIES))
     instance, family, folders = resolve(spec, search)
-    return Verifier(instance, family, shown_names(instance, family, folders, variant, seed, names))
+    return Verifier(instance, family, shown_names(instance, family, folders, variant, seed, names),
+                    duplicates)  # type: ignore[arg-type]
 
 
 def shown_names(instance: Instance, family: Family, search: Sequence[Path], variant: str | None, seed: int,
@@ -214,7 +220,7 @@ def decode_answer(data: bytes) -> str:
 
 
 def check_batch(spec: Path | None, lines: Iterable[str], names: dict[str, str] | None = None,
-                variant: str | None = None, seed: int = 42) -> Iterator[bytes]:
+                variant: str | None = None, seed: int = 42, duplicates: str = "error") -> Iterator[bytes]:
     """``schedc check --batch``: JSONL records ``{"id", "answer"[, "spec"]}`` → JSONL reports.
 
     One report per non-blank record, in order. The spec of each record (``spec`` or the
@@ -226,11 +232,11 @@ def check_batch(spec: Path | None, lines: Iterable[str], names: dict[str, str] |
     encoder = msgspec.json.Encoder()
     for number, line in enumerate(lines, start=1):
         if line.strip():
-            yield encoder.encode(_batch_record(line, number, spec, verifiers, names, variant, seed))
+            yield encoder.encode(_batch_record(line, number, spec, verifiers, (names, variant, seed, duplicates)))
 
 
 def _batch_record(line: str, number: int, spec: Path | None, verifiers: dict[Path, Any],
-                  names: dict[str, str] | None, variant: str | None, seed: int) -> dict[str, Any]:
+                  reading: tuple[dict[str, str] | None, str | None, int, str]) -> dict[str, Any]:
     """The report of one batch record, or its ``{"id", "line", "error"}`` record."""
     record_id: Any = number
     try:
@@ -239,7 +245,8 @@ def _batch_record(line: str, number: int, spec: Path | None, verifiers: dict[Pat
             record_id = record.get("id", number)
         target = _record_spec(record, spec)
         if target not in verifiers:
-            verifiers[target] = verifier_for(target, names, variant, seed)
+            names, variant, seed, duplicates = reading
+            verifiers[target] = verifier_for(target, names, variant, seed, duplicates=duplicates)
         return {"id": record_id, **msgspec.to_builtins(verifiers[target].check(record["answer"]))}
     except (ValueError, SchedcError) as exc:
         return {"id": record_id, "line": number, "error": str(exc)}

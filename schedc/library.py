@@ -107,14 +107,15 @@ def render(instance: Source, *, variant: str = "v1", seed: int = 42, search: Sea
 
 
 def check(instance: Source, answer: str | os.PathLike[str], *, variant: str | None = None, seed: int = 42,
-          names: Mapping[str, str] | None = None, search: Search = ()) -> CheckReport:
+          names: Mapping[str, str] | None = None, duplicates: str = "error", search: Search = ()) -> CheckReport:
     """Verify an answer (its text, or a :class:`~pathlib.Path` to it) constraint by constraint.
 
     With ``variant`` and ``seed``, names are read as that rendering shows them; ``names`` overrides
-    single entries. The report has ``feasible``, ``objective``, ``violations``, ``issues``, …
+    single entries. ``duplicates="warn"`` reports a repeated assignment without counting it (the
+    official ITC-2007 validator's policy). The report has ``feasible``, ``objective``, ``violations``, …
     """
     text = api.read_answer(Path(answer)) if isinstance(answer, os.PathLike) else answer
-    return api.verifier_for(instance, names, variant, seed, search).check(text)
+    return api.verifier_for(instance, names, variant, seed, search, duplicates).check(text)
 
 
 def grammar(instance: Source, *, format: str = "text", variant: str | None = None, seed: int = 42,  # noqa: A002

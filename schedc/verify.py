@@ -29,6 +29,12 @@ IssueKind = Literal["unknown_entity", "duplicate", "conflicting_duplicate", "out
 #: Structural issues that count as hard violations (missing ones count in coverage instead; a line
 #: naming an unknown entity is a produced assignment that is wrong, as an out-of-domain one is).
 COUNTED = ("unknown_entity", "duplicate", "conflicting_duplicate", "out_of_domain", "format")
+DuplicatePolicy = Literal["error", "warn"]
+#: ``error``: a repeated assignment is a hard violation (the SCHEDBench verifier). ``warn``: it is reported
+#: and skipped but not counted, as the official ITC-2007 validator does ("repeated entry"); the first line
+#: of an assignment is kept under both.
+DUPLICATE_POLICIES: tuple[str, ...] = ("error", "warn")
+_DUPLICATES = ("duplicate", "conflicting_duplicate")
 
 
 class Issue(msgspec.Struct, frozen=True, kw_only=True):
@@ -77,7 +83,11 @@ class CheckReport(msgspec.Struct, frozen=True, kw_only=True):
 class Verifier:
     """Checks answers against one instance under one display-name mapping."""
 
-    def __init__(self, instance: Instance, family: Family | None = None, names: Mapping[str, str] | None = None):
+    def __init__(self, instance: Instance, family: Family | None = None, names: Mapping[str, str] | None = None,
+                 duplicates: DuplicatePolicy = "error"):
+        if duplicates not in DUPLICATE_POLICIES:
+            raise ValueError(f"unknown duplicate policy {duplicates!r} (policies: {', '.join(DUPLICATE_POLICIES)})")
+        self.counted = COUNTED if duplicates == "error" else tuple(k for k in COUNTED if k not in _DUPLICATES)
         if family is None:
             from schedc.family import load_family
 
@@ -374,7 +384,7 @@ class Verifier:
     def _report(self, extraction: Extraction, solution: Solution, evaluation: Evaluation,
                 issues: list[Issue]) -> CheckReport:
         present, required = self.coverage(solution)
-        counted = sum(1 for i in issues if i.kind in COUNTED)
+        counted = sum(1 for i in issues if i.kind in self.counted)
         hard = len(evaluation.violations) + counted
         produced = len(extraction.lines)
         complete = present >= required and not any(i.kind in ("missing", "unknown_entity") for i in issues)
