@@ -96,11 +96,14 @@ def import_sources(fmt: str, paths: Sequence[Path], outdir: Path, bks: Path | No
 
 
 def format_text(text: str, file: str = "<input>", search: Sequence[Path] = ()) -> str:
-    """The canonical form of a ``.sched`` text (instance or family spec)."""
+    """The canonical form of a ``.sched`` text (instance or family spec), its comments kept
+    beside the statements and rows they were written on (:mod:`schedc.comments`)."""
+    from schedc.comments import keep_comments
+
     if looks_like_family(text):
-        return print_family(parse_family_text(text, file))
+        return keep_comments(text, print_family(parse_family_text(text, file)), file)
     instance = parse_instance_text(text, file, search)
-    return print_instance(instance, load_family(instance.family, search))
+    return keep_comments(text, print_instance(instance, load_family(instance.family, search)), file)
 
 
 
