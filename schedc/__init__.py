@@ -45,12 +45,17 @@ __all__ = ["CheckReport", "Instance", "Prompt", "SchedcError", "Solved", "__vers
 
 
 def __getattr__(name: str) -> Any:
-    """Import the API's names on first use (PEP 562)."""
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'schedc' has no attribute {name!r}")
+    """Import the API's names, and submodules (``schedc.api``), on first use (PEP 562)."""
     import importlib
 
+    module = _EXPORTS.get(name)
+    if module is None:
+        try:
+            return importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module 'schedc' has no attribute {name!r}") from None
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
