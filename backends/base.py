@@ -20,6 +20,30 @@ from schedc.solution import Solution
 Status = Literal["optimal", "feasible", "infeasible", "unknown", "invalid"]
 
 
+class ConflictItem(msgspec.Struct, frozen=True, kw_only=True):
+    """One constraint of a conflict: its id, kind and where it is written."""
+
+    id: str
+    kind: str
+    span: Span | None = None
+
+
+class Conflict(msgspec.Struct, frozen=True, kw_only=True):
+    """Hard constraints that cannot all hold (``schedc solve`` prints it for infeasible instances).
+
+    ``minimal``: every one of them was shown necessary (dropping it makes the rest feasible);
+    ``verified``: the ordinary model of only these constraints is infeasible too; ``always_on``:
+    constraints that could not be switched off and are assumed throughout.
+    """
+
+    constraints: tuple[ConflictItem, ...]
+    minimal: bool
+    verified: bool
+    always_on: tuple[str, ...] = ()
+    solves: int = 0
+    seconds: float = 0.0
+
+
 class SolveResult(msgspec.Struct, frozen=True, kw_only=True):
     """The outcome of a solver run (``schedc solve --json`` prints it without the solution)."""
 
@@ -34,6 +58,8 @@ class SolveResult(msgspec.Struct, frozen=True, kw_only=True):
     build_seconds: float
     solution: Solution | None = None
     components: dict[str, int] = {}
+    #: for an infeasible instance: hard constraints that cannot hold together (``schedc solve`` explains)
+    conflict: Conflict | None = None
 
 
 class SolverDisagreement(RuntimeError):

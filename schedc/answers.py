@@ -21,21 +21,21 @@ from schedc.ir import Family
 NAME_FIELDS = ("job", "activity", "machine", "agent", "value")
 INT_FIELDS = ("step", "start", "mode", "day", "period", "count")
 #: An integer of at most 100 digits: longer ones are garbage, and ``int()`` refuses more than 4300 digits.
-_INT = r"[+-]?\d{1,100}"
+_INT = r"[+-]?[0-9]{1,100}"
 #: A name: no separator, no blank at either end (so that blanks around it are not ambiguous).
 _NAME = r"[^|,;:=\s](?:[^|,;:=]*?[^|,;:=\s])?"
 _PLACEHOLDER = re.compile(r"<([a-z_]+)>")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _TAG = re.compile(r"</?[A-Za-z][\w\-]*(?:\s[^<>]*)?>")
-_BULLET = re.compile(r"^\s*(?:#{1,6}\s+|[-*+•>]\s+|\d+[.)]\s+)")
+_BULLET = re.compile(r"^\s*(?:#{1,6}\s+|[-*+•>]\s+|[0-9]+[.)]\s+)")
 _EMPHASIS = re.compile(r"\*\*|__|`")
 _ITALIC = re.compile(r"(?<![\w*])\*(?=\S)([^*]*?\S)\*(?![\w*])|(?<![\w_])_(?=\S)([^_]*?\S)_(?![\w_])")
 _INVISIBLE = re.compile("[\ufeff\u200b\u200c\u200d\u2060]")  # a byte order mark, zero-width characters
 _COMMENT = re.compile(r"\s(?:#|//|--|—|–|<-|←)")
 _LABEL = r"(makespan|objective(?:\s+value)?|total\s+(?:cost|penalty)|penalty|cost)"
-_STATED = re.compile(r"(?i)\b" + _LABEL + r"\b[^0-9\n-]{0,12}?(-?\d{1,100})\b")
+_STATED = re.compile(r"(?i)\b" + _LABEL + r"\b[^0-9\n-]{0,12}?(-?[0-9]{1,100})\b")
 #: A line that is an objective statement and nothing else: ``Makespan: 55``, ``The total cost is 9 units``.
-_STATED_LINE = re.compile(r"(?i)^(?:[a-z]+\s+){0,2}?" + _LABEL + r"\s*(?:is\b|=|:)?\s*(-?\d{1,100})\b[^0-9]*$")
+_STATED_LINE = re.compile(r"(?i)^(?:[a-z]+\s+){0,2}?" + _LABEL + r"\s*(?:is\b|=|:)?\s*(-?[0-9]{1,100})\b[^0-9]*$")
 
 
 class AnswerLine(msgspec.Struct, frozen=True, kw_only=True):

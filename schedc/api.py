@@ -1,11 +1,19 @@
-"""The library functions behind the CLI commands (usable from Python as they are)."""
+"""The library functions behind the CLI commands (usable from Python as they are).
+
+Every function that takes an instance accepts a :data:`Source`: a path (``str`` or
+:class:`~pathlib.Path`) of a ``.sched`` file, the text of one, or an :class:`Instance`
+already parsed (:func:`resolve`). The friendlier names ``schedc.load``, ``schedc.solve``,
+``schedc.render``, ``schedc.check`` and ``schedc.grammar`` live in :mod:`schedc.library`.
+"""
 
 from __future__ import annotations
 
+import codecs
+import os
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 import msgspec
 
@@ -19,13 +27,62 @@ from schedc.kinds import kind_name
 from schedc.parser import parse_file, parse_instance_text
 from schedc.printer import print_family, print_instance
 
+if TYPE_CHECKING:
+    from schedc.backends.base import SolveResult
+    from schedc.render.model import Rendering
+    from schedc.verify import Verifier
 
-def load_instance(path: str | Path, search: Sequence[Path] = ()) -> Instance:
+Source: TypeAlias = str | os.PathLike[str] | Instance
+"""An instance: the path of a ``.sched`` file, the text of one, or a parsed :class:`Instance`."""
+
+
+class Resolved(NamedTuple):
+    """An instance with its family and the folders its family (and themes) are looked up in."""
+
+    instance: Instance
+    family: Family
+    search: list[Path]
+
+
+def load_instance(path: str | os.PathLike[str], search: Sequence[Path] = ()) -> Instance:
     """Parse an instance file; a SchedcError if it is a family spec or invalid."""
     result = parse_file(path, search)
     if not isinstance(result, Instance):
         raise SchedcError.at("E119", "expected an instance file, found a family spec", file=str(path), line=1)
     return result
+
+
+def is_path_text(source: str) -> bool:
+    """Whether a string names a file rather than holding ``.sched`` text.
+
+    A string is a path when it is one line and names an existing file or ends in ``.sched``
+    (so that a missing file is reported as such, not as a syntax error).
+    """
+    if "\n" in source or not source.strip():
+        return False
+    return source.endswith(".sched") or Path(source).is_file()
+
+
+def resolve(source: Source, search: Sequence[str | os.PathLike[str]] = ()) -> Resolved:
+    """An instance and its family from a path, a ``.sched`` text or an :class:`Instance`.
+
+    A file's family is looked up beside it first, then in ``search``, then among the built-in
+    families; a text's or an object's in ``search``, then built-in.
+    """
+    folders = [Path(s) for s in search]
+    if isinstance(source, Instance):
+        instance = source
+    elif isinstance(source, os.PathLike) or (isinstance(source, str) and is_path_text(source)):
+        path = Path(source)
+        folders = [path.parent, *folders]
+        instance = load_instance(path, folders)
+    elif isinstance(source, str):
+        if looks_like_family(source):
+            raise SchedcError.at("E119", "expected an instance, found a family spec", line=1)
+        instance = parse_instance_text(source, "<text>", folders)
+    else:
+        raise TypeError(f"expected a path, a .sched text or an Instance, not {type(source).__name__}")
+    return Resolved(instance, load_family(instance.family, folders), folders)
 
 
 def import_sources(fmt: str, paths: Sequence[Path], outdir: Path, bks: Path | None = None,
@@ -39,11 +96,14 @@ def import_sources(fmt: str, paths: Sequence[Path], outdir: Path, bks: Path | No
 
 
 def format_text(text: str, file: str = "<input>", search: Sequence[Path] = ()) -> str:
-    """The canonical form of a ``.sched`` text (instance or family spec)."""
+    """The canonical form of a ``.sched`` text (instance or family spec), its comments kept
+    beside the statements and rows they were written on (:mod:`schedc.comments`)."""
+    from schedc.comments import keep_comments
+
     if looks_like_family(text):
-        return print_family(parse_family_text(text, file))
+        return keep_comments(text, print_family(parse_family_text(text, file)), file)
     instance = parse_instance_text(text, file, search)
-    return print_instance(instance, load_family(instance.family, search))
+    return keep_comments(text, print_instance(instance, load_family(instance.family, search)), file)
 
 
 
@@ -108,89 +168,134 @@ def read_names(path: Path | None) -> dict[str, str]:
     return data
 
 
-def verifier_for(spec: Path, names: dict[str, str] | None = None, variant: str | None = None,
-                 seed: int = 42):  # noqa: ANN201 - Verifier
+def verifier_for(spec: Source, names: Mapping[str, str] | None = None, variant: str | None = None,
+                 seed: int = 42, search: Sequence[str | os.PathLike[str]] = (), duplicates: str = "error") -> Verifier:
     """A verifier for the instance in ``spec`` (checks many answers without re-parsing).
 
     With ``variant``, answers are read with the display names of that rendering (``schedc
     render SPEC --variant V --seed S``); explicit ``names`` override single entries.
+    ``duplicates``: ``error`` (a repeated assignment is a hard violation) or ``warn`` (reported,
+    not counted: the official ITC-2007 validator's policy).
     """
-    from schedc.verify import Verifier
+    from schedc.verify import DUPLICATE_POLICIES, Verifier
 
-    instance = load_instance(spec)
-    family = load_family(instance.family, [spec.parent])
-    if variant is not None:
-        from schedc.render import display_names
+    if duplicates not in DUPLICATE_POLICIES:
+        raise SchedcError.at("E407", f"unknown duplicate policy {duplicates!r}",
+                             hint="policies: " + ", ".join(DUPLICATE_POLICIES))
+    instance, family, folders = resolve(spec, search)
+    return Verifier(instance, family, shown_names(instance, family, folders, variant, seed, names),
+                    duplicates)  # type: ignore[arg-type]
 
-        names = {**display_names(instance, family, variant, seed, [spec.parent]), **(names or {})}
-    return Verifier(instance, family, names)
+
+def shown_names(instance: Instance, family: Family, search: Sequence[Path], variant: str | None, seed: int,
+                names: Mapping[str, str] | None = None) -> dict[str, str] | None:
+    """The display names answers use: a rendering's (with ``variant``), overridden by ``names``."""
+    if variant is None:
+        return dict(names) if names else None
+    from schedc.render import display_names
+
+    return {**display_names(instance, family, variant, seed, search), **(names or {})}
 
 
-def render_file(spec: Path, variant: str = "v1", seed: int = 42):  # noqa: ANN201 - Rendering
+def render_file(spec: Source, variant: str = "v1", seed: int = 42,
+                search: Sequence[str | os.PathLike[str]] = ()) -> Rendering:
     """``schedc render``: the rendering of the instance in ``spec`` in one variant and seed."""
     from schedc.render import render
 
-    instance = load_instance(spec)
-    return render(instance, load_family(instance.family, [spec.parent]), variant, seed, [spec.parent])
+    instance, family, folders = resolve(spec, search)
+    return render(instance, family, variant, seed, folders)
 
 
 def read_answer(path: Path) -> str:
-    """An answer file as text (any bytes: undecodable ones are replaced)."""
+    """An answer file as text: UTF-8, or UTF-16 after its byte order mark (undecodable bytes are replaced)."""
     try:
-        return path.read_bytes().decode("utf-8", errors="replace")
+        data = path.read_bytes()
     except OSError as exc:
         raise SchedcError.at("E403", f"cannot read the answer: {exc.strerror or exc}", file=str(path)) from None
+    return decode_answer(data)
+
+
+def decode_answer(data: bytes) -> str:
+    """Answer bytes as text: UTF-16 when they start with its byte order mark, else UTF-8 (never fails)."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16", errors="replace")
+    return data.decode("utf-8", errors="replace")
 
 
 def check_batch(spec: Path | None, lines: Iterable[str], names: dict[str, str] | None = None,
-                variant: str | None = None, seed: int = 42) -> Iterator[bytes]:
+                variant: str | None = None, seed: int = 42, duplicates: str = "error") -> Iterator[bytes]:
     """``schedc check --batch``: JSONL records ``{"id", "answer"[, "spec"]}`` → JSONL reports.
 
-    The spec of each record (``spec`` or the default) is parsed once and reused. A record
-    that is not valid JSON, or names a bad spec, gets a report with an ``error`` field.
+    One report per non-blank record, in order. The spec of each record (``spec`` or the
+    default) is parsed once and reused. A record that is not valid JSON, names a bad spec, or
+    makes the verifier fail in any way gets a report with an ``error`` field; the other
+    records are checked all the same.
     """
     verifiers: dict[Path, Any] = {}
     encoder = msgspec.json.Encoder()
     for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        record_id: Any = number
-        try:
-            record = msgspec.json.decode(line)
-            if isinstance(record, dict):
-                record_id = record.get("id", number)
-            if not isinstance(record, dict) or not isinstance(record.get("answer"), str):
-                raise ValueError('each record is a JSON object with a string "answer"')
-            if "spec" in record and not isinstance(record["spec"], str):
-                raise ValueError('"spec" must be a path string')
-            target = Path(record["spec"]) if "spec" in record else spec
-            if target is None:
-                raise ValueError('no spec: give SPEC on the command line or "spec" in the record')
-            if target not in verifiers:
-                verifiers[target] = verifier_for(target, names, variant, seed)
-            report = msgspec.to_builtins(verifiers[target].check(record["answer"]))
-            yield encoder.encode({"id": record_id, **report})
-        except (msgspec.DecodeError, ValueError) as exc:
-            yield encoder.encode({"id": record_id, "line": number, "error": str(exc)})
-        except SchedcError as exc:
-            yield encoder.encode({"id": record_id, "line": number, "error": str(exc)})
+        if line.strip():
+            yield encoder.encode(_batch_record(line, number, spec, verifiers, (names, variant, seed, duplicates)))
 
 
-def solve_file(spec: Path, backend: str = "cpsat", time_limit: float = 10.0, workers: int = 2, seed: int = 0,
+def _batch_record(line: str, number: int, spec: Path | None, verifiers: dict[Path, Any],
+                  reading: tuple[dict[str, str] | None, str | None, int, str]) -> dict[str, Any]:
+    """The report of one batch record, or its ``{"id", "line", "error"}`` record."""
+    record_id: Any = number
+    try:
+        record = _decode_record(line)
+        if isinstance(record, dict):
+            record_id = record.get("id", number)
+        target = _record_spec(record, spec)
+        if target not in verifiers:
+            names, variant, seed, duplicates = reading
+            verifiers[target] = verifier_for(target, names, variant, seed, duplicates=duplicates)
+        return {"id": record_id, **msgspec.to_builtins(verifiers[target].check(record["answer"]))}
+    except (ValueError, SchedcError) as exc:
+        return {"id": record_id, "line": number, "error": str(exc)}
+    except Exception as exc:  # noqa: BLE001 - one record's failure must not lose the other records
+        return {"id": record_id, "line": number, "error": f"internal error ({type(exc).__name__}): {exc}"}
+
+
+def _decode_record(line: str) -> Any:
+    """A batch line as JSON data, or a ValueError (also for nesting too deep to decode)."""
+    try:
+        return msgspec.json.decode(line)
+    except msgspec.DecodeError as exc:
+        raise ValueError(str(exc)) from None
+    except RecursionError:
+        raise ValueError("JSON is malformed: nested too deeply") from None
+
+
+def _record_spec(record: Any, default: Path | None) -> Path:
+    """The spec a batch record is checked against, or a ValueError for a malformed record."""
+    if not isinstance(record, dict) or not isinstance(record.get("answer"), str):
+        raise ValueError('each record is a JSON object with a string "answer"')
+    if "spec" in record and not isinstance(record["spec"], str):
+        raise ValueError('"spec" must be a path string')
+    target = Path(record["spec"]) if "spec" in record else default
+    if target is None:
+        raise ValueError('no spec: give SPEC on the command line or "spec" in the record')
+    return target
+
+
+def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, workers: int = 2, seed: int = 0,
                progress: Any = None, solver: str | None = None, variant: str | None = None,
-               variant_seed: int = 42) -> tuple[Any, str | None]:
+               variant_seed: int = 42, search: Sequence[str | os.PathLike[str]] = (),
+               explain: float | None = None) -> tuple[SolveResult, str | None]:
     """``schedc solve``: (SolveResult, answer text in the family's format or None).
 
     ``solver`` names the solver of a backend that offers a choice (pyomo: any installed
     Pyomo MILP solver, default HiGHS); a backend without a choice rejects it. With
     ``variant``, the answer uses the display names of that rendering (as a model answering
-    that prompt would), so ``schedc check --variant`` reads it back.
+    that prompt would), so ``schedc check --variant`` reads it back. With ``explain`` (a time
+    budget in seconds), an infeasible result carries the hard constraints that cannot hold
+    together (``result.conflict``, :mod:`schedc.backends.cpsat.explain`).
     """
     from schedc.backends import get_backend
     from schedc.verify import Verifier
 
-    instance = load_instance(spec)
-    family = load_family(instance.family, [spec.parent])
+    instance, family, folders = resolve(spec, search)
     module = get_backend(backend)
     params: dict[str, Any] = {"time_limit": time_limit, "workers": workers, "seed": seed}
     if solver is not None:
@@ -199,21 +304,21 @@ def solve_file(spec: Path, backend: str = "cpsat", time_limit: float = 10.0, wor
                                  hint="--solver picks the MILP solver of --backend pyomo")
         params["solver"] = solver
     result = module.solve(instance, family, module.SolveOptions(**params), progress)
-    names = None
-    if variant is not None:
-        from schedc.render import display_names
+    if result.status == "infeasible" and explain is not None and explain > 0:
+        from schedc.backends.cpsat.explain import explain_infeasibility
 
-        names = display_names(instance, family, variant, variant_seed, [spec.parent])
+        result = msgspec.structs.replace(result, conflict=explain_infeasibility(instance, family, explain, seed))
+    names = shown_names(instance, family, folders, variant, variant_seed)
     answer = Verifier(instance, family, names).write(result.solution) if result.solution is not None else None
     return result, answer
 
 
-def emit_cpsat(spec: Path, out: Path) -> None:
+def emit_cpsat(spec: Source, out: Path) -> None:
     """``schedc emit cpsat``: write the CP-SAT model (text proto for ``.txt``/``.pbtxt``, binary otherwise)."""
     from schedc.backends.cpsat import CpsatModel
 
-    instance = load_instance(spec)
-    model = CpsatModel(instance, load_family(instance.family, [spec.parent]))
+    instance, family, _ = resolve(spec)
+    model = CpsatModel(instance, family)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp{out.suffix}")
     if not model.model.export_to_file(str(tmp)):
@@ -224,15 +329,15 @@ def emit_cpsat(spec: Path, out: Path) -> None:
 MILP_FORMATS = ("lp", "mps")
 
 
-def emit_milp(spec: Path, out: Path, fmt: str = "lp") -> None:
+def emit_milp(spec: Source, out: Path, fmt: str = "lp") -> None:
     """``schedc emit lp|mps``: write the Pyomo MILP of an instance with symbolic names (rows of
     constraint ``ID`` are ``c_ID(k)``, assignments ``x(agent_day_period_value)``, starts ``S(activity)``)."""
     from schedc.backends.pyomo import build_model
 
     if fmt not in MILP_FORMATS:
         raise SchedcError.at("E502", f"unknown MILP file format {fmt!r}", hint="formats: " + ", ".join(MILP_FORMATS))
-    instance = load_instance(spec)
-    model = build_model(instance, load_family(instance.family, [spec.parent]))
+    instance, family, _ = resolve(spec)
+    model = build_model(instance, family)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp")
     try:
@@ -243,8 +348,9 @@ def emit_milp(spec: Path, out: Path, fmt: str = "lp") -> None:
     tmp.replace(out)
 
 
-def grammar_file(spec: Path, fmt: str, variant: str | None = None, seed: int = 42,
-                 names: dict[str, str] | None = None, lines: str = "any") -> str:
+def grammar_file(spec: Source, fmt: str, variant: str | None = None, seed: int = 42,
+                 names: Mapping[str, str] | None = None, search: Sequence[str | os.PathLike[str]] = (),
+                 lines: str = "any") -> str:
     """``schedc grammar``: the answer format of a rendering as text, Lark, GBNF or JSON Schema.
 
     ``text`` is the response-format stanza of the rendered prompt itself (variant v1 when none is
@@ -257,17 +363,22 @@ def grammar_file(spec: Path, fmt: str, variant: str | None = None, seed: int = 4
         raise SchedcError.at("E405", f"unknown grammar format {fmt!r}", hint="formats: " + ", ".join(FORMATS))
     if lines not in ("any", "exact"):
         raise SchedcError.at("E407", f"unknown line mode {lines!r}", hint="--lines any or --lines exact")
-    instance = load_instance(spec)
-    family = load_family(instance.family, [spec.parent])
+    instance, family, folders = resolve(spec, search)
     if fmt == "text" and not names:
         from schedc.render import render
 
-        return render(instance, family, variant or "v1", seed, [spec.parent]).response_format
-    if variant is not None:
-        from schedc.render import display_names
-
-        names = {**display_names(instance, family, variant, seed, [spec.parent]), **(names or {})}
+        return render(instance, family, variant or "v1", seed, folders).response_format
     try:
-        return answer_grammar(instance, family, names, fmt, lines)
+        return answer_grammar(instance, family, shown_names(instance, family, folders, variant, seed, names), fmt,
+                              lines)
     except ValueError as exc:  # a names mapping the verifier could not read back, or lines it cannot fix
-        raise SchedcError.at("E406", f"cannot state the answer format: {exc}", file=str(spec)) from None
+        raise SchedcError.at("E406", f"cannot state the answer format: {exc}", file=_where(spec)) from None
+
+
+def _where(source: Source) -> str:
+    """The file name a diagnostic about ``source`` shows."""
+    if isinstance(source, Instance):
+        return f"<instance {source.name}>"
+    if isinstance(source, str) and not is_path_text(source):
+        return "<text>"
+    return str(source)

@@ -13,11 +13,11 @@ from typing import Annotated
 
 import typer
 
-from schedc.cli import app, reports_errors
+from schedc.cli import AsJson, app, echo_json, reports_errors
 from schedc.dynamic import api
 
 
-@app.command("generate")
+@app.command("generate", epilog="Example: schedc generate examples/dfjsp/grid.toml -o shops --limit 1")
 @reports_errors
 def generate_cmd(
     config: Annotated[Path, typer.Argument(help="a dynamic shop configuration (.toml)")],
@@ -31,7 +31,7 @@ def generate_cmd(
         typer.echo(str(path))
 
 
-@app.command("calibrate")
+@app.command("calibrate", epilog="Example: schedc calibrate examples/dfjsp/small.toml --baseline --json")
 @reports_errors
 def calibrate_cmd(
     config: Annotated[Path, typer.Argument(help="a dynamic shop configuration (.toml)")],
@@ -56,7 +56,7 @@ def calibrate_cmd(
         typer.echo(f"| {row['instance']} | " + " | ".join(cells) + " |")
 
 
-@app.command("simulate")
+@app.command("simulate", epilog="Example: schedc simulate examples/dfjsp_small.sched --rule SPT+LIT -o answer.txt")
 @reports_errors
 def simulate_cmd(
     spec: Annotated[Path, typer.Argument(help="a dfjsp .sched instance or a .world.json from schedc generate")],
@@ -91,7 +91,7 @@ def simulate_cmd(
                    f"{row['weighted_tardiness']}, aborts {row['aborts']}", err=out is None and len(rollouts) == 1)
 
 
-@app.command("ssi")
+@app.command("ssi", epilog="Example: schedc ssi examples/dfjsp_small.sched --json")
 @reports_errors
 def ssi_cmd(
     spec: Annotated[Path, typer.Argument(help="a dfjsp .sched instance or a .world.json")],
@@ -112,7 +112,7 @@ def ssi_cmd(
         typer.echo(f"  {key:<22} {shown}")
 
 
-@app.command("plot")
+@app.command("plot", epilog="Example: schedc plot examples/ft06.sched answer.txt -o gantt.png --view machines")
 @reports_errors
 def plot_cmd(
     spec: Annotated[Path, typer.Argument(help="the .sched instance (a .world.json for --view timeline)")],
@@ -122,7 +122,11 @@ def plot_cmd(
     = "machines",
     variant: Annotated[str | None, typer.Option(help="read the answer with the names of this rendering")] = None,
     variant_seed: Annotated[int, typer.Option("--variant-seed", help="with --variant: the rendering's seed")] = 42,
+    as_json: AsJson = False,
 ) -> None:
     """Draw an answer as a Gantt chart (or a dynamic shop's event timeline)."""
     written = api.plot_file(spec, answer, out, view, variant, variant_seed)
-    typer.echo(str(written))
+    if as_json:
+        echo_json({"written": str(written)})
+    else:
+        typer.echo(str(written))

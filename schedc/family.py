@@ -18,7 +18,7 @@ from schedc.resources import data_dir
 
 def looks_like_family(text: str) -> bool:
     """Whether a ``.sched`` text is a family spec (its first statement is ``family``)."""
-    for line in text.splitlines():
+    for line in text.removeprefix("\ufeff").splitlines():
         stripped = line.strip()
         if stripped and not stripped.startswith("#"):
             return stripped.startswith("family ")

@@ -14,7 +14,8 @@ from schedc.parser import Collector, Stmt, parse_statements, word_of
 
 
 def parse_family_text(text: str, file: str = "<input>") -> Family:
-    """Parse a family spec file (``family NAME { ... }``)."""
+    """Parse a family spec file (``family NAME { ... }``; a leading byte order mark is ignored)."""
+    text = text.removeprefix("\ufeff")
     stmts = parse_statements(text, file)
     out = Collector(file, text)
     families = [s for s in stmts if s.rule == "family_stmt"]

@@ -44,6 +44,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import msgspec
+
 from schedc.answers import AnswerFormat
 from schedc.ir import Activity, Family, Instance
 from schedc.kinds import CountBounds, Coverage
@@ -57,6 +59,8 @@ _NAME_FIELDS = ("job", "activity", "machine", "agent", "value")
 #: Characters the verifier reads as field separators: a name holding one could not be read back.
 _SEPARATORS = frozenset("|,;:=")
 _WRAP = 100  # wrap alternatives lists at about this many characters
+#: Numbers of a structured answer are below 10**100, as in a text answer (:data:`schedc.answers._INT`).
+_MAX_INT = 10**100
 
 
 @dataclass(frozen=True)
@@ -148,7 +152,7 @@ def structured_to_text(instance: Instance, family: Family | None, names: Mapping
     """
     family = _family(instance, family)
     del names
-    items = _items(json.loads(data) if isinstance(data, str) else data)
+    items = _items(decode_structured(data) if isinstance(data, str) else data)
     fmt = AnswerFormat(family)
     lines = [_fill(family.answer, _item_values(item, index, fmt.fields)) for index, item in enumerate(items)]
     if family.answer_header:
@@ -666,6 +670,20 @@ def _field_schema(domain: Domain) -> dict[str, Any]:
     return {"type": "string", "enum": list(dict.fromkeys(domain))}
 
 
+def decode_structured(text: str) -> Any:
+    """A JSON text as Python data, or a ValueError saying why it is not JSON.
+
+    Strict JSON (no ``NaN`` or ``Infinity``, numbers in range) through msgspec; nesting too deep
+    for the interpreter's stack is reported as an error, not raised as RecursionError.
+    """
+    try:
+        return msgspec.json.decode(text)
+    except msgspec.DecodeError as exc:
+        raise ValueError(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise ValueError("not JSON: nested too deeply") from None
+
+
 def _items(data: Any) -> list[Mapping[str, Any]]:
     """The items of a structured answer, or a ValueError."""
     if not isinstance(data, Mapping) or not isinstance(data.get("assignments"), list):
@@ -684,13 +702,42 @@ def _item_values(item: Mapping[str, Any], index: int, fields: list[str]) -> dict
         if field not in item:
             raise ValueError(f"item {index} lacks {field!r}")
         value = item[field]
-        if field in _NAME_FIELDS:
-            values[field] = str(value)
-        elif isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
-            raise ValueError(f"item {index}: {field} must be an integer, not {value!r}")
-        else:
-            values[field] = str(int(value))
+        values[field] = _name_value(value, index, field) if field in _NAME_FIELDS else _int_value(value, index, field)
     return values
+
+
+def _name_value(value: Any, index: int, field: str) -> str:
+    """A name field as written: a string (or an integer) on one line."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < _MAX_INT:
+        return str(value)
+    if not isinstance(value, str):
+        raise ValueError(f"item {index}: {field} must be a string, not {_json_type(value)}")
+    if any(ch in value for ch in "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"):
+        raise ValueError(f"item {index}: {field} must be on one line")
+    return value
+
+
+def _int_value(value: Any, index: int, field: str) -> str:
+    """A number field as written: an integer (or an integral float) of at most 100 digits."""
+    if isinstance(value, float) and value.is_integer():  # False for inf and nan
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        shown = repr(value) if isinstance(value, float | str) and len(repr(value)) <= 40 else _json_type(value)
+        raise ValueError(f"item {index}: {field} must be an integer, not {shown}")
+    if abs(value) >= _MAX_INT:
+        raise ValueError(f"item {index}: {field} has more than 100 digits")
+    return str(value)
+
+
+def _json_type(value: Any) -> str:
+    """The JSON type of a decoded value, as an error message names it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    return {str: "a string", list: "an array", dict: "an object"}.get(type(value), type(value).__name__)
 
 
 def _fill(template: str, values: Mapping[str, str]) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 
 from schedc.ir import Family, Instance
 
-_NUMBERED = re.compile(r"^([A-Za-z_]+)(\d+)$")
+_NUMBERED = re.compile(r"^([A-Za-z_]+)([0-9]+)$")
 
 
 def canonical_name(name: str, family: Family) -> str:
@@ -82,5 +82,5 @@ class NameMap:
 
 def _number_alias(shown: str) -> list[str]:
     """``Machine 3`` may also be written ``3``."""
-    match = re.match(r"^[A-Za-z][A-Za-z ]*?\s(\d+)$", shown)
+    match = re.match(r"^[A-Za-z][A-Za-z ]*?\s([0-9]+)$", shown)
     return [match.group(1)] if match else []

@@ -17,7 +17,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 
 import msgspec
 
-from schedc.kinds.base import AttrRef, Selector, ValueFilter, Windows
+from schedc.kinds.base import AttrRef, Selector, ValueFilter, Windows, ascii_int
 
 Raw = tuple[str, Any]
 
@@ -103,11 +103,9 @@ def _word(raw: Raw) -> str:
 
 
 def _int(raw: Raw) -> int:
-    if raw[0] == "word":
-        try:
-            return int(raw[1])
-        except ValueError:
-            pass
+    value = ascii_int(raw[1]) if raw[0] == "word" else None
+    if value is not None:
+        return value
     raise ParamError(f"expected an integer, found {show_raw(raw)}")
 
 

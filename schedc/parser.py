@@ -110,7 +110,8 @@ def _dedent_long(text: str) -> str:
 
 
 def parse_statements(text: str, file: str = "<input>") -> list[Stmt]:
-    """Run the LALR parser and return the statement records (syntax errors raised)."""
+    """Run the LALR parser and return the statement records (syntax errors raised; a leading BOM ignored)."""
+    text = text.removeprefix("\ufeff")
     try:
         tree = _lark().parse(text)
     except lark.exceptions.LarkError as exc:
@@ -436,7 +437,11 @@ def _closest(word: str, options: Any) -> str | None:
 
 def parse_instance_text(text: str, file: str = "<input>", search: Sequence[Path] = (),
                         check: bool = True) -> Instance:
-    """Parse the text of an instance file; all syntax, build and semantic errors raised together."""
+    """Parse the text of an instance file; all syntax, build and semantic errors raised together.
+
+    A leading UTF-8 byte order mark (as some editors write) is ignored.
+    """
+    text = text.removeprefix("\ufeff")
     stmts = parse_statements(text, file)
     out = Collector(file, text)
     builder = InstanceBuilder(out, search)

@@ -9,8 +9,13 @@ constraint kinds are dispatched through a table keyed by the kind's class.
 
 from __future__ import annotations
 
+import types
+import typing
 from collections.abc import Callable, Iterable
+from functools import cache
 from typing import Any
+
+import msgspec
 
 from schedc.diagnostics import Diagnostic, SchedcError, Span
 from schedc.ir import WEEKDAYS, Family, Instance
@@ -181,8 +186,7 @@ class Checker:
     # ---------------------------------------------------------------- constraints
 
     def check_constraint(self, c: Constraint) -> None:
-        if c.weight < 0:
-            self.error("E203", f"constraint {c.id} has a negative weight", c.span)
+        check_annotations(self, c)
         handler = CONSTRAINT_CHECKS.get(type(c))
         if handler is not None:
             handler(self, c)
@@ -200,6 +204,13 @@ class Checker:
         for name in sel.names:
             if name not in (members or {}):
                 self.error("E202", f"{c.id}: undefined {sel.cls} {name!r}", c.span)
+
+    def selected(self, sel: Selector) -> list[Any]:
+        """The entities a selector denotes (as :meth:`EvalContext.select` reads it)."""
+        members = self.by_class.get(sel.cls, {})
+        if sel.names:
+            return [members[n] for n in sel.names if n in members]
+        return [e for e in members.values() if all(str(e.attrs.get(k)) == v for k, v in sel.where)]
 
     def value_names(self) -> dict[str, Any]:
         decision = self.family.decision
@@ -271,6 +282,97 @@ def _known(names: dict[str, Any], limit: int = 8) -> str | None:
         return None
     shown = list(names)[:limit]
     return "known: " + ", ".join(shown) + (", ..." if len(names) > limit else "")
+
+
+# ------------------------------------------------------------------- checks read from the kinds' annotations
+
+
+def check_annotations(ch: Checker, c: Constraint) -> None:
+    """What the kind's field annotations demand of every constraint and table row.
+
+    A field annotated with a minimum (:data:`schedc.kinds.base.NonNegative`, ``Positive``) is
+    at least that value — also every agent's attribute an ``@attribute`` bound reads; the rows of
+    a table whose struct declares ``KEY`` have distinct keys.
+    """
+    for name, low in field_minimums(type(c)):
+        value = getattr(c, name)
+        if isinstance(value, AttrRef):
+            _attribute_at_least(ch, c, name, value, low)
+        elif isinstance(value, int) and value < low:
+            ch.error("E203", f"{c.id}: {name} must be at least {low}, found {value}", c.span)
+    if c.TABLE_FIELD is None:
+        return
+    rows = getattr(c, c.TABLE_FIELD)
+    for index, row in enumerate(rows, start=1):
+        for name, low in field_minimums(type(row)):
+            value = getattr(row, name)
+            if isinstance(value, int) and value < low:
+                ch.error("E203", f"{c.id}: {name} must be at least {low}, found {value} (table entry {index}: "
+                         f"{_row_text(row)})", c.span)
+    _duplicate_rows(ch, c, rows)
+
+
+def _attribute_at_least(ch: Checker, c: Constraint, name: str, ref: AttrRef, low: int) -> None:
+    """Every selected agent's attribute that bound ``name`` reads is at least ``low``."""
+    sel = getattr(c, "agents", None)
+    if not isinstance(sel, Selector):
+        return
+    for e in ch.selected(sel):
+        value = e.attrs.get(ref.attr)
+        if isinstance(value, int) and not isinstance(value, bool) and value < low:
+            ch.error("E203", f"{c.id}: {name}=@{ref.attr} must be at least {low}, but {e.cls} {e.name} has "
+                     f"{ref.attr} {value}", e.span or c.span)
+
+
+def _duplicate_rows(ch: Checker, c: Constraint, rows: tuple[Any, ...]) -> None:
+    """Rows of one table sharing their struct's ``KEY`` (the same fact stated twice, or two ways).
+
+    One error per table: the first repeated entry, and how many there are (a repeated row of a
+    dense table repeats all of its entries).
+    """
+    fields = getattr(type(rows[0]), "KEY", None) if rows else None
+    if not fields:
+        return
+    first: dict[tuple[Any, ...], int] = {}
+    repeats: list[tuple[int, int, Any]] = []
+    for index, row in enumerate(rows, start=1):
+        key = tuple(getattr(row, f) for f in fields)
+        if key in first:
+            repeats.append((index, first[key], row))
+        else:
+            first[key] = index
+    if repeats:
+        index, earlier, row = repeats[0]
+        more = f"; {len(repeats)} repeated entries in all" if len(repeats) > 1 else ""
+        ch.error("E201", f"{c.id}: table entry {index} ({_row_text(row)}) repeats entry {earlier} (the same "
+                 f"{', '.join(fields)}){more}", c.span, "each key may appear once in a table: remove or merge "
+                 "the repeated row")
+
+
+def _row_text(row: Any) -> str:
+    """A table entry as ``field=value`` pairs (for messages)."""
+    return " ".join(f"{f}={getattr(row, f)}" for f in row.__struct_fields__)
+
+
+@cache
+def field_minimums(cls: type) -> tuple[tuple[str, int], ...]:
+    """(field, minimum) for every field of a struct whose annotation carries ``msgspec.Meta(ge=…)``."""
+    hints = typing.get_type_hints(cls, include_extras=True)
+    out = []
+    for name in cls.__struct_fields__:
+        low = _ge(hints[name])
+        if low is not None:
+            out.append((name, low))
+    return tuple(out)
+
+
+def _ge(tp: Any) -> int | None:
+    """The ``ge`` bound of an annotation (searched through unions), or None."""
+    if typing.get_origin(tp) is typing.Annotated:
+        return next((m.ge for m in tp.__metadata__ if isinstance(m, msgspec.Meta) and m.ge is not None), None)
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        return next((low for arg in typing.get_args(tp) if (low := _ge(arg)) is not None), None)
+    return None
 
 
 # ------------------------------------------------------------------- per-kind checks

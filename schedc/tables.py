@@ -14,7 +14,7 @@ from typing import Any
 
 from schedc.diagnostics import Span
 from schedc.ir import Activity, Entity, EntityClass, Mode, Resource, Use
-from schedc.kinds.base import Row, RowError
+from schedc.kinds.base import Row, RowError, ascii_int
 from schedc.params import unquote
 
 _CELL = re.compile(r'"(?:[^"\\]|\\.)*"|[^\s"#]+|#|"')
@@ -71,11 +71,8 @@ def _split_quoted(line: str, line_no: int) -> Row | None:
 
 
 def parse_int(text: str) -> int | None:
-    """The integer a cell holds, or None."""
-    try:
-        return int(text)
-    except ValueError:
-        return None
+    """The integer a cell holds (in ASCII digits), or None."""
+    return ascii_int(text)
 
 
 def read_resources(rows: list[Row], span: Span | None) -> Iterator[Resource]:

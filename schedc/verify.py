@@ -10,7 +10,6 @@ any number of answers.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Literal
@@ -30,6 +29,12 @@ IssueKind = Literal["unknown_entity", "duplicate", "conflicting_duplicate", "out
 #: Structural issues that count as hard violations (missing ones count in coverage instead; a line
 #: naming an unknown entity is a produced assignment that is wrong, as an out-of-domain one is).
 COUNTED = ("unknown_entity", "duplicate", "conflicting_duplicate", "out_of_domain", "format")
+DuplicatePolicy = Literal["error", "warn"]
+#: ``error``: a repeated assignment is a hard violation (the SCHEDBench verifier). ``warn``: it is reported
+#: and skipped but not counted, as the official ITC-2007 validator does ("repeated entry"); the first line
+#: of an assignment is kept under both.
+DUPLICATE_POLICIES: tuple[str, ...] = ("error", "warn")
+_DUPLICATES = ("duplicate", "conflicting_duplicate")
 
 
 class Issue(msgspec.Struct, frozen=True, kw_only=True):
@@ -78,7 +83,11 @@ class CheckReport(msgspec.Struct, frozen=True, kw_only=True):
 class Verifier:
     """Checks answers against one instance under one display-name mapping."""
 
-    def __init__(self, instance: Instance, family: Family | None = None, names: Mapping[str, str] | None = None):
+    def __init__(self, instance: Instance, family: Family | None = None, names: Mapping[str, str] | None = None,
+                 duplicates: DuplicatePolicy = "error"):
+        if duplicates not in DUPLICATE_POLICIES:
+            raise ValueError(f"unknown duplicate policy {duplicates!r} (policies: {', '.join(DUPLICATE_POLICIES)})")
+        self.counted = COUNTED if duplicates == "error" else tuple(k for k in COUNTED if k not in _DUPLICATES)
         if family is None:
             from schedc.family import load_family
 
@@ -106,33 +115,36 @@ class Verifier:
         """Verify an answer text (never raises on any text).
 
         A structured answer — a JSON object ``{"assignments": [...]}`` as ``schedc grammar
-        --format json-schema`` describes, bare or in a code fence — is read as the lines it stands for.
+        --format json-schema`` describes, bare or in a code fence — is read as the lines it stands for;
+        one that cannot be read (not JSON, wrong types, non-finite or huge numbers) is read as text, and
+        if no line is extracted the report's ``extraction_error`` says what was wrong with it.
         """
-        text = self._structured_as_text(text)
+        text, structured_error = self._structured_as_text(text)
         extraction = extract(text, self.format)
         if not extraction.ok:
-            return self._not_extracted(extraction)
+            return self._not_extracted(extraction, structured_error)
         issues: list[Issue] = []
         solution = self.decisions(extraction, issues)
         evaluation = evaluate(self.ctx, solution)
         return self._report(extraction, solution, evaluation, issues)
 
-    def _structured_as_text(self, text: str) -> str:
-        from schedc.grammars import structured_to_text
+    def _structured_as_text(self, text: str) -> tuple[str, str | None]:
+        """(the answer as text, why a structured answer could not be read or None)."""
+        from schedc.grammars import decode_structured, structured_to_text
 
         body = _FENCED_JSON.sub(r"\1", text).strip()
-        if not body.startswith("{"):
-            return text
+        if not body.startswith(("{", "[")):
+            return text, None
         try:
-            data = json.loads(body)
-        except ValueError:
-            return text
+            data = decode_structured(body)
+        except ValueError as exc:
+            return text, f"the structured answer is {exc}"
         if not isinstance(data, dict) or "assignments" not in data:
-            return text
+            return text, 'a structured answer is an object {"assignments": [...]}'
         try:
-            return structured_to_text(self.instance, self.family, None, data)
-        except ValueError:
-            return text  # not a well-formed structured answer: extraction reports what it skips
+            return structured_to_text(self.instance, self.family, None, data), None
+        except ValueError as exc:  # not a well-formed structured answer: extraction reports what it skips
+            return text, f"the structured answer is not well formed: {exc}"
 
     def decisions(self, extraction: Extraction, issues: list[Issue]) -> Solution:
         """Resolve extracted lines into a solution, recording structural issues."""
@@ -355,11 +367,14 @@ class Verifier:
             return present, len(self.ctx.agents) * self.ctx.days * self.ctx.periods
         return _demand_coverage(self, solution)
 
-    def _not_extracted(self, extraction: Extraction) -> CheckReport:
+    def _not_extracted(self, extraction: Extraction, structured_error: str | None = None) -> CheckReport:
         required = self.coverage(Solution())[1]
+        reason = f"no line matches the answer format {self.format.template!r}"
+        if structured_error is not None:
+            reason += f"; {structured_error}"
         return CheckReport(
             instance=self.instance.name, family=self.family.name, extracted=False,
-            extraction_error=f"no line matches the answer format {self.format.template!r}", feasible=False,
+            extraction_error=reason, feasible=False,
             produced=0, required=required, coverage=0.0, hard_violations=0, violation_rate=None, issues=[],
             violations=[], objective=None, objective_measure=self.instance.objective.measure, components={},
             stated_objective=extraction.stated_objective, stated_objective_matches=None,
@@ -369,7 +384,7 @@ class Verifier:
     def _report(self, extraction: Extraction, solution: Solution, evaluation: Evaluation,
                 issues: list[Issue]) -> CheckReport:
         present, required = self.coverage(solution)
-        counted = sum(1 for i in issues if i.kind in COUNTED)
+        counted = sum(1 for i in issues if i.kind in self.counted)
         hard = len(evaluation.violations) + counted
         produced = len(extraction.lines)
         complete = present >= required and not any(i.kind in ("missing", "unknown_entity") for i in issues)

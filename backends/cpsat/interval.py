@@ -27,7 +27,7 @@ def _scope(m: CpsatModel, resources: object, kind: str) -> list[str]:
 
 def _users(m: CpsatModel, resource: str) -> list[tuple[object, int, object]]:
     """(interval, amount, presence) of every mode using ``resource`` with a positive duration."""
-    return [(m.intervals[(name, k)], amount, m.present[(name, k)])
+    return [(m.interval_of(name, k, mode.duration), amount, m.present[(name, k)])
             for name, k, mode, amount in m.users.get(resource, ()) if mode.duration > 0]
 
 

@@ -11,7 +11,8 @@ penalty expression so its value can be compared with the evaluator's component.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -31,15 +32,44 @@ encoder = registrar(ENCODERS)
 """``@encoder(Kind)`` registers the CP-SAT encoder of a constraint kind."""
 
 
+def _as_linear(row: Any, refs: list[int], exactly: bool) -> None:
+    """Rewrite an at-most-one (exactly-one) row over literal ``refs`` as ``Σ literals ≤ 1`` (``= 1``).
+
+    A negated literal ``¬x`` is written ``-x-1`` in the proto; its value is ``1 - x``.
+    """
+    positive = [r for r in refs if r >= 0]
+    negated = [-r - 1 for r in refs if r < 0]
+    row.linear.vars.extend(positive + negated)
+    row.linear.coeffs.extend([1] * len(positive) + [-1] * len(negated))
+    high = 1 - len(negated)
+    row.linear.domain.extend([high if exactly else -len(negated), high])
+
+
 class CpsatModel:
     """Builds and holds the CP-SAT model of one instance."""
 
-    def __init__(self, instance: Instance, family: Family, fixed: Solution | None = None, named: bool = True):
+    def __init__(self, instance: Instance, family: Family, fixed: Solution | None = None, named: bool = True,
+                 explain: bool = False):
         """``named``: give the assignment variables readable names (for an emitted model);
-        solving does not need them and builds faster without."""
+        solving does not need them and builds faster without.
+
+        ``explain``: the model for explaining infeasibility (:mod:`schedc.backends.cpsat.explain`).
+        Every hard constraint gets an enforcement literal (:attr:`enforce`) that switches all of
+        its rows off together; nothing a constraint implies is built into the variables instead
+        (domains from precedences and releases, cells fixed to 0 by unavailability, occupancy
+        shortcuts of one_per_slot), soft constraints and the objective are left out.
+        """
         self.instance = instance
         self.family = family
         self.named = named
+        self.explain = explain
+        #: explain mode: constraint id → its enforcement literal
+        self.enforce: dict[str, cp_model.IntVar] = {}
+        #: explain mode: ids of hard constraints with a row CP-SAT cannot enforce conditionally (always on)
+        self.unconditional: list[str] = []
+        #: proto indices of rows that define auxiliary variables (never switched off: other rules reuse them)
+        self.definitions: set[int] = set()
+        self._gate: Any = None
         self.ctx = EvalContext(instance, family)
         self.model = cp_model.CpModel()
         self.fixed = fixed
@@ -51,10 +81,83 @@ class CpsatModel:
             self._interval_variables()
         else:
             self._slot_variables()
+        if explain:
+            self._encode_switchable()
+            return
         encode_all("cpsat", self, ENCODERS)
         self._objective()
         if fixed is not None:
             self.fix(fixed)
+
+    # ------------------------------------------------------------------ explain mode
+
+    def _encode_switchable(self) -> None:
+        """Encode each active hard constraint with its rows under one enforcement literal."""
+        from schedc.backends.base import unsupported
+
+        rows = self.model.proto.constraints
+        for c in self.instance.constraints:
+            if not (c.active and c.hard):
+                continue
+            encode = ENCODERS.get(type(c))
+            if encode is None:
+                raise unsupported("cpsat", c)
+            literal = self.enforce[c.id] = self.model.new_bool_var(f"enforce_{c.id}")
+            first = len(rows)
+            self._gate = literal
+            encode(self, c)
+            self._gate = None
+            if not all(self._switch(k, literal) for k in range(first, len(rows)) if k not in self.definitions):
+                self.unconditional.append(c.id)
+
+    def _switch(self, index: int, literal: cp_model.IntVar) -> bool:
+        """Make row ``index`` hold only when ``literal`` does; False if CP-SAT cannot (it stays on).
+
+        CP-SAT enforces ``bool_or``, ``bool_and`` and ``linear`` rows conditionally
+        (https://github.com/google/or-tools/blob/stable/ortools/sat/cp_model.proto, ``enforcement_literal``);
+        ``at_most_one``/``exactly_one`` rows are rewritten as linear ones; interval rows are variables,
+        and ``no_overlap``/``cumulative`` are switched through their intervals (:meth:`interval_of`).
+        """
+        row = self.model.proto.constraints[index]
+        for kind in ("at_most_one", "exactly_one"):
+            if getattr(row, f"has_{kind}")():
+                refs = list(getattr(row, kind).literals)
+                getattr(row, f"clear_{kind}")()
+                _as_linear(row, refs, exactly=kind == "exactly_one")
+        if row.has_bool_or() or row.has_bool_and() or row.has_linear():
+            row.enforcement_literal.append(literal.Index())
+            return True
+        return row.has_interval() or row.has_no_overlap() or row.has_cumulative()
+
+    @contextmanager
+    def defining(self) -> Iterator[None]:
+        """Rows added inside define auxiliary variables: they stay on in explain mode."""
+        first = len(self.model.proto.constraints)
+        try:
+            yield
+        finally:
+            self.definitions.update(range(first, len(self.model.proto.constraints)))
+
+    def interval_of(self, activity: str, mode: int, duration: int) -> Any:
+        """The interval of an activity's mode as a resource rule sees it.
+
+        In explain mode, a copy present only when the mode is chosen and the rule being encoded is
+        enforced, so that switching the rule off takes the activity out of its ``no_overlap`` or
+        ``cumulative`` row.
+        """
+        interval = self.intervals[(activity, mode)]
+        if self._gate is None:
+            return interval
+        present = self.present[(activity, mode)]
+        with self.defining():
+            if isinstance(present, int):
+                gate = self._gate
+            else:
+                gate = self.model.new_bool_var(f"uses_{activity}_{mode}")
+                self.model.add_bool_and([present, self._gate]).only_enforce_if(gate)
+                self.model.add_bool_or([present.Not(), self._gate.Not(), gate])
+            return self.model.new_optional_fixed_size_interval_var(self.start[activity], duration, gate,
+                                                                   f"I_{activity}_{mode}_{self._gate.Name()}")
 
     # ------------------------------------------------------------------ penalties
 
@@ -108,10 +211,15 @@ class CpsatModel:
                 for e in c.edges:
                     self.preds[e.after].append((e.before, e.lag))
         est = earliest_starts(self.instance, self.preds)
-        self.est = est
         horizon, self.hint = schedule_horizon(self.ctx, self.preds, self.fixed)
-        self.horizon = horizon
         tail = tails(self.instance)
+        if self.explain:  # bounds implied by precedences and releases would hold even when those are off
+            horizon = max(horizon, max(est.values(), default=0) + sum(max(m.duration for m in a.modes) for a in acts))
+            est = dict.fromkeys(est, 0)
+            tail = dict.fromkeys(tail, 0)
+            self.hint = None
+        self.est = est
+        self.horizon = horizon
         # for each resource, the (activity, mode number, mode, amount) that use it — one pass
         self.users: dict[str, list[tuple[str, int, Any, int]]] = {r.name: [] for r in self.instance.resources}
         for a in acts:
@@ -166,14 +274,15 @@ class CpsatModel:
         ctx = self.ctx
         # a hard one_per_slot per agent: an agent holds at most one value in a slot, so the sum of
         # its slot variables is already the 0/1 occupancy (and a day indicator with one period a day)
-        self.exclusive_slots = any(
+        self.exclusive_slots = not self.explain and any(
             isinstance(c, OnePerSlot) and c.per == "agent" and c.hard and c.active for c in self.instance.constraints)
         self.exclusive_days = ctx.periods == 1 and self.exclusive_slots
         self.x: dict[tuple[str, int, int, str], cp_model.IntVar] = {}
         # a hard unavailability forbids the agent's whole slot: those cells are the constant 0
         # instead of variables (a third of all cells in some ITC instances)
+        self.cells_forbidden = not self.explain  # explain mode: unavailability is a row that can be switched off
         forbidden = {(u.agent, u.day, p) for c in self.instance.constraints
-                     if isinstance(c, Unavailability) and c.hard and c.active
+                     if self.cells_forbidden and isinstance(c, Unavailability) and c.hard and c.active
                      for u in c.slots for p in (range(ctx.periods) if u.period is None else (u.period,))}
         zero = self.zero = self.model.new_constant(0)
         for e in ctx.agents:
@@ -214,19 +323,22 @@ class CpsatModel:
         """A Boolean equal to "the agent holds some value in this slot" (``u[e, s]``)."""
         key = ("occ", agent, day, period)
         if key not in self._bools:
-            cells = [self.x[(agent, day, period, v)] for v in self.ctx.values]
-            if all(cell is self.zero for cell in cells):  # a forbidden slot
-                self._bools[key] = self.zero
-            elif self.exclusive_slots and len(cells) > 1:
-                # at most one value: a channelled Boolean equal to the sum keeps later sums short
-                var = self.model.new_bool_var(f"u_{agent}_{day}_{period}")
-                self.model.add(var == cp_model.LinearExpr.sum(cells))
-                self._bools[key] = var
-            elif self.exclusive_slots:
-                self._bools[key] = cells[0]
-            else:
-                self._bools[key] = self.any_of(cells, f"u_{agent}_{day}_{period}")
+            with self.defining():
+                self._bools[key] = self._occupancy(agent, day, period)
         return self._bools[key]
+
+    def _occupancy(self, agent: str, day: int, period: int) -> Any:
+        cells = [self.x[(agent, day, period, v)] for v in self.ctx.values]
+        if all(cell is self.zero for cell in cells):  # a forbidden slot
+            return self.zero
+        if self.exclusive_slots and len(cells) > 1:
+            # at most one value: a channelled Boolean equal to the sum keeps later sums short
+            var = self.model.new_bool_var(f"u_{agent}_{day}_{period}")
+            self.model.add(var == cp_model.LinearExpr.sum(cells))
+            return var
+        if self.exclusive_slots:
+            return cells[0]
+        return self.any_of(cells, f"u_{agent}_{day}_{period}")
 
     def any_of(self, literals: list, name: str) -> Any:
         """A Boolean equal to the OR of ``literals`` (0/1 variables or expressions):
@@ -236,12 +348,13 @@ class CpsatModel:
         if len(literals) == 1:
             return literals[0]
         var = self.model.new_bool_var(name)
-        if all(isinstance(literal, cp_model.IntVar) for literal in literals):
-            self.model.add_max_equality(var, literals)  # one constraint for plain Booleans
-            return var
-        for literal in literals:
-            self.model.add(var >= literal)
-        self.model.add(var <= cp_model.LinearExpr.sum(literals))
+        with self.defining():
+            if all(isinstance(literal, cp_model.IntVar) for literal in literals):
+                self.model.add_max_equality(var, literals)  # one constraint for plain Booleans
+                return var
+            for literal in literals:
+                self.model.add(var >= literal)
+            self.model.add(var <= cp_model.LinearExpr.sum(literals))
         return var
 
     def sequence(self, agent: str, vf: ValueFilter, windows: Windows) -> list[Any]:

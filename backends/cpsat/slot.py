@@ -115,12 +115,15 @@ def slot_conflict(m: CpsatModel, c: SlotConflict) -> None:
 @encoder(Unavailability)
 def unavailability(m: CpsatModel, c: Unavailability) -> None:
     """Forbidden assignments. Hard: the model creates those cells as the constant 0 (see
-    ``CpsatModel._slot_variables``), nothing left to add. Soft: one penalty term per cell."""
-    if c.hard:
+    ``CpsatModel._slot_variables``), nothing left to add (in explain mode: their sum is 0).
+    Soft: one penalty term per cell."""
+    if c.hard and m.cells_forbidden:
         return
     cells = [m.x[(u.agent, u.day, p, v)] for u in c.slots
              for p in (range(m.ctx.periods) if u.period is None else (u.period,)) for v in m.ctx.values]
-    if cells:
+    if cells and c.hard:
+        m.model.add(cp_model.LinearExpr.sum(cells) == 0)
+    elif cells:
         m.penalize(c, cp_model.LinearExpr.sum(cells))
 
 

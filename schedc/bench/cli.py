@@ -24,7 +24,7 @@ def _fail(exc: SchedcError) -> typer.Exit:
     return typer.Exit(2)
 
 
-@bench_app.command("build")
+@bench_app.command("build", epilog="Example: schedc bench build ../shared/data -o bench --variants v1,v4 --seeds 42")
 def build_cmd(
     sources: Annotated[list[Path], typer.Argument(help="folders laid out like shared/data")],
     out: Annotated[Path, typer.Option("-o", "--out", help="output folder")],
@@ -56,7 +56,7 @@ def build_cmd(
         raise typer.Exit(1)
 
 
-@bench_app.command("validate")
+@bench_app.command("validate", epilog="Example: schedc bench validate bench --time-limit 10")
 def validate_cmd(
     out: Annotated[Path, typer.Argument(help="a built benchmark folder")],
     time_limit: Annotated[float, typer.Option(help="CP-SAT seconds per instance")] = 10.0,
@@ -81,7 +81,7 @@ def validate_cmd(
         raise typer.Exit(1)
 
 
-@bench_app.command("run")
+@bench_app.command("run", epilog="Example: schedc bench run bench --endpoint http://localhost:8000/v1 --model qwen")
 def run_cmd(
     out: Annotated[Path, typer.Argument(help="a built benchmark folder")],
     endpoint: Annotated[str, typer.Option(help="OpenAI-compatible base URL (…/v1)")],
@@ -128,7 +128,7 @@ def run_cmd(
         raise typer.Exit(1)
 
 
-@bench_app.command("eval")
+@bench_app.command("eval", epilog="Example: schedc bench eval bench bench/responses/qwen.jsonl -o report")
 def eval_cmd(
     out: Annotated[Path, typer.Argument(help="a built benchmark folder")],
     responses: Annotated[list[Path], typer.Argument(help="responses JSONL files")],

@@ -20,6 +20,11 @@ from schedc.ir import Instance
 from schedc.solution import Assignment, Solution
 
 
+def _ascii_digits(text: str) -> bool:
+    """True for a non-empty run of ASCII digits (``str.isdigit`` also accepts ``٣`` and ``²``)."""
+    return text.isascii() and text.isdigit()
+
+
 def _entity_names(instance: Instance, cls: str) -> set[str]:
     return {e.name for e in instance.entities if e.cls == cls}
 
@@ -37,7 +42,7 @@ def read_itc_solution(path: str | Path, instance: Instance) -> tuple[Solution, l
         cells = line.split()
         if not cells:
             continue
-        if len(cells) != 4 or not cells[2].isdigit() or not cells[3].isdigit():
+        if len(cells) != 4 or not _ascii_digits(cells[2]) or not _ascii_digits(cells[3]):
             raise SchedcError.at("I702", "expected 'course room day period'", file=str(path), line=number,
                                  source=text)
         course, room, day, period = cells[0], cells[1], int(cells[2]), int(cells[3])

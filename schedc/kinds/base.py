@@ -11,8 +11,9 @@ parser fills the struct's fields from the ``key=value`` parameters by their anno
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 import msgspec
 
@@ -23,6 +24,15 @@ if TYPE_CHECKING:
     from schedc.kinds.context import EvalContext, View, Violation
 
 Boundary = Literal["observed"]
+#: An integer as the language writes it: ASCII digits with an optional sign (``int()`` also reads
+#: ``٣``, ``1_000`` and blanks around the digits).
+_ASCII_INT = re.compile(r"[+-]?[0-9]{1,4000}")
+
+
+def ascii_int(text: str) -> int | None:
+    """The integer ``text`` writes in ASCII digits, or None."""
+    return int(text) if _ASCII_INT.fullmatch(text) else None
+
 
 
 class AttrRef(msgspec.Struct, frozen=True, kw_only=True, tag="attr"):
@@ -33,6 +43,19 @@ class AttrRef(msgspec.Struct, frozen=True, kw_only=True, tag="attr"):
 
 Bound = int | AttrRef | None
 """A lower/upper bound: a constant, a per-agent attribute, or absent."""
+
+NonNegative = Annotated[int, msgspec.Meta(ge=0)]
+"""A number the kind's meaning requires to be at least 0 (a count, a time, a weight).
+
+The semantic pass reads these annotations (:func:`schedc.semantic.check_annotations`) and rejects
+smaller values wherever they appear, also when an attribute reference (``@min_days``) supplies them;
+decoding the IR from JSON enforces them too."""
+
+Positive = Annotated[int, msgspec.Meta(ge=1)]
+"""A number the kind's meaning requires to be at least 1 (a length)."""
+
+CountBound = NonNegative | AttrRef | None
+"""A bound on a count: a non-negative constant, a per-agent attribute (non-negative too), or absent."""
 
 
 class Selector(msgspec.Struct, frozen=True, kw_only=True):
@@ -82,12 +105,13 @@ class Constraint(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
 
     id: str
     hard: bool = True
-    weight: int = 1
+    weight: NonNegative = 1
     active: bool = True
     reason: str | None = None
     span: Span | None = None
 
-    #: Name of the field filled from the statement's ``table ... end`` body, if any.
+    #: Name of the field filled from the statement's ``table ... end`` body, if any. The struct of its
+    #: rows may declare ``KEY`` (a tuple of field names): no two rows of a table may share a key.
     TABLE_FIELD: ClassVar[str | None] = None
     #: What the kind counts, and the unit of one violation (penalty unit of a soft rule), for its claim.
     COUNTS: ClassVar[str] = ""
@@ -179,10 +203,9 @@ class Row:
 
     def int(self, index: int, what: str, minimum: int | None = 0) -> int:
         text = self.cells[index]
-        try:
-            value = int(text)
-        except ValueError:
-            raise self.error(f"expected {what} (an integer), found {text!r}", index) from None
+        value = ascii_int(text)
+        if value is None:
+            raise self.error(f"expected {what} (an integer), found {text!r}", index)
         if minimum is not None and value < minimum:
             raise self.error(f"{what} must be at least {minimum}, found {value}", index)
         return value

@@ -8,11 +8,11 @@ each unit of penalty is one violation unit.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 import msgspec
 
-from schedc.kinds.base import WORK, Bound, Constraint, Row, Selector, TableContext
+from schedc.kinds.base import WORK, Constraint, CountBound, NonNegative, Row, Selector, TableContext
 
 if TYPE_CHECKING:
     from schedc.kinds.context import EvalContext, View, Violation
@@ -30,6 +30,8 @@ class CostEntry(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
     value: str
     cost: int
     when: Literal["assigned", "unassigned"] = "assigned"
+
+    KEY: ClassVar[tuple[str, ...]] = ("agent", "day", "value", "when")
 
 
 class AssignmentCost(Constraint, frozen=True, kw_only=True, tag="assignment_cost"):
@@ -177,7 +179,7 @@ class Spread(Constraint, frozen=True, kw_only=True, tag="spread"):
     UNIT = "day missing from the minimum"
 
     agents: Selector
-    min: Bound = None
+    min: CountBound = None
 
     def check(self, ctx: EvalContext, view: View) -> list[Violation]:
         out = []
@@ -203,7 +205,7 @@ class Stability(Constraint, frozen=True, kw_only=True, tag="stability"):
     UNIT = "value beyond the maximum"
 
     agents: Selector
-    max: int = 1
+    max: NonNegative = 1
 
     def check(self, ctx: EvalContext, view: View) -> list[Violation]:
         out = []

@@ -10,11 +10,22 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from itertools import groupby
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 import msgspec
 
-from schedc.kinds.base import WORK, Bound, Constraint, Row, Selector, TableContext, ValueFilter, fmt_opt
+from schedc.kinds.base import (
+    WORK,
+    Constraint,
+    CountBound,
+    NonNegative,
+    Row,
+    Selector,
+    TableContext,
+    ValueFilter,
+    ascii_int,
+    fmt_opt,
+)
 
 if TYPE_CHECKING:
     from schedc.kinds.context import EvalContext, View, Violation
@@ -99,8 +110,10 @@ class Requirement(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
     day: int
     period: int | None
     value: str
-    min: int | None
-    max: int | None
+    min: NonNegative | None
+    max: NonNegative | None
+
+    KEY: ClassVar[tuple[str, ...]] = ("day", "period", "value")
 
 
 class Coverage(Constraint, frozen=True, kw_only=True, tag="coverage"):
@@ -186,11 +199,10 @@ def _parse_day_row(row: Row) -> list[Requirement]:
 
 def _parse_range(row: Row, k: int, spec: str) -> tuple[int | None, int | None]:
     lo_text, dots, hi_text = spec.partition("..")
-    try:
-        lo = int(lo_text) if lo_text else None
-        hi = int(hi_text) if hi_text else None
-    except ValueError:
-        raise row.error(f"expected a count or a range LO..HI, found {spec!r}", k) from None
+    lo = ascii_int(lo_text) if lo_text else None
+    hi = ascii_int(hi_text) if hi_text else None
+    if (lo_text and lo is None) or (hi_text and hi is None):
+        raise row.error(f"expected a count or a range LO..HI, found {spec!r}", k)
     if not dots:
         hi = lo
     if (lo is None and hi is None) or (lo is not None and lo < 0) or (hi is not None and hi < 0):
@@ -236,8 +248,8 @@ class CountBounds(Constraint, frozen=True, kw_only=True, tag="count_bounds"):
 
     agents: Selector
     values: ValueFilter = WORK
-    min: Bound = None
-    max: Bound = None
+    min: CountBound = None
+    max: CountBound = None
 
     def claim_counts(self) -> tuple[str, str]:
         """Working assignments (the free value excluded), free slots, or assignments of the listed values."""

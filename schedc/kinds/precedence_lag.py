@@ -13,16 +13,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
 
-from schedc.kinds.base import Constraint, Row, TableContext
+from schedc.kinds.base import Constraint, NonNegative, Row, TableContext
 
 if TYPE_CHECKING:
     from schedc.kinds.context import EvalContext, View, Violation
 
-_ARROW = re.compile(r"^->(?:\+(\d+))?$")
+_ARROW = re.compile(r"^->(?:\+([0-9]+))?$")
 
 
 class Edge(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
@@ -30,7 +30,9 @@ class Edge(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
 
     before: str
     after: str
-    lag: int = 0
+    lag: NonNegative = 0  # the text writes lags as ->+L
+
+    KEY: ClassVar[tuple[str, ...]] = ("before", "after")
 
 
 class PrecedenceLag(Constraint, frozen=True, kw_only=True, tag="precedence_lag"):

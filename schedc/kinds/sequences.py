@@ -10,11 +10,22 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 import msgspec
 
-from schedc.kinds.base import WORK, Boundary, Constraint, Row, Selector, TableContext, ValueFilter, Windows
+from schedc.kinds.base import (
+    WORK,
+    Boundary,
+    Constraint,
+    NonNegative,
+    Positive,
+    Row,
+    Selector,
+    TableContext,
+    ValueFilter,
+    Windows,
+)
 
 if TYPE_CHECKING:
     from schedc.kinds.context import EvalContext, View, Violation
@@ -42,8 +53,8 @@ class ConsecutiveRunBounds(Constraint, frozen=True, kw_only=True, tag="consecuti
     agents: Selector
     values: ValueFilter = WORK
     over: Windows = Windows()
-    min: int | None = None
-    max: int | None = None
+    min: NonNegative | None = None
+    max: NonNegative | None = None
     boundary: Boundary = "observed"
 
     def claim_counts(self) -> tuple[str, str]:
@@ -126,6 +137,8 @@ class PatternCost(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
     pattern: str
     cost: int
 
+    KEY: ClassVar[tuple[str, ...]] = ("pattern",)
+
 
 class WindowPatternCost(Constraint, frozen=True, kw_only=True, tag="window_pattern_cost"):
     """A cost for what an agent does inside each window (e.g. each weekend).
@@ -150,7 +163,7 @@ class WindowPatternCost(Constraint, frozen=True, kw_only=True, tag="window_patte
     windows: Windows
     cost: Literal["table", "mixed_values"] = "table"
     table: tuple[PatternCost, ...] = ()
-    min_length: int = 2
+    min_length: Positive = 2
 
     TABLE_FIELD = "table"
 

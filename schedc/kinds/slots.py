@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
 
@@ -75,6 +75,8 @@ class Unavailable(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
     agent: str
     day: int
     period: int | None
+
+    KEY: ClassVar[tuple[str, ...]] = ("agent", "day", "period")
 
 
 class Unavailability(Constraint, frozen=True, kw_only=True, tag="unavailability"):

@@ -8,11 +8,11 @@ is a job (it then applies to every activity of the job) or a single activity.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
 
-from schedc.kinds.base import Constraint, Row, TableContext, fmt_opt
+from schedc.kinds.base import Constraint, NonNegative, Row, TableContext, fmt_opt
 
 if TYPE_CHECKING:
     from schedc.ir import Instance
@@ -28,8 +28,10 @@ class Window(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
     """``release ≤ S_a`` and, when given, ``E_a ≤ deadline`` for every activity a of ``target``."""
 
     target: str
-    release: int = 0
-    deadline: int | None = None
+    release: NonNegative = 0
+    deadline: NonNegative | None = None
+
+    KEY: ClassVar[tuple[str, ...]] = ("target",)
 
 
 class TimeWindow(Constraint, frozen=True, kw_only=True, tag="time_window"):
@@ -84,8 +86,8 @@ class Downtime(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
     """Resource ``resource`` is unavailable during ``[start, end)``; ``label`` says why."""
 
     resource: str
-    start: int
-    end: int
+    start: NonNegative
+    end: NonNegative
     label: str = ""
 
 
@@ -152,8 +154,10 @@ class DueDate(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
     """Target ``target`` is due at ``due``; each time unit of lateness costs ``weight``."""
 
     target: str
-    due: int
-    weight: int = 1
+    due: NonNegative
+    weight: NonNegative = 1
+
+    KEY: ClassVar[tuple[str, ...]] = ("target",)
 
 
 class Tardiness(Constraint, frozen=True, kw_only=True, tag="tardiness"):

@@ -1,0 +1,145 @@
+"""Why an instance is infeasible: a small set of hard constraints that cannot hold together.
+
+The explain-mode model (:class:`CpsatModel` with ``explain=True``) switches every hard
+constraint on and off with one enforcement literal. Solved with all of them as *assumptions*,
+CP-SAT reports a subset that suffices for infeasibility
+(``sufficient_assumptions_for_infeasibility``, see
+https://github.com/google/or-tools/blob/stable/ortools/sat/samples/assumptions_sample_sat.py); the
+subset is then minimised by deletion — drop one constraint, solve again, keep it out if the rest
+is still infeasible — until the time budget runs out. A deletion check that times out keeps its
+constraint (the set stays infeasible, only perhaps not minimal). Finally, the set is checked once
+more with the ordinary model of only those constraints, so that the explanation never rests on
+the explain-mode encoding alone.
+
+Assumptions keep CP-SAT's presolve from using the enforcement literals, which on some instances
+(ITC-2007 comp01 with one course of more lectures than periods) leaves even the first solve
+undecided. So the assumption solve gets a fifth of the budget; if it is undecided, the deletion
+starts from every hard constraint. Deletion checks fix the literals instead (their domains set to
+0 or 1), which presolve simplifies away.
+"""
+
+from __future__ import annotations
+
+import time
+
+import msgspec
+from ortools.sat.python import cp_model
+
+from schedc.backends.base import Conflict, ConflictItem
+from schedc.backends.cpsat.model import CpsatModel
+from schedc.ir import Family, Instance
+from schedc.kinds import kind_name
+
+#: Of the time budget: the share the assumption solve may take, and the share kept for the final check.
+ASSUMPTION_SHARE = 0.2
+CHECK_RESERVE = 0.15
+
+
+class _Clock:
+    """The time left of a budget, and a solver for each check within it."""
+
+    def __init__(self, budget: float, seed: int):
+        self.budget = budget
+        self.deadline = time.perf_counter() + budget
+        self.began = time.perf_counter()
+        self.seed = seed
+        self.solves = 0
+
+    def left(self) -> float:
+        return self.deadline - time.perf_counter()
+
+    def solve(self, model: cp_model.CpModel, share: float = 1.0, keep: float = 0.0) -> tuple[int, cp_model.CpSolver]:
+        """Solve within ``share`` of the time left, less ``keep`` seconds."""
+        solver = cp_model.CpSolver()
+        solver.parameters.max_time_in_seconds = max(0.01, self.left() * share - keep)
+        solver.parameters.num_workers = 1  # cores from assumptions need a single worker
+        solver.parameters.random_seed = self.seed
+        self.solves += 1
+        return solver.solve(model), solver
+
+
+def explain_infeasibility(instance: Instance, family: Family, budget: float = 10.0, seed: int = 0) -> Conflict | None:
+    """A (deletion-minimised) set of hard constraints that cannot hold together, or None when the
+    instance is feasible or its infeasibility is not established within ``budget`` seconds."""
+    clock = _Clock(budget, seed)
+    m = CpsatModel(instance, family, named=False, explain=True)
+    core = _first_core(m, clock)
+    if core is None:
+        return None
+    core, minimal = _minimise(m, core, clock)
+    verified = _infeasible_alone(instance, family, core, clock)
+    by_id = {c.id: c for c in instance.constraints}
+    items = tuple(ConflictItem(id=cid, kind=kind_name(by_id[cid]), span=by_id[cid].span) for cid in core)
+    return Conflict(constraints=items, minimal=minimal, verified=verified, always_on=tuple(m.unconditional),
+                    solves=clock.solves, seconds=round(time.perf_counter() - clock.began, 3))
+
+
+def _first_core(m: CpsatModel, clock: _Clock) -> list[str] | None:
+    """Constraints that suffice for infeasibility: from assumptions, else all of them (None: feasible
+    or undecided)."""
+    index = {literal.Index(): cid for cid, literal in m.enforce.items()}
+    m.model.add_assumptions(list(m.enforce.values()))
+    status, solver = clock.solve(m.model, share=ASSUMPTION_SHARE)
+    m.model.clear_assumptions()
+    if status == cp_model.INFEASIBLE:
+        return [index[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in index]
+    if status in (cp_model.FEASIBLE, cp_model.OPTIMAL):
+        return None
+    everything = list(m.enforce)
+    return everything if _holds(m, everything, clock) is False else None
+
+
+def _holds(m: CpsatModel, on: list[str], clock: _Clock) -> bool | None:
+    """Whether the explain-mode model with exactly the constraints ``on`` switched on has a solution
+    (None: undecided in time). The literals are fixed through their domains, for presolve."""
+    chosen = set(on)
+    for cid, literal in m.enforce.items():
+        domain = m.model.proto.variables[literal.Index()].domain
+        domain[0] = domain[1] = int(cid in chosen)
+    status, _solver = clock.solve(m.model, keep=CHECK_RESERVE * clock.budget)
+    if status == cp_model.INFEASIBLE:
+        return False
+    return True if status in (cp_model.FEASIBLE, cp_model.OPTIMAL) else None
+
+
+def _minimise(m: CpsatModel, core: list[str], clock: _Clock) -> tuple[list[str], bool]:
+    """Deletion filter over ``core``: (the constraints kept, whether each was shown necessary)."""
+    kept = list(core)
+    for cid in core:
+        if clock.left() <= CHECK_RESERVE * clock.budget:
+            return kept, False
+        trial = [x for x in kept if x != cid]
+        verdict = _holds(m, trial, clock)
+        if verdict is False:
+            kept = trial
+        elif verdict is None:
+            return kept, False  # undecided in time: keep it, and the rest is not shown necessary
+    return kept, True
+
+
+def _infeasible_alone(instance: Instance, family: Family, core: list[str], clock: _Clock) -> bool:
+    """Whether the ordinary model with only the ``core`` hard constraints (soft ones kept) is infeasible."""
+    chosen = set(core)
+    constraints = tuple(c for c in instance.constraints if not c.hard or not c.active or c.id in chosen)
+    m = CpsatModel(msgspec.structs.replace(instance, constraints=constraints), family, named=False)
+    if clock.left() <= 0:
+        return False
+    status, _ = clock.solve(m.model)
+    return status == cp_model.INFEASIBLE
+
+
+def format_conflict(conflict: Conflict, file: str) -> str:
+    """The explanation as text: one ``file:line:col: kind id`` line per constraint."""
+    if not conflict.constraints:
+        return "infeasible without any constraint: the data alone (durations, modes, capacities) admit no schedule"
+    proof = "minimal: without any one of them the rest can hold" if conflict.minimal else \
+        "not shown minimal within the time budget"
+    lines = [f"these {len(conflict.constraints)} hard constraints cannot hold together ({proof}):"]
+    for item in conflict.constraints:
+        where = f"{file}:{item.span.line}:{item.span.column}" if item.span else file
+        lines.append(f"  {where}: {item.kind} {item.id}")
+    if conflict.always_on:
+        lines.append("  (assumed throughout, not switched off: " + ", ".join(conflict.always_on) + ")")
+    if not conflict.verified:
+        lines.append("  (not confirmed with the ordinary model within the time budget)")
+    return "\n".join(lines)

@@ -1,0 +1,26 @@
+"""Packaging beside ``pyproject.toml``: the list of packages.
+
+The template folders (``templates/<family>/<category>/``) hold only Jinja2 files, yet setuptools
+treats every folder below a package as a package of its own and warns for each one it is not told
+about ("Package would be ignored"). They are listed here, computed from the tree, so that a new
+family's or category's folder needs no edit. Everything else is configured in ``pyproject.toml``.
+"""
+
+from pathlib import Path
+
+from setuptools import setup
+
+PACKAGES = [
+    "schedc", "schedc.ir", "schedc.kinds", "schedc.importers",
+    "schedc.grammar", "schedc.specs", "schedc.templates", "schedc.backends", "schedc.backends.cpsat",
+    "schedc.backends.pyomo", "schedc.render", "schedc.bench", "schedc.dynamic", "schedc.plotting",
+]
+
+
+def template_packages(root: Path = Path(__file__).resolve().parent / "templates") -> list[str]:
+    """``schedc.templates.<folder>`` for every folder below ``templates/``."""
+    return ["schedc.templates." + ".".join(p.relative_to(root).parts)
+            for p in sorted(root.rglob("*")) if p.is_dir() and p.name != "__pycache__"]
+
+
+setup(packages=PACKAGES + template_packages())

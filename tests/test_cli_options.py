@@ -1,0 +1,140 @@
+"""The command line as a tool people keep: ``--version``, completion, an example in every command's
+help, closed choices as Enums, ``--json`` where a command writes files, the solve summary, and the
+duplicate policy of ``check`` (``--duplicates warn`` gives the official ITC-2007 validator's verdict).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from schedc import __version__
+from schedc.backends import BACKENDS
+from schedc.cli import app
+from schedc.cli_choices import Backend, Duplicates, GrammarFormat, Variant
+from schedc.grammars import FORMATS
+from schedc.importers import import_paths
+from schedc.printer import print_instance
+from schedc.render.model import VARIANTS
+from schedc.verify import DUPLICATE_POLICIES
+from tests.conftest import DATA, ROOT
+
+runner = CliRunner()
+EXAMPLES = ROOT / "examples"
+
+
+def run(*args: object):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def commands(group: Any, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
+    """(command path, command) of every leaf command of a click group."""
+    out = []
+    for name, command in group.commands.items():
+        if hasattr(command, "commands"):  # a group (typer may bring its own copy of click)
+            out += commands(command, (*prefix, name))
+        else:
+            out.append(((*prefix, name), command))
+    return out
+
+
+COMMANDS = commands(typer.main.get_command(app))  # type: ignore[arg-type]
+
+
+def test_version() -> None:
+    result = run("--version")
+    assert result.exit_code == 0 and result.stdout == f"schedc {__version__}\n"
+
+
+def test_completion_can_be_installed() -> None:
+    result = run("--help")
+    assert "--install-completion" in result.stdout and "--show-completion" in result.stdout
+
+
+@pytest.mark.parametrize("path", [p for p, _ in COMMANDS], ids=[" ".join(p) for p, _ in COMMANDS])
+def test_every_command_has_an_example_of_itself(path: tuple[str, ...]) -> None:
+    command = dict(COMMANDS)[path]
+    assert command.epilog and command.epilog.startswith("Example: schedc ")
+    words = shlex.split(command.epilog.removeprefix("Example: "))
+    assert tuple(words[1:1 + len(path)]) == path
+    assert "Example: schedc" in run(*path, "--help").stdout
+
+
+def test_the_choices_are_the_registries() -> None:
+    assert [v.value for v in Variant] == list(VARIANTS)
+    assert [b.value for b in Backend] == list(BACKENDS)
+    assert [f.value for f in GrammarFormat] == list(FORMATS)
+    assert [d.value for d in Duplicates] == list(DUPLICATE_POLICIES)
+
+
+def test_a_bad_choice_is_refused_with_the_choices() -> None:
+    result = run("render", EXAMPLES / "ft06.sched", "--variant", "v9")
+    assert result.exit_code == 2 and "v9" in result.stderr and "v3a" in result.stderr
+    assert run("render", EXAMPLES / "ft06.sched", "--variant", "V3A").exit_code == 0  # case-insensitive
+
+
+def test_solve_summary_shows_unknowns_as_dashes_and_integer_bounds(tmp_path: Path) -> None:
+    result = run("solve", EXAMPLES / "rcpsp_small.sched", "-o", tmp_path / "a.txt")
+    assert result.exit_code == 0
+    summary = result.stdout.strip()
+    assert summary.startswith("rcpsp_small: optimal, objective 13, bound 13, best known – (")
+    assert "None" not in summary and "13.0" not in summary
+    data = json.loads(run("solve", EXAMPLES / "rcpsp_small.sched", "--json").stdout)
+    assert data["bound"] == 13 and isinstance(data["bound"], int)
+
+
+def test_progress_only_when_asked(tmp_path: Path) -> None:
+    quiet = run("solve", EXAMPLES / "ft06.sched", "-o", tmp_path / "a.txt", "--workers", "1")
+    assert "objective" in quiet.stdout and quiet.stderr == ""
+    loud = run("solve", EXAMPLES / "ft06.sched", "-o", tmp_path / "a.txt", "--workers", "1", "--progress")
+    lines = loud.stderr.splitlines()
+    assert lines and all("objective" in line and "bound" in line for line in lines)
+    assert not any("." in line.split("bound")[1] for line in lines)  # integer bounds
+
+
+def test_file_writing_commands_speak_json(tmp_path: Path) -> None:
+    out = tmp_path / "m.pb.txt"
+    emitted = json.loads(run("emit", "cpsat", EXAMPLES / "ft06.sched", "-o", out, "--json").stdout)
+    assert emitted == {"written": str(out)}
+    imported = json.loads(run("import", "jsplib", EXAMPLES / "sources" / "ft06.txt", "-o", tmp_path, "--json").stdout)
+    assert imported == {"written": [str(tmp_path / "ft06.sched")]}
+    result = json.loads(run("fmt", "--check", "--json", tmp_path / "ft06.sched").stdout)
+    assert result == {"files": [{"file": str(tmp_path / "ft06.sched"), "canonical": True, "rewritten": False}]}
+
+
+# ---------------------------------------------------------------------------- --duplicates
+
+
+def itc_answer(tmp_path: Path) -> tuple[Path, list[str]]:
+    """comp01 as a .sched file, and an official solution (cost 5, feasible) as answer lines."""
+    [instance] = import_paths("itc2007", [DATA / "itc2007" / "comp01.ctt"])
+    spec = tmp_path / "comp01.sched"
+    spec.write_text(print_instance(instance), encoding="utf-8")
+    solution = DATA / "solutions" / "itc2007" / "comp01__docheinstein_race.sol"
+    lines = ["|".join(line.split()) for line in solution.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return spec, lines
+
+
+def test_a_repeated_lecture_is_an_error_by_default_and_a_warning_on_request(tmp_path: Path) -> None:
+    spec, lines = itc_answer(tmp_path)
+    answer = tmp_path / "a.txt"
+    course, room, day, period = lines[0].split("|")
+    other_room = "B" if room != "B" else "C"
+    answer.write_text("\n".join([*lines, lines[0], f"{course}|{other_room}|{day}|{period}"]) + "\n", encoding="utf-8")
+    strict = run("check", spec, answer, "--json")
+    assert strict.exit_code == 1
+    report = json.loads(strict.stdout)
+    assert [i["kind"] for i in report["issues"]] == ["duplicate", "conflicting_duplicate"]
+    assert report["hard_violations"] == 2 and not report["feasible"]
+    lenient = run("check", spec, answer, "--json", "--duplicates", "warn")
+    assert lenient.exit_code == 0, lenient.output
+    report = json.loads(lenient.stdout)
+    # the validator's verdict on this file: repeated entries skipped with a warning, feasible, cost 5
+    assert report["feasible"] and report["hard_violations"] == 0 and report["objective"] == 5
+    assert [i["kind"] for i in report["issues"]] == ["duplicate", "conflicting_duplicate"]
