@@ -150,12 +150,15 @@ def _shared_context(ctx: BuildContext) -> dict[str, Any]:
 def _claim_records(ctx: BuildContext, statements: list[Statement]) -> tuple[ClaimRecord, ...]:
     """One record per active constraint: its claim and the sentences of this rendering that state it —
     its rule sentence first, then the data statements that list its rows."""
+    owner = {f: cid for cid in ctx.writer.by_id for f in ctx.constraint_facts(cid)}
+    listed: dict[str, list[str]] = {cid: [] for cid in ctx.writer.by_id}
+    for s in statements:
+        for cid in dict.fromkeys(owner[f] for f in s.facts if f in owner):
+            listed[cid].append(s.text)
     out = []
     for constraint_id, claim in ctx.writer.by_id.items():
-        own = set(ctx.constraint_facts(constraint_id))
         texts = list(dict.fromkeys(ctx.writer.texts[constraint_id]))
-        texts += [s.text for s in statements if own.intersection(s.facts) and s.text not in texts
-                  and not any(t in s.text for t in texts)]
+        texts += [t for t in listed[constraint_id] if t not in texts and not any(r in t for r in texts)]
         out.append(ClaimRecord(claim=claim, text=tuple(texts)))
     return tuple(out)
 
