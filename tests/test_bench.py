@@ -17,7 +17,7 @@ from schedc.bench import build as bench_build
 from schedc.bench.evaluate import evaluate, variant_pairs
 from schedc.bench.run import run
 from schedc.bench.selection import natural_key, ordered, select
-from schedc.bench.stats import bootstrap_ci, pair_stats, verdict
+from schedc.bench.stats import band_conditions, pair_stats, seed_deltas, verdict, wilson
 from schedc.bench.validate import validate
 from schedc.cli import app
 from schedc.importers.common import read_bks
@@ -205,43 +205,93 @@ def test_plots_are_deterministic_and_show_every_pair() -> None:
     results = [{"model": m, "family": f, "feasible": k % 3 == 0} for m in ("a", "b") for f in ("jsplib", "nsplib")
                for k in range(5)]
     assert feasibility_plot(results) == feasibility_plot(list(results))
-    pairs = {("a", "v1", "v2"): [(0.1, None), (0.3, 0.1)], ("a", "v1", "v3"): [], ("b", "v1", "v2"): [(0.5, None)],
+    pairs = {("a", "v1", "v2"): [(0.1, []), (0.3, [0.1]), (None, [0.2])], ("a", "v1", "v3"): [],
+             ("b", "v1", "v2"): [(0.5, [])],
              ("b", "v1", "v3"): []}
     assert delta_plot(pairs) == delta_plot(dict(pairs)) != delta_plot({})
     assert delta_plot({}).startswith(b"\x89PNG")
 
 
 def test_pair_statistics_match_a_direct_computation() -> None:
+    from scipy.stats import bootstrap
+
     rng = np.random.default_rng(7)
-    delta, band = rng.random(40), rng.random(40) * 0.3
-    stats = pair_stats(delta, band, replicates=500, seed=11)
+    delta, band = rng.random(40), rng.random((40, 3)) * 0.3
+    stats = pair_stats([(d, list(b)) for d, b in zip(delta, band, strict=True)], replicates=500, seed=11)
+    assert stats.n == stats.n_delta == 40 and stats.band_n == 120
     assert stats.delta_median == pytest.approx(np.median(delta))
     assert stats.delta_iqr == pytest.approx(np.percentile(delta, 75) - np.percentile(delta, 25))
-    assert stats.estimate == pytest.approx(np.median(delta) - np.median(band))
-    again = np.random.default_rng(11)
-    values = []
-    for _ in range(500):
-        idx = again.integers(0, 40, size=40)
-        values.append(np.median(delta[idx]) - np.median(band[idx]))
-    assert bootstrap_ci(delta, band, 500, 11) == pytest.approx(tuple(np.quantile(values, [0.025, 0.975])))
-    assert (stats.ci_low, stats.ci_high) == pytest.approx(tuple(np.quantile(values, [0.025, 0.975])))
+    assert stats.band_iqr == pytest.approx(np.percentile(band, 75) - np.percentile(band, 25))
+    assert stats.estimate == pytest.approx(np.median(delta) - np.median(band))  # B pooled over every seed pair
+
+    def direct(d: np.ndarray, b1: np.ndarray, b2: np.ndarray, b3: np.ndarray) -> float:
+        return float(np.median(d) - np.median(np.concatenate([b1, b2, b3])))
+
+    expected = bootstrap((delta, *band.T), direct, paired=True, vectorized=False, n_resamples=500,
+                         method="percentile", random_state=np.random.default_rng(11)).confidence_interval
+    assert (stats.ci_low, stats.ci_high) == pytest.approx((expected.low, expected.high))
     assert stats.verdict == "yes"
-    assert [verdict(0.1, 0.01, 0.2), verdict(-0.1, -0.2, -0.01), verdict(0.05, -0.1, 0.2), verdict(0.0, -0.1, 0.1),
-            verdict(-0.05, -0.1, 0.1)] == ["yes", "no (< noise)", "near", "no", "no"]
-    assert pair_stats([], []).verdict == "n/a"
+    assert pair_stats([]).verdict == "n/a" and pair_stats([(0.2, [])]).verdict == "n/a"
 
 
-def test_variant_pairs_use_the_seed_band() -> None:
+def _two_instance_results(cases: list[tuple[float, float]]) -> list[dict]:
+    """VRs giving instance k the |ΔVR| (v1 vs v2 at seed 42) and the δ (v2, seeds 42 vs 43) of ``cases[k]``."""
     results = []
-    for k in range(6):
-        for variant, seed, vr in (("v1", 42, 0.0), ("v1", 43, 0.1), ("v2", 42, 0.5 + k / 100), ("v2", 43, 0.5)):
+    for k, (delta, band) in enumerate(cases):
+        for variant, seed, vr in (("v1", 42, 0.5 - delta), ("v2", 42, 0.5), ("v2", 43, 0.5 + band)):
             results.append({"model": "m", "family": "jsplib", "instance": f"i{k}", "variant": variant, "seed": seed,
                             "violation_rate": vr})
-    (row,) = variant_pairs(results, replicates=200)
-    delta = [0.5 + k / 100 for k in range(6)]
-    band = [np.median([0.1, k / 100]) for k in range(6)]
-    assert row["n"] == 6 and row["delta_median"] == pytest.approx(np.median(delta))
-    assert row["band_median"] == pytest.approx(np.median(band)) and row["verdict"] == "yes"
+    return results
+
+
+# Two instances: a bootstrap resample is {1,1} (p = 1/4), {1,2} (1/2) or {2,2} (1/4); a median of two values is
+# their mean, so the 2.5 % and 97.5 % percentiles are the statistics of {1,1} and {2,2}, computed by hand:
+# d({1,1}) = Δ1 − δ1, d({2,2}) = Δ2 − δ2, estimate = (Δ1 + Δ2)/2 − (δ1 + δ2)/2, IQR(B) = |δ2 − δ1|/2.
+VERDICT_CASES = [
+    # yes: CI [0.5 − 0.1, 0.7 − 0.2] = [0.4, 0.5] lies above 0
+    ([(0.5, 0.1), (0.7, 0.2)], 0.45, (0.4, 0.5), "yes"),
+    # near: CI [0.07 − 0.1, 0.4 − 0.2] = [−0.03, 0.2] straddles 0, −0.03 > −IQR(B) = −0.05
+    ([(0.07, 0.1), (0.4, 0.2)], 0.085, (-0.03, 0.2), "near"),
+    # no (< noise): CI [0.0 − 0.3, 0.4 − 0.2] = [−0.3, 0.2] straddles 0 but −0.3 ≤ −IQR(B) = −0.05
+    ([(0.0, 0.3), (0.4, 0.2)], -0.05, (-0.3, 0.2), "no (< noise)"),
+    # no: effect and band identically zero, CI [0, 0]
+    ([(0.0, 0.0), (0.0, 0.0)], 0.0, (0.0, 0.0), "no"),
+]
+
+
+@pytest.mark.parametrize(("cases", "estimate", "ci", "expected"), VERDICT_CASES, ids=[c[3] for c in VERDICT_CASES])
+def test_each_verdict_reproduces_a_hand_computed_example(cases: list, estimate: float, ci: tuple,
+                                                         expected: str) -> None:
+    (row,) = variant_pairs(_two_instance_results(cases), replicates=400)
+    assert (row["variant_a"], row["variant_b"], row["band_conditions"], row["n"]) == ("v1", "v2", "v2", 2)
+    assert row["estimate"] == pytest.approx(estimate)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx(ci)
+    assert row["verdict"] == expected
+
+
+def test_verdict_rules_at_their_boundaries() -> None:
+    assert verdict(0.1, 0.01, 0.2, 0.0, False) == "yes"
+    assert verdict(0.0, 0.0, 0.1, 0.05, False) == "near"  # a lower bound of exactly 0 straddles
+    assert verdict(0.0, -0.05, 0.1, 0.05, False) == "no (< noise)"  # reaching −IQR(B) is not near
+    assert verdict(-0.1, -0.2, -0.01, 0.5, False) == "no (< noise)"  # entirely below 0
+    assert verdict(0.0, 0.0, 0.0, 0.0, True) == "no"
+
+
+def test_band_pools_every_seed_pair_of_the_reseeded_condition() -> None:
+    vr = {("v2", 42): 0.1, ("v2", 43): 0.4, ("v2", 44): 0.2, ("v3a", 42): 0.0, ("v3a", 43): 0.5, ("v1", 42): 0.3}
+    assert seed_deltas(vr, ["v2"], [42, 43, 44]) == pytest.approx([0.3, 0.1, 0.2])
+    assert seed_deltas(vr, ["v2", "v3a"], [42, 43, 44]) == pytest.approx([0.3, 0.1, 0.2, 0.5])
+    assert band_conditions(("v1", "v2"), ["v2", "v3a"]) == ["v2"]
+    assert band_conditions(("v1", "v4"), ["v2", "v3a"]) == ["v2", "v3a"]  # neither reseeded: every condition
+
+
+def test_wilson_intervals_match_scipy() -> None:
+    from scipy.stats import binomtest
+
+    for k, n in ((0, 10), (3, 10), (10, 10), (1, 1), (57, 470)):
+        expected = binomtest(k, n).proportion_ci(0.95, method="wilson")
+        assert wilson(k, n) == pytest.approx((expected.low, expected.high), abs=1e-12)
+    assert wilson(0, 0) == (None, None)
 
 
 # ---------------------------------------------------------------------------------------------- run

@@ -10,7 +10,8 @@ named in the responses, every dataset record is one *answer slot*:
 
 Per (family, difficulty, model), and per model over everything (family = difficulty = ``all``):
 ``n`` answer slots; ``extraction_rate`` = extracted / n; ``feasible_rate`` = feasible / n;
-``gap_mean``/``gap_median`` over feasible answers with a gap to the BKS (percent);
+``feasible_ci_low``/``feasible_ci_high`` its 95 % Wilson interval; ``gap_mean``/``gap_median`` over
+feasible answers with a gap to the BKS (percent);
 ``coverage_mean`` over all n slots; ``vr_mean`` = mean violation rate over extracted answers.
 Variant pairs: see :mod:`schedc.bench.stats` (|ΔVR| median and IQR, seed band, bootstrap CI, verdict).
 
@@ -35,14 +36,22 @@ import numpy as np
 
 from schedc.bench.build import write_if_changed
 from schedc.bench.executor import run_tasks
-from schedc.bench.stats import BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED, pair_stats, seed_band
+from schedc.bench.stats import (
+    BOOTSTRAP_REPLICATES,
+    BOOTSTRAP_SEED,
+    band_conditions,
+    pair_stats,
+    seed_deltas,
+    wilson,
+)
 from schedc.diagnostics import SchedcError
 
 TABLE_COLUMNS = ("model", "family", "difficulty", "n", "extracted", "feasible", "extraction_rate", "feasible_rate",
-                 "gap_mean", "gap_median", "coverage_mean", "vr_mean")
+                 "feasible_ci_low", "feasible_ci_high", "gap_mean", "gap_median", "coverage_mean", "vr_mean")
 FEASIBILITY_PNG, DELTA_PNG = "feasibility.png", "delta_vr.png"
-PAIR_COLUMNS = ("model", "variant_a", "variant_b", "n", "delta_median", "delta_q1", "delta_q3", "delta_iqr",
-                "band_median", "estimate", "ci_low", "ci_high", "verdict")
+PAIR_COLUMNS = ("model", "variant_a", "variant_b", "band_conditions", "n", "n_delta", "delta_median", "delta_q1",
+                "delta_q3", "delta_iqr", "band_n", "band_median", "band_iqr", "estimate", "ci_low", "ci_high",
+                "verdict")
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -150,6 +159,10 @@ def _mean(values: list[float]) -> float | None:
     return round(float(np.mean(values)), 6) if values else None
 
 
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 6)
+
+
 def _median(values: list[float]) -> float | None:
     return round(float(np.median(values)), 6) if values else None
 
@@ -161,9 +174,11 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     feasible = sum(1 for r in rows if r["feasible"])
     gaps = [r["gap_pct"] for r in rows if r["feasible"] and r["gap_pct"] is not None]
     vrs = [r["violation_rate"] for r in rows if r["extracted"] and r["violation_rate"] is not None]
+    low, high = wilson(feasible, n)
     return {"n": n, "extracted": extracted, "feasible": feasible,
             "extraction_rate": round(extracted / n, 6) if n else None,
-            "feasible_rate": round(feasible / n, 6) if n else None, "gap_mean": _mean(gaps),
+            "feasible_rate": round(feasible / n, 6) if n else None, "feasible_ci_low": _round(low),
+            "feasible_ci_high": _round(high), "gap_mean": _mean(gaps),
             "gap_median": _median(gaps), "coverage_mean": _mean([r["coverage"] for r in rows]),
             "vr_mean": _mean(vrs)}
 
@@ -185,42 +200,67 @@ def feasibility_table(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for k in sorted(groups, key=order)]
 
 
-def pair_deltas(results: list[dict[str, Any]], seeds: Sequence[int] | None = None
-                ) -> dict[tuple[str, str, str], list[tuple[float, float | None]]]:
-    """(model, variant a, variant b) → per instance (|ΔVR| at the base seed, seed band or None).
-
-    Every model and every pair of variants (in dataset order) has an entry, possibly empty. An
-    instance takes part when both variants have a VR at the base seed (the first seed); its band is
-    None when no reseeded rendering of either variant has a VR.
-    """
+def _vr_table(results: list[dict[str, Any]]) -> dict[tuple[str, str], dict[tuple[str, int], float]]:
+    """(model, family/instance) → (variant, seed) → violation rate, for answers that have one."""
     vr: dict[tuple[str, str], dict[tuple[str, int], float]] = defaultdict(dict)
     for r in results:
         if r["violation_rate"] is not None:
             vr[(r["model"], f"{r['family']}/{r['instance']}")][(r["variant"], r["seed"])] = r["violation_rate"]
+    return vr
+
+
+def reseeded_variants(results: list[dict[str, Any]]) -> list[str]:
+    """The variants rendered with more than one seed (the reseeded conditions), in dataset order."""
+    seeds: dict[str, set[int]] = defaultdict(set)
+    for r in results:
+        seeds[r["variant"]].add(r["seed"])
+    return [v for v in dict.fromkeys(r["variant"] for r in results) if len(seeds[v]) > 1]
+
+
+def pair_deltas(results: list[dict[str, Any]], seeds: Sequence[int] | None = None
+                ) -> dict[tuple[str, str, str], list[tuple[float | None, list[float]]]]:
+    """(model, variant a, variant b) → per instance (|ΔVR| at the base seed or None, its δ values).
+
+    Every model and every pair of variants (in dataset order) has an entry, possibly empty. The
+    base seed is the first seed; the δ values are those of the pair's band conditions
+    (:func:`schedc.bench.stats.band_conditions`); an instance with neither is left out.
+    """
+    vr = _vr_table(results)
     all_seeds = sorted({r["seed"] for r in results}) if seeds is None else list(seeds)
     if not all_seeds:
         return {}
     base = all_seeds[0]
     variants = list(dict.fromkeys(r["variant"] for r in results))
-    pairs: dict[tuple[str, str, str], list[tuple[float, float | None]]] = {}
+    reseeded = reseeded_variants(results)
+    pairs: dict[tuple[str, str, str], list[tuple[float | None, list[float]]]] = {}
     for model in sorted({r["model"] for r in results}):
         for a, b in itertools.combinations(variants, 2):
-            pairs[(model, a, b)] = [(abs(values[(a, base)] - values[(b, base)]), seed_band(values, (a, b), base))
-                                    for (m, _), values in vr.items()
-                                    if m == model and (a, base) in values and (b, base) in values]
+            conditions = band_conditions((a, b), reseeded)
+            rows = []
+            for (m, _), values in vr.items():
+                if m != model:
+                    continue
+                delta = abs(values[(a, base)] - values[(b, base)]) if (a, base) in values and (b, base) in values \
+                    else None
+                deltas = seed_deltas(values, conditions, all_seeds)
+                if delta is not None or deltas:
+                    rows.append((delta, deltas))
+            pairs[(model, a, b)] = rows
     return pairs
 
 
 def variant_pairs(results: list[dict[str, Any]], seeds: Sequence[int] | None = None,
                   replicates: int = BOOTSTRAP_REPLICATES, seed: int = BOOTSTRAP_SEED) -> list[dict[str, Any]]:
-    """|ΔVR| statistics for every pair of variants and every model (instances with a seed band only)."""
+    """§4.3 statistics for every pair of variants and every model (see :mod:`schedc.bench.stats`)."""
+    reseeded = reseeded_variants(results)
     rows = []
     for (model, a, b), values in pair_deltas(results, seeds).items():
-        banded = [(d, n) for d, n in values if n is not None]
-        stats = pair_stats([d for d, _ in banded], [n for _, n in banded], replicates, seed)
-        rows.append({"model": model, "variant_a": a, "variant_b": b, "n": stats.n,
-                     "delta_median": stats.delta_median, "delta_q1": stats.delta_q1, "delta_q3": stats.delta_q3,
-                     "delta_iqr": stats.delta_iqr, "band_median": stats.band_median, "estimate": stats.estimate,
+        stats = pair_stats(values, replicates, seed)
+        rows.append({"model": model, "variant_a": a, "variant_b": b,
+                     "band_conditions": "+".join(band_conditions((a, b), reseeded)), "n": stats.n,
+                     "n_delta": stats.n_delta, "delta_median": stats.delta_median, "delta_q1": stats.delta_q1,
+                     "delta_q3": stats.delta_q3, "delta_iqr": stats.delta_iqr, "band_n": stats.band_n,
+                     "band_median": stats.band_median, "band_iqr": stats.band_iqr, "estimate": stats.estimate,
                      "ci_low": stats.ci_low, "ci_high": stats.ci_high, "verdict": stats.verdict})
     return rows
 
