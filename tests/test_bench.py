@@ -156,15 +156,17 @@ def _answers(built: Path) -> tuple[list[dict], dict[str, float]]:
 
     best = solve(instance, family, SolveOptions(time_limit=5, workers=1)).solution
     clash = Solution(starts={a.name: 0 for a in instance.activities}, modes={a.name: 1 for a in instance.activities})
-    bad_text = writer("jsplib/ft06/v2/s42").write(clash)
-    vr_bad = writer("jsplib/ft06/v2/s42").check(bad_text).violation_rate
+    bad_text = writer("jsplib/ft06/v2/s42").write(clash) + "Job 99 step 1: start=0\nJob 1 step 1 start 0"
+    bad_report = writer("jsplib/ft06/v2/s42").check(bad_text)
+    vr_bad = bad_report.violation_rate
     responses = [
-        {"model": "m", "id": "jsplib/ft06/v1/s42", "text": writer("jsplib/ft06/v1/s42").write(best), "error": None},
+        {"model": "m", "id": "jsplib/ft06/v1/s42", "text": writer("jsplib/ft06/v1/s42").write(best) + "Makespan: 66",
+         "error": None},
         {"model": "m", "id": "jsplib/ft06/v2/s42", "text": bad_text, "error": None},
         {"model": "m", "id": "jsplib/la01/v1/s42", "text": "I cannot solve this.", "error": None},
         {"model": "m", "id": "jsplib/la01/v2/s42", "text": None, "error": "HTTP 500"},
     ]
-    return responses, {"vr_bad": vr_bad, "n_records": len(records)}
+    return responses, {"vr_bad": vr_bad, "n_records": len(records), "violations_bad": len(bad_report.violations)}
 
 
 def test_eval_reproduces_hand_computed_tables(built: Path, tmp_path: Path) -> None:
@@ -185,12 +187,37 @@ def test_eval_reproduces_hand_computed_tables(built: Path, tmp_path: Path) -> No
     assert rows[("m", "nsplib", "unassigned")]["feasible"] == 0
     answers = [json.loads(line) for line in (tmp_path / "report" / "answers.jsonl").read_text().splitlines()]
     status = {a["id"]: a["status"] for a in answers}
-    assert status["jsplib/la01/v2/s42"] == "missing" and status["jsplib/la01/v1/s42"] == "ok"
+    assert status["jsplib/la01/v2/s42"] == "error" and status["jsplib/la01/v1/s42"] == "ok"
+    assert status["jsplib/la01/v1/s43"] == "missing"
+    assert jsp["errors"] == 1 and total["errors"] == 1
+    low, high = jsp["feasible_ci_low"], jsp["feasible_ci_high"]
+    assert low < jsp["feasible_rate"] < high
     assert (tmp_path / "report" / "report.md").read_text().startswith("# SCHEDBench evaluation")
     for name in ("feasibility.png", "delta_vr.png"):
         _assert_png(tmp_path / "report" / name)
     with (tmp_path / "report" / "feasibility.csv").open() as handle:
         assert len(list(csv.DictReader(handle))) == len(data["feasibility"])
+    _assert_constraintbench_tables(data, tmp_path / "report", n, known)
+
+
+def _assert_constraintbench_tables(data: dict, report: Path, n: int, known: dict) -> None:
+    """The hand-known answers: ft06 v1 optimal (stated 66 for 55), ft06 v2 clashing + a hallucinated and a
+    malformed line, la01 v1 prose, la01 v2 a request error."""
+    opt = {(r["model"], r["family"]): r for r in data["optimality"]}[("m", "jsplib")]
+    assert (opt["n"], opt["errors"], opt["feasible"], opt["judged"]) == (n, 1, 1, 1)
+    assert all(opt[f"opt_{e}"] == round(1 / n, 6) and opt[f"cond_opt_{e}"] == 1.0 for e in ("0.1", "0.5", "1", "5"))
+    assert [r["epsilon"] for r in data["threshold"]] == ["0.1", "0.5", "1", "5"]
+    assert all(r["within"] == 1 and r["conditional"] == 1.0 for r in data["threshold"])
+    selfrep = {(r["model"], r["family"]): r for r in data["self_report"]}[("m", "jsplib")]
+    assert (selfrep["objective"], selfrep["stated"], selfrep["discrepant"]) == (1, 1, 1)
+    assert selfrep["rel_error_median"] == selfrep["rel_error_max"] == round(11 / 55, 6)
+    modes = {(r["model"], r["family"]): r for r in data["failure_modes"]}[("m", "jsplib")]
+    assert modes["entity_hallucination"] == 1 and modes["unparseable"] == 2  # the malformed line + la01's prose
+    assert modes["constraint_specific"] == known["violations_bad"] and modes["answers"] == 2
+    for name in ("optimality.csv", "threshold.csv", "self_report.csv", "failure_modes.csv"):
+        assert (report / name).is_file()
+    text = (report / "report.md").read_text()
+    assert "## Threshold sensitivity" in text and "## Failure modes of violations" in text
 
 
 def _assert_png(path: Path) -> None:

@@ -15,7 +15,12 @@ feasible answers with a gap to the BKS (percent);
 ``coverage_mean`` over all n slots; ``vr_mean`` = mean violation rate over extracted answers.
 Variant pairs: see :mod:`schedc.bench.stats` (|ΔVR| median and IQR, seed band, bootstrap CI, verdict).
 
-Outputs in REPORT: ``report.md``, ``feasibility.csv``, ``pairs.csv``, ``report.json``,
+ConstraintBench's metrics (optimality within ε, threshold sensitivity, self-report discrepancy,
+failure modes): see :mod:`schedc.bench.metrics`; ``errors`` counts answer slots whose request
+ended in an error (they count as infeasible).
+
+Outputs in REPORT: ``report.md``, ``feasibility.csv``, ``pairs.csv``, ``optimality.csv``,
+``threshold.csv``, ``self_report.csv``, ``failure_modes.csv``, ``report.json``,
 ``answers.jsonl`` (one verdict per answer slot) and two figures (:mod:`schedc.bench.plots`):
 ``feasibility.png`` (feasible rate by family, one bar per model) and ``delta_vr.png`` (|ΔVR|
 distribution per variant pair, one panel per model).
@@ -32,6 +37,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import numpy as np
 
 from schedc.bench.build import write_if_changed
@@ -46,8 +52,9 @@ from schedc.bench.stats import (
 )
 from schedc.diagnostics import SchedcError
 
-TABLE_COLUMNS = ("model", "family", "difficulty", "n", "extracted", "feasible", "extraction_rate", "feasible_rate",
-                 "feasible_ci_low", "feasible_ci_high", "gap_mean", "gap_median", "coverage_mean", "vr_mean")
+TABLE_COLUMNS = ("model", "family", "difficulty", "n", "errors", "extracted", "feasible", "extraction_rate",
+                 "feasible_rate", "feasible_ci_low", "feasible_ci_high", "gap_mean", "gap_median", "coverage_mean",
+                 "vr_mean")
 FEASIBILITY_PNG, DELTA_PNG = "feasibility.png", "delta_vr.png"
 PAIR_COLUMNS = ("model", "variant_a", "variant_b", "band_conditions", "n", "n_delta", "delta_median", "delta_q1",
                 "delta_q3", "delta_iqr", "band_n", "band_median", "band_iqr", "estimate", "ci_low", "ci_high",
@@ -82,9 +89,9 @@ def load_dataset(out: Path) -> list[dict[str, Any]]:
     return read_jsonl(path)
 
 
-def load_responses(paths: Sequence[Path]) -> dict[tuple[str, str], str | None]:
-    """(model, id) → response text (None when only errors were recorded)."""
-    answers: dict[tuple[str, str], str | None] = {}
+def load_responses(paths: Sequence[Path]) -> dict[tuple[str, str], tuple[str | None, str | None]]:
+    """(model, id) → (response text, error): the text is None when only errors were recorded."""
+    answers: dict[tuple[str, str], tuple[str | None, str | None]] = {}
     for path in paths:
         for number, record in enumerate(read_jsonl(Path(path)), start=1):
             if not isinstance(record.get("model"), str) or not isinstance(record.get("id"), str):
@@ -93,10 +100,26 @@ def load_responses(paths: Sequence[Path]) -> dict[tuple[str, str], str | None]:
             key = (record["model"], record["id"])
             text = record.get("text")
             if isinstance(text, str) and not record.get("error"):
-                answers[key] = text
-            else:
-                answers.setdefault(key, None)
+                answers[key] = (text, None)
+            elif key not in answers or answers[key][0] is None:
+                answers[key] = (None, str(record.get("error") or "no text"))
     return answers
+
+
+def _unanswered(base: dict[str, Any], status: str) -> dict[str, Any]:
+    """The verdict of a slot without a text: not extracted, infeasible, coverage 0."""
+    return {**base, "status": status, "error": status == "error", "extracted": False, "feasible": False,
+            "coverage": 0.0, "violation_rate": None, "gap_pct": None, "hard_violations": None, "objective": None,
+            "stated_objective": None, "stated_objective_error": None, "optimal_within": {}, "failure_modes": {}}
+
+
+def _verdict(base: dict[str, Any], report: Any) -> dict[str, Any]:
+    """The answers.jsonl row of a verified answer."""
+    return {**base, "status": "ok", "error": False, "extracted": report.extracted, "feasible": report.feasible,
+            "coverage": report.coverage, "violation_rate": report.violation_rate, "gap_pct": report.gap_pct,
+            "hard_violations": report.hard_violations, "objective": report.objective,
+            "stated_objective": report.stated_objective, "stated_objective_error": report.stated_objective_error,
+            "optimal_within": report.optimal_within, "failure_modes": report.failure_modes}
 
 
 def check_group(task: dict[str, Any]) -> list[dict[str, Any]]:
@@ -106,34 +129,43 @@ def check_group(task: dict[str, Any]) -> list[dict[str, Any]]:
     from schedc.verify import Verifier
 
     spec = Path(task["spec"])
-    instance = load_instance(spec)
+    instance = with_reference(load_instance(spec), task.get("reference"))
     family = load_family(instance.family, [spec.parent])
     verifiers: dict[str, Verifier] = {}
     results = []
     for slot in task["slots"]:
         base = {k: slot[k] for k in ("model", "id", "instance", "family", "difficulty", "variant", "seed")}
         if slot["text"] is None:
-            results.append({**base, "status": "missing", "extracted": False, "feasible": False, "coverage": 0.0,
-                            "violation_rate": None, "gap_pct": None, "hard_violations": None})
+            results.append(_unanswered(base, "error" if slot.get("error") else "missing"))
             continue
         naming = json.dumps(slot["names"], sort_keys=True)
         if naming not in verifiers:
             verifiers[naming] = Verifier(instance, family, {p["ir"]: p["shown"] for p in slot["names"]})
-        report = verifiers[naming].check(slot["text"])
-        results.append({**base, "status": "ok", "extracted": report.extracted, "feasible": report.feasible,
-                        "coverage": report.coverage, "violation_rate": report.violation_rate,
-                        "gap_pct": report.gap_pct, "hard_violations": report.hard_violations})
+        results.append(_verdict(base, verifiers[naming].check(slot["text"])))
     return results
 
 
-def _tasks(out: Path, dataset: list[dict[str, Any]], answers: dict[tuple[str, str], str | None]) -> list[dict]:
+def with_reference(instance: Any, reference: dict[str, Any] | None) -> Any:
+    """``instance`` with the validated reference value as its BKS when it has none (gaps need one)."""
+    if reference is None or instance.meta.bks is not None:
+        return instance
+    meta = msgspec.structs.replace(instance.meta, bks=reference["value"], bks_kind=reference["kind"])
+    return msgspec.structs.replace(instance, meta=meta)
+
+
+def _tasks(out: Path, dataset: list[dict[str, Any]], answers: dict[tuple[str, str], tuple[str | None, str | None]],
+           references: dict[tuple[str, str], dict[str, Any]]) -> list[dict]:
     models = sorted({model for model, _ in answers})
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    keys: dict[str, tuple[str, str]] = {}
     for record in dataset:
+        keys[record["spec"]] = (record["family"], record["instance"])
         for model in models:
             slot = {k: record[k] for k in ("id", "instance", "family", "difficulty", "variant", "seed", "names")}
-            groups[record["spec"]].append({**slot, "model": model, "text": answers.get((model, record["id"]))})
-    return [{"spec": str(Path(out).resolve() / spec), "slots": slots} for spec, slots in groups.items()]
+            text, error = answers.get((model, record["id"]), (None, None))
+            groups[record["spec"]].append({**slot, "model": model, "text": text, "error": error})
+    return [{"spec": str(Path(out).resolve() / spec), "slots": slots, "reference": references.get(keys[spec])}
+            for spec, slots in groups.items()]
 
 
 def verify_all(out: Path, responses: Sequence[Path], jobs: int = 1, executor: str = "local",
@@ -148,7 +180,10 @@ def verify_all(out: Path, responses: Sequence[Path], jobs: int = 1, executor: st
     if unknown:
         raise SchedcError.at("B206", f"{len(unknown)} response id(s) are not in the dataset, e.g. {unknown[0]!r}",
                              hint="evaluate against the benchmark folder the prompts came from")
-    results = [r for group in run_tasks(check_group, _tasks(out, dataset, answers), jobs=jobs, executor=executor,
+    from schedc.bench.validate import read_references
+
+    tasks = _tasks(out, dataset, answers, read_references(out))
+    results = [r for group in run_tasks(check_group, tasks, jobs=jobs, executor=executor,
                                         scheduler=scheduler, progress="eval" if progress else None) for r in group]
     order = {r["id"]: k for k, r in enumerate(dataset)}
     results.sort(key=lambda r: (order[r["id"]], r["model"]))
@@ -175,8 +210,8 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     gaps = [r["gap_pct"] for r in rows if r["feasible"] and r["gap_pct"] is not None]
     vrs = [r["violation_rate"] for r in rows if r["extracted"] and r["violation_rate"] is not None]
     low, high = wilson(feasible, n)
-    return {"n": n, "extracted": extracted, "feasible": feasible,
-            "extraction_rate": round(extracted / n, 6) if n else None,
+    return {"n": n, "errors": sum(1 for r in rows if r.get("status") == "error"), "extracted": extracted,
+            "feasible": feasible, "extraction_rate": round(extracted / n, 6) if n else None,
             "feasible_rate": round(feasible / n, 6) if n else None, "feasible_ci_low": _round(low),
             "feasible_ci_high": _round(high), "gap_mean": _mean(gaps),
             "gap_median": _median(gaps), "coverage_mean": _mean([r["coverage"] for r in rows]),
@@ -285,27 +320,38 @@ def _markdown(rows: list[dict[str, Any]], columns: Sequence[str]) -> list[str]:
     return lines
 
 
-def report_markdown(table: list[dict[str, Any]], pairs: list[dict[str, Any]]) -> str:
-    """The Markdown report: feasibility table and variant-pair table."""
+def report_markdown(table: list[dict[str, Any]], pairs: list[dict[str, Any]],
+                    tables: dict[str, list[dict[str, Any]]] | None = None) -> str:
+    """The Markdown report: feasibility table, variant-pair table and the ConstraintBench tables."""
+    from schedc.bench.metrics import TABLES
+
     lines = ["# SCHEDBench evaluation", "", "## Feasibility, gap, coverage and violation rate", ""]
     lines += _markdown(table, TABLE_COLUMNS)
     lines += ["", "## Variant pairs: |ΔVR| against the seed band", ""]
     lines += _markdown(pairs, PAIR_COLUMNS) if pairs else ["(no variant pairs)"]
+    for key, title, columns in TABLES if tables else ():
+        lines += ["", f"## {title}", "", *_markdown(tables[key], columns)]  # type: ignore[index]
     return "\n".join(lines) + "\n"
 
 
 def evaluate(out: Path, responses: Sequence[Path], report: Path, jobs: int = 1, executor: str = "local",
              scheduler: str | None = None, progress: bool = False) -> dict[str, Any]:
     """Verify every answer and write the report files; the report as a dict."""
+    from schedc.bench.metrics import TABLES, constraintbench_tables
+
     results = verify_all(out, responses, jobs, executor, scheduler, progress)
     table = feasibility_table(results)
     pairs = variant_pairs(results)
+    tables = constraintbench_tables(results)
     report = Path(report)
     write_if_changed(report / "feasibility.csv", _csv(table, TABLE_COLUMNS))
     write_if_changed(report / "pairs.csv", _csv(pairs, PAIR_COLUMNS))
-    write_if_changed(report / "report.md", report_markdown(table, pairs))
-    data = {"feasibility": table, "pairs": pairs,
-            "bootstrap": {"replicates": BOOTSTRAP_REPLICATES, "seed": BOOTSTRAP_SEED, "level": 0.95}}
+    for key, _, columns in TABLES:
+        write_if_changed(report / f"{key}.csv", _csv(tables[key], columns))
+    write_if_changed(report / "report.md", report_markdown(table, pairs, tables))
+    data = {"feasibility": table, "pairs": pairs, **tables,
+            "bootstrap": {"replicates": BOOTSTRAP_REPLICATES, "seed": BOOTSTRAP_SEED, "level": 0.95,
+                          "method": "percentile", "paired": True}}
     write_if_changed(report / "report.json", json.dumps(data, indent=1) + "\n")
     write_if_changed(report / "answers.jsonl", "".join(json.dumps(r, sort_keys=True) + "\n" for r in results))
     from schedc.bench.plots import delta_plot, feasibility_plot

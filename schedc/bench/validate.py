@@ -118,3 +118,24 @@ def validate(out: Path, time_limit: float = 10.0, workers: int = 1, jobs: int = 
     writer.writerows([{k: "" if r.get(k) is None else r[k] for k in REFERENCE_COLUMNS} for r in rows])
     write_if_changed(out / "reference.csv", buffer.getvalue())
     return rows
+
+
+def read_references(folder: Path) -> dict[tuple[str, str], dict[str, Any]]:
+    """(family, instance) → {"value", "kind"} of ``folder/reference.csv`` where the source has no BKS.
+
+    Only rows whose reference is our own verified objective (no ``bks``) are returned: where a BKS
+    exists the instance already carries it. A missing or unreadable table gives no references.
+    """
+    path = Path(folder) / "reference.csv"
+    try:
+        with path.open(encoding="utf-8", newline="") as handle:
+            rows = list(csv.DictReader(handle))
+    except OSError:
+        return {}
+    found = {}
+    for row in rows:
+        if row.get("bks") or not (row.get("reference") or "").lstrip("-").isdigit():
+            continue
+        found[(row["family"], row["instance"])] = {"value": int(row["reference"]),
+                                                   "kind": row.get("reference_kind") or "upper_bound"}
+    return found
