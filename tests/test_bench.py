@@ -135,6 +135,61 @@ def test_shared_data_selection_counts() -> None:
     assert len(sm) == 400 and sm[0].name == "j301_1" and sm[99].name == "j3010_10"
 
 
+def _mm_universe(root: Path) -> Path:
+    """Empty PSPLIB-MM files j10/j20/j30 × 12 groups × 10 (names are all a selection needs), j30 with bks."""
+    rows = ["instance,bks,kind,lower_bound,difficulty,source"]
+    for subset in ("j10", "j20", "j30"):
+        (root / "psplib-mm" / subset).mkdir(parents=True)
+        for g in range(1, 13):
+            for k in range(1, 11):
+                (root / "psplib-mm" / subset / f"{subset}{g}_{k}.mm").touch()
+                rows.append(f"{subset}{g}_{k},30,optimal,30,,test")
+    (root / "psplib-mm" / "bks.csv").write_text("\n".join(rows) + "\n")
+    return root
+
+
+def test_ablation_and_seed_designs_have_the_papers_sizes(tmp_path: Path) -> None:
+    from collections import Counter
+
+    from schedc.bench.selection import DESIGN_TOTALS, stratum
+
+    root = _mm_universe(tmp_path)
+    full, ablation, seed = (select([root], name) for name in ("schedbench", "ablation", "seed"))
+    assert Counter(i.family for i in ablation.items) == DESIGN_TOTALS["ablation"]  # 470
+    assert Counter(i.family for i in seed.items) == DESIGN_TOTALS["seed"]  # 150
+    assert len(ablation.items) == 470 and len(seed.items) == 150
+    keys = {(i.family, i.name) for i in ablation.items}
+    assert keys <= {(i.family, i.name) for i in full.items}
+    assert {(i.family, i.name) for i in seed.items} <= keys  # the seed subset is drawn from the ablation set
+    assert [i.name for i in select([root], "ablation").items] == [i.name for i in ablation.items]  # seeded
+    sets = Counter(stratum(i)[0] for i in ablation.items if i.family == "psplib-sm")
+    assert sets == {"j30": 25, "j60": 25, "j90": 25, "j120": 25}  # proportional to the four sets of 100
+    mm = Counter(stratum(i)[0] for i in ablation.items if i.family == "psplib-mm")
+    assert sorted(mm.values()) == [33, 33, 34]
+    order = {(i.family, i.name): k for k, i in enumerate(full.items)}
+    assert [order[(i.family, i.name)] for i in ablation.items] == sorted(order[k] for k in keys)  # dataset order
+
+
+def test_quotas_are_proportional_with_largest_remainders() -> None:
+    import random
+
+    from schedc.bench.selection import quotas
+
+    assert quotas([100, 100, 100, 21, 69, 80], 150, random.Random(1)) == [32, 32, 32, 7, 22, 25]
+    assert quotas([5, 3], 10, random.Random(1)) == [5, 3]  # a design larger than its population keeps all
+    split = [quotas([10, 10, 10], 10, random.Random(s)) for s in range(20)]
+    assert all(sorted(q) == [3, 3, 4] for q in split) and len({tuple(q) for q in split}) > 1  # ties: seeded
+
+
+def test_missing_file_counts_cover_psplib_mm_sets_with_too_few_files() -> None:
+    root = shared_or_skip()
+    chosen = select([root])
+    missing = chosen.missing_files()
+    assert missing["psplib-mm"] == 300 - 45  # 45 files present, no item for the other 255
+    assert missing["jsplib"] == 262 - 41 and missing["nsplib"] == 80 - 16
+    assert missing["itc2007"] == 21 - 4 and missing["inrc2010"] == 69 - 11 and missing["psplib-sm"] == 400 - 60
+
+
 # ---------------------------------------------------------------------------------------------- eval and statistics
 
 
@@ -491,7 +546,8 @@ def test_cli_eval_writes_the_report(built: Path, tmp_path: Path) -> None:
     assert result.stdout.startswith("# SCHEDBench evaluation")
     written = {p.name for p in (tmp_path / "report").iterdir()}
     assert written == {"report.md", "feasibility.csv", "pairs.csv", "report.json", "answers.jsonl",
-                       "feasibility.png", "delta_vr.png"}
+                       "feasibility.png", "delta_vr.png", "optimality.csv", "threshold.csv", "self_report.csv",
+                       "failure_modes.csv"}
     _assert_png(tmp_path / "report" / "feasibility.png")
 
 

@@ -25,10 +25,10 @@ from typing import Any
 
 from schedc.bench.executor import run_tasks
 from schedc.bench.selection import (
+    DESIGN_TOTALS,
     DIFFICULTIES,
     FAMILIES,
     PAPER_DIFFICULTY_TOTALS,
-    PAPER_FAMILY_TOTALS,
     UNASSIGNED,
     Item,
     Selection,
@@ -39,6 +39,11 @@ from schedc.importers.common import BksRow, read_bks, write_atomic
 
 DEFAULT_VARIANTS = ("v1", "v2", "v3a", "v3b", "v4")
 DEFAULT_SEEDS = (42,)
+#: Variants and seeds of each design when none are given: the seed study re-renders the reseeded
+#: conditions v2, v3A, v3B with the ablation's seed 42 and two new seeds (43, 44).
+DESIGN_DEFAULTS: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = {
+    "schedbench": (DEFAULT_VARIANTS, DEFAULT_SEEDS), "ablation": (DEFAULT_VARIANTS, DEFAULT_SEEDS),
+    "seed": (("v2", "v3a", "v3b"), (42, 43, 44))}
 FORMAT_OF = {"jsplib": "jsplib", "psplib-sm": "psplib-sm", "psplib-mm": "psplib-mm", "itc2007": "itc2007",
              "inrc2010": "inrc2010", "nsplib": "nsplib"}
 
@@ -221,7 +226,8 @@ def _finish(out: Path, chosen: Selection, summary: BuildSummary, variants: list[
     manifest = {"selection": selection, "order": order, "variants": variants, "seeds": seeds,
                 "instances": [{"family": i.family, "name": i.name, "difficulty": i.difficulty,
                                "sources": list(i.paths)} for i in done],
-                "missing": summary.missing, "failed": dict(sorted(summary.failed.items())), "notes": summary.notes}
+                "missing": summary.missing, "missing_files": chosen.missing_files(),
+                "failed": dict(sorted(summary.failed.items())), "notes": summary.notes}
     write_if_changed(out / "manifest.json", json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
 
 
@@ -244,19 +250,22 @@ def composition_csv(table: dict[str, Counter]) -> str:
 
 def composition_markdown(table: dict[str, Counter], chosen: Selection) -> str:
     """The composition beside the paper's totals, with missing source files per family."""
-    missing = Counter(i.family for i in chosen.missing)
+    missing = chosen.missing_files()
+    paper_totals = DESIGN_TOTALS[chosen.name]
     head = "| family | easy | medium | hard | unassigned | total | paper total | missing files |"
-    lines = ["# SCHEDBench composition", "", head, "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [f"# SCHEDBench composition — selection `{chosen.name}`", "", head,
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     totals: Counter = Counter()
     for family, counts in table.items():
         totals.update(counts)
         cells = [counts[d] for d in (*DIFFICULTIES, UNASSIGNED)]
         lines.append(f"| {family} | " + " | ".join(map(str, cells)) +
-                     f" | {sum(cells)} | {PAPER_FAMILY_TOTALS[family]} | {missing[family]} |")
+                     f" | {sum(cells)} | {paper_totals[family]} | {missing[family]} |")
     cells = [totals[d] for d in (*DIFFICULTIES, UNASSIGNED)]
     lines.append("| **total** | " + " | ".join(map(str, cells)) +
-                 f" | {sum(cells)} | {sum(PAPER_FAMILY_TOTALS.values())} | {sum(missing.values())} |")
-    paper = [PAPER_DIFFICULTY_TOTALS[d] for d in DIFFICULTIES]
-    lines.append("| *paper* | " + " | ".join(map(str, paper)) + f" | – | {sum(paper)} | | |")
+                 f" | {sum(cells)} | {sum(paper_totals.values())} | {sum(missing.values())} |")
+    if chosen.name == "schedbench":
+        paper = [PAPER_DIFFICULTY_TOTALS[d] for d in DIFFICULTIES]
+        lines.append("| *paper* | " + " | ".join(map(str, paper)) + f" | – | {sum(paper)} | | |")
     lines += ["", *[f"* {note}" for note in chosen.notes]] if chosen.notes else []
     return "\n".join(lines) + "\n"

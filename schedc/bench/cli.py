@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from schedc.bench.build import DEFAULT_SEEDS, DEFAULT_VARIANTS, parse_list
+from schedc.bench.build import DEFAULT_SEEDS, DEFAULT_VARIANTS, DESIGN_DEFAULTS, parse_list
 from schedc.diagnostics import SchedcError
 
 bench_app = typer.Typer(help="SCHEDBench: build the dataset, validate it, query models, evaluate answers.",
@@ -28,9 +28,11 @@ def _fail(exc: SchedcError) -> typer.Exit:
 def build_cmd(
     sources: Annotated[list[Path], typer.Argument(help="folders laid out like shared/data")],
     out: Annotated[Path, typer.Option("-o", "--out", help="output folder")],
-    variants: Annotated[str, typer.Option(help="comma-separated variants")] = ",".join(DEFAULT_VARIANTS),
-    seeds: Annotated[str, typer.Option(help="comma-separated rendering seeds")] = ",".join(map(str, DEFAULT_SEEDS)),
-    selection: Annotated[str, typer.Option(help="instance selection")] = "schedbench",
+    variants: Annotated[str | None, typer.Option(help="comma-separated variants [default: the selection's, "
+                                                 "v1,v2,v3a,v3b,v4; seed: v2,v3a,v3b]")] = None,
+    seeds: Annotated[str | None, typer.Option(help="comma-separated rendering seeds [default: the selection's, "
+                                              "42; seed: 42,43,44]")] = None,
+    selection: Annotated[str, typer.Option(help="schedbench (1,132), ablation (470) or seed (150)")] = "schedbench",
     order: Annotated[str, typer.Option(help="'first 100' order: natural or lexicographic")] = "natural",
     jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
 ) -> None:
@@ -38,7 +40,8 @@ def build_cmd(
     from schedc.bench.build import build
 
     try:
-        summary = build(sources, out, parse_list(variants, DEFAULT_VARIANTS), parse_list(seeds, DEFAULT_SEEDS, int),
+        default_variants, default_seeds = DESIGN_DEFAULTS.get(selection, (DEFAULT_VARIANTS, DEFAULT_SEEDS))
+        summary = build(sources, out, parse_list(variants, default_variants), parse_list(seeds, default_seeds, int),
                         selection, order, jobs, executor, scheduler, progress=True)
     except SchedcError as exc:
         raise _fail(exc) from None
