@@ -444,13 +444,44 @@ def test_run_records_errors_after_bounded_retries(built: Path, tmp_path: Path) -
 # ---------------------------------------------------------------------------------------------- validate
 
 
-def test_validate_computes_references_where_none_exists(built: Path) -> None:
-    rows = validate(built, time_limit=2, families=["nsplib"])
+def test_validate_computes_references_where_none_exists(built: Path, sources: Path, tmp_path: Path) -> None:
+    bench = shutil.copytree(built, tmp_path / "bench")
+    rows = validate(bench, time_limit=2, families=["nsplib"])
     assert len(rows) == 3 and all(r["bks"] is None for r in rows)
     assert all(r["verified"] and r["reference"] == r["objective"] and r["reference_kind"] for r in rows)
-    with (built / "reference.csv").open() as handle:
+    validate(bench, time_limit=2, instances=["jsplib/ft06"])  # the table grows; earlier rows are kept
+    with (bench / "reference.csv").open() as handle:
         table = list(csv.DictReader(handle))
-    assert [r["instance"] for r in table] == [r["instance"] for r in rows]
+    assert {r["instance"] for r in table} == {r["instance"] for r in rows} | {"ft06"}
+    # the references close the composition: NSPLib gets three equal tiers ranked by reference value
+    summary = bench_build.build([sources], bench, VARIANTS, SEEDS)
+    assert summary.built == 3  # only the NSPLib records change (their difficulty), nothing is re-rendered
+    ranked = sorted(rows, key=lambda r: (r["reference"], natural_key(r["instance"])))
+    assert summary.composition["nsplib"] == {"easy": 1, "medium": 1, "hard": 1}
+    records = [json.loads(line) for line in (bench / "dataset.jsonl").read_text().splitlines()]
+    tiers = {r["instance"]: r["difficulty"] for r in records if r["family"] == "nsplib"}
+    assert [tiers[r["instance"]] for r in ranked] == ["easy", "medium", "hard"]
+    # and bench eval judges NSPLib answers against them
+    from schedc.api import load_instance
+    from schedc.verify import Verifier
+
+    record = next(r for r in records if r["family"] == "nsplib" and r["variant"] == "v1")
+    best = next(r for r in rows if r["instance"] == record["instance"])
+    from schedc.backends.cpsat import SolveOptions, solve
+    from schedc.family import load_family
+
+    instance = load_instance(bench / record["spec"])
+    family = load_family(instance.family)
+    solution = solve(instance, family, SolveOptions(time_limit=2, workers=1)).solution
+    text = Verifier(instance, family).write(solution)
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps({"model": "m", "id": record["id"], "text": text, "error": None}) + "\n")
+    data = evaluate(bench, [path], tmp_path / "report", families=["nsplib"])
+    (answer,) = [json.loads(x) for x in (tmp_path / "report" / "answers.jsonl").read_text().splitlines()
+                 if json.loads(x)["status"] == "ok"]
+    assert answer["feasible"] and answer["gap_pct"] == pytest.approx((answer["objective"] - best["reference"])
+                                                                     / best["reference"] * 100, abs=1e-3)
+    assert {r["family"] for r in data["optimality"]} == {"nsplib", "all"}
 
 
 # ---------------------------------------------------------------------------------------------- Dask and CLI

@@ -17,6 +17,14 @@ bench_app = typer.Typer(help="SCHEDBench: build the dataset, validate it, query 
 Jobs = Annotated[int, typer.Option("--jobs", "-j", help="parallel processes")]
 Executor = Annotated[str, typer.Option(help="local (process pool) or dask")]
 Scheduler = Annotated[str | None, typer.Option(help="with --executor dask: scheduler address (default: local cluster)")]
+Families = Annotated[str | None, typer.Option(help="only these comma-separated families (e.g. nsplib,itc2007)")]
+Instances = Annotated[str | None, typer.Option(help="only these comma-separated instances (name or family/name)")]
+
+
+def _filters(families: str | None, instances: str | None) -> dict[str, list[str] | None]:
+    """The ``families``/``instances`` keyword arguments of an option pair (None: no filter)."""
+    return {"families": parse_list(families, []) if families else None,
+            "instances": parse_list(instances, []) if instances else None}
 
 
 def _fail(exc: SchedcError) -> typer.Exit:
@@ -65,12 +73,14 @@ def validate_cmd(
     time_limit: Annotated[float, typer.Option(help="CP-SAT seconds per instance")] = 10.0,
     workers: Annotated[int, typer.Option(help="CP-SAT search workers per instance")] = 1,
     jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
+    families: Families = None, instances: Instances = None,
 ) -> None:
     """Solve every instance with CP-SAT, verify, compare with the BKS; writes reference.csv."""
     from schedc.bench.validate import validate
 
     try:
-        rows = validate(out, time_limit, workers, jobs, executor, scheduler, progress=True)
+        rows = validate(out, time_limit, workers, jobs, executor, scheduler, progress=True,
+                        **_filters(families, instances))
     except SchedcError as exc:
         raise _fail(exc) from None
     flagged = [r for r in rows if r["flags"] and r["flags"] != "no_solution"]
@@ -94,13 +104,14 @@ def run_cmd(
     retries: Annotated[int, typer.Option(help="retries per prompt")] = 4,
     responses: Annotated[Path | None, typer.Option(help="responses JSONL (default OUT/responses/MODEL.jsonl)")] = None,
     limit: Annotated[int | None, typer.Option(help="only the first N prompts")] = None,
+    families: Families = None, instances: Instances = None,
 ) -> None:
     """Send every prompt to a chat endpoint; responses appended to a JSONL file (cached, resumable)."""
     from schedc.bench.run import run
 
     try:
         summary = run(out, endpoint, model, responses, concurrency, rate, retries, limit=limit,
-                      api_key=os.environ.get("OPENAI_API_KEY"), progress=True)
+                      api_key=os.environ.get("OPENAI_API_KEY"), progress=True, **_filters(families, instances))
     except SchedcError as exc:
         raise _fail(exc) from None
     typer.echo(f"{summary.total} prompts: {summary.sent} sent, {summary.cached} from cache, "
@@ -115,12 +126,13 @@ def eval_cmd(
     responses: Annotated[list[Path], typer.Argument(help="responses JSONL files")],
     report: Annotated[Path, typer.Option("-o", "--out", help="report folder")],
     jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
+    families: Families = None, instances: Instances = None,
 ) -> None:
     """Verify every answer; feasibility/gap/coverage/VR tables and variant-pair statistics."""
     from schedc.bench.evaluate import evaluate
 
     try:
-        evaluate(out, responses, report, jobs, executor, scheduler, progress=True)
+        evaluate(out, responses, report, jobs, executor, scheduler, progress=True, **_filters(families, instances))
     except SchedcError as exc:
         raise _fail(exc) from None
     typer.echo((report / "report.md").read_text(encoding="utf-8"))

@@ -89,6 +89,19 @@ def load_dataset(out: Path) -> list[dict[str, Any]]:
     return read_jsonl(path)
 
 
+def filter_records(records: list[dict[str, Any]], families: Sequence[str] | None = None,
+                   instances: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """The records of the given families and instances (``name`` or ``family/name``); None keeps all."""
+    from schedc.bench.selection import FAMILIES
+
+    unknown = sorted(set(families or ()) - set(FAMILIES))
+    if unknown:
+        raise SchedcError.at("B207", f"unknown family {unknown[0]!r}", hint="families: " + ", ".join(FAMILIES))
+    wanted = set(instances or ())
+    return [r for r in records if (families is None or r["family"] in families)
+            and (instances is None or r["instance"] in wanted or f"{r['family']}/{r['instance']}" in wanted)]
+
+
 def load_responses(paths: Sequence[Path]) -> dict[tuple[str, str], tuple[str | None, str | None]]:
     """(model, id) → (response text, error): the text is None when only errors were recorded."""
     answers: dict[tuple[str, str], tuple[str | None, str | None]] = {}
@@ -169,8 +182,9 @@ def _tasks(out: Path, dataset: list[dict[str, Any]], answers: dict[tuple[str, st
 
 
 def verify_all(out: Path, responses: Sequence[Path], jobs: int = 1, executor: str = "local",
-               scheduler: str | None = None, progress: bool = False) -> list[dict[str, Any]]:
-    """Every answer slot's verdict, in dataset order then model order."""
+               scheduler: str | None = None, progress: bool = False, families: Sequence[str] | None = None,
+               instances: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """Every answer slot's verdict, in dataset order then model order (of the filtered records)."""
     dataset = load_dataset(out)
     answers = load_responses(responses)
     if not answers:
@@ -180,6 +194,9 @@ def verify_all(out: Path, responses: Sequence[Path], jobs: int = 1, executor: st
     if unknown:
         raise SchedcError.at("B206", f"{len(unknown)} response id(s) are not in the dataset, e.g. {unknown[0]!r}",
                              hint="evaluate against the benchmark folder the prompts came from")
+    dataset = filter_records(dataset, families, instances)
+    kept = {r["id"] for r in dataset}
+    answers = {key: value for key, value in answers.items() if key[1] in kept}
     from schedc.bench.validate import read_references
 
     tasks = _tasks(out, dataset, answers, read_references(out))
@@ -335,11 +352,12 @@ def report_markdown(table: list[dict[str, Any]], pairs: list[dict[str, Any]],
 
 
 def evaluate(out: Path, responses: Sequence[Path], report: Path, jobs: int = 1, executor: str = "local",
-             scheduler: str | None = None, progress: bool = False) -> dict[str, Any]:
-    """Verify every answer and write the report files; the report as a dict."""
+             scheduler: str | None = None, progress: bool = False, families: Sequence[str] | None = None,
+             instances: Sequence[str] | None = None) -> dict[str, Any]:
+    """Verify every answer (of the given families and instances) and write the report files."""
     from schedc.bench.metrics import TABLES, constraintbench_tables
 
-    results = verify_all(out, responses, jobs, executor, scheduler, progress)
+    results = verify_all(out, responses, jobs, executor, scheduler, progress, families, instances)
     table = feasibility_table(results)
     pairs = variant_pairs(results)
     tables = constraintbench_tables(results)

@@ -22,13 +22,13 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from schedc.bench.evaluate import load_dataset, read_jsonl
+from schedc.bench.evaluate import filter_records, load_dataset, read_jsonl
 from schedc.diagnostics import SchedcError
 
 RETRY_STATUS = {408, 409, 429, 500, 502, 503, 504}
@@ -164,12 +164,13 @@ def _answered(path: Path, model: str) -> set[str]:
 def run(out: Path, endpoint: str, model: str, responses: Path | None = None, concurrency: int = 4,
         rate: float | None = None, retries: int = 4, backoff: float = 1.0, timeout: float = 120.0,
         api_key: str | None = None, limit: int | None = None, max_tokens: int | None = None,
-        progress: bool = False, sleep: Callable[[float], None] = time.sleep) -> RunSummary:
+        progress: bool = False, sleep: Callable[[float], None] = time.sleep, families: Sequence[str] | None = None,
+        instances: Sequence[str] | None = None) -> RunSummary:
     """Query ``model`` on every prompt of the benchmark in ``out`` (see the module docstring)."""
     if concurrency < 1:
         raise SchedcError.at("B301", f"--concurrency must be at least 1 (got {concurrency})")
     out = Path(out)
-    dataset = load_dataset(out)[:limit]
+    dataset = filter_records(load_dataset(out), families, instances)[:limit]
     responses = Path(responses) if responses else out / "responses" / f"{_safe(model)}.jsonl"
     cache_path = out / "cache" / f"{_safe(model)}.jsonl"
     cache, done = _load_cache(cache_path), _answered(responses, model)

@@ -45,9 +45,10 @@ from __future__ import annotations
 import csv
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from schedc.diagnostics import SchedcError
 from schedc.importers.common import BksRow, read_bks
@@ -239,9 +240,9 @@ def select_mm(folders: list[Path], order: str, notes: list[str]) -> list[Item]:
     return items
 
 
-def select_itc(folders: list[Path], order: str) -> list[Item]:
+def select_itc(folders: list[Path], order: str, references: Mapping[str, int]) -> list[Item]:
     names = [f"comp{k:02d}" for k in range(1, 22)]
-    bins = bks_bins(names, _merged_bks(folders, "itc2007"), missing_as_zero=True)
+    bins = bks_bins(names, _merged_bks(folders, "itc2007"), missing_as_zero=True, references=references)
     return [_item(folders, "itc2007", n, (f"{n}.ctt",), bins[n]) for n in names]
 
 
@@ -251,21 +252,26 @@ def select_inrc(folders: list[Path], order: str) -> list[Item]:
             for n in inrc_names()]
 
 
-def select_nsplib(folders: list[Path], order: str) -> list[Item]:
+def select_nsplib(folders: list[Path], order: str, references: Mapping[str, int]) -> list[Item]:
     names = {(k, c): f"n25_{k}_case{c}" for k in range(1, 11) for c in range(1, 9)}
-    bins = bks_bins(list(names.values()), _merged_bks(folders, "nsplib"), missing_as_zero=False)
+    bins = bks_bins(list(names.values()), _merged_bks(folders, "nsplib"), missing_as_zero=False,
+                    references=references)
     return [_item(folders, "nsplib", n, (f"N25/{k}.nsp", f"Cases/{c}.gen"), bins[n]) for (k, c), n in names.items()]
 
 
-def bks_bins(names: list[str], bks: dict[str, BksRow], missing_as_zero: bool) -> dict[str, str]:
-    """Difficulty by three equal bins of BKS (``bks.csv`` difficulty wins when given).
+def bks_bins(names: list[str], bks: dict[str, BksRow], missing_as_zero: bool,
+             references: Mapping[str, int] | None = None) -> dict[str, str]:
+    """Difficulty by three equal bins of the ranked reference values (``bks.csv`` difficulty wins when given).
 
-    Instances are sorted by (BKS, natural name) and cut into three bins of (nearly) equal size,
-    the larger bins first (21 → 7/7/7, 80 → 27/27/26). Without a BKS an instance is sorted as 0
-    when ``missing_as_zero`` (ITC comp11, a sum of penalties), else it stays unassigned.
+    An instance's value is its BKS, else the reference ``bench validate`` computed (``references``,
+    read from the benchmark folder's ``reference.csv``). Instances are sorted by (value, natural
+    name) — ties broken by the natural order of the names — and cut into three bins of (nearly)
+    equal size, the larger bins first (21 → 7/7/7, 80 → 27/27/26). Without a value an instance is
+    sorted as 0 when ``missing_as_zero`` (ITC comp11, a sum of penalties), else it stays unassigned.
     """
+    references = references or {}
     given = {n: bks[n].difficulty for n in names if n in bks and bks[n].difficulty in DIFFICULTIES}
-    values = {n: bks[n].bks if n in bks else None for n in names}
+    values = {n: bks[n].bks if n in bks and bks[n].bks is not None else references.get(n) for n in names}
     ranked = [n for n in names if values[n] is not None or missing_as_zero]
     ranked.sort(key=lambda n: (values[n] or 0, natural_key(n)))
     result = {n: UNASSIGNED for n in names}
@@ -279,8 +285,15 @@ def bks_bins(names: list[str], bks: dict[str, BksRow], missing_as_zero: bool) ->
     return result
 
 
-def select(sources: list[Path], selection: str = "schedbench", order: str = "natural") -> Selection:
-    """The SCHEDBench selection over ``sources`` (folders laid out like ``shared/data``)."""
+def select(sources: list[Path], selection: str = "schedbench", order: str = "natural",
+           references: Mapping[tuple[str, str], Mapping[str, Any]] | None = None) -> Selection:
+    """The selection over ``sources`` (folders laid out like ``shared/data``).
+
+    ``references`` — (family, instance) → {"value", …} as :func:`schedc.bench.validate.read_references`
+    gives — rank the ITC and NSPLib instances that have no BKS.
+    """
+    refs = {family: {name: r["value"] for (f, name), r in (references or {}).items() if f == family}
+            for family in ("itc2007", "nsplib")}
     if selection not in SELECTIONS:
         raise SchedcError.at("B102", f"unknown selection {selection!r}", hint="selections: " + ", ".join(SELECTIONS))
     ordered([], order)
@@ -292,7 +305,8 @@ def select(sources: list[Path], selection: str = "schedbench", order: str = "nat
     result = Selection(name=selection)
     result.items += select_jsplib(folders, order) + select_sm(folders, order)
     result.items += select_mm(folders, order, result.notes)
-    result.items += select_itc(folders, order) + select_inrc(folders, order) + select_nsplib(folders, order)
+    result.items += select_itc(folders, order, refs["itc2007"]) + select_inrc(folders, order)
+    result.items += select_nsplib(folders, order, refs["nsplib"])
     for design in _lineage(selection):
         result.items = sample_design(result.items, design)
     return result
