@@ -131,3 +131,58 @@ def test_without_a_network_namespace_programs_are_refused(monkeypatch: pytest.Mo
     with pytest.raises(SchedcError) as caught:
         run_program("print('never runs')")
     assert "refusing to run" in str(caught.value) and "B401" in str(caught.value)
+
+
+# ---------------------------------------------------------------------------------------------- solver-code mode
+
+
+def test_extract_program_takes_the_last_python_block() -> None:
+    from schedc.bench.solver_code import extract_program
+
+    text = "Plan:\n```python\nprint(1)\n```\nBetter:\n```py\nprint(2)\n```\n```text\nJob 1\n```\n"
+    assert extract_program(text) == "print(2)\n"
+    assert extract_program("```\nprint(3)\n```") == "print(3)\n"  # an untagged block when no tagged one exists
+    assert extract_program("print(4)") == "print(4)"  # the whole text otherwise
+
+
+@needs_isolation
+def test_solver_code_build_and_eval(tmp_path: Path) -> None:
+    import json
+
+    from schedc.bench.build import build
+    from schedc.bench.evaluate import evaluate
+    from schedc.bench.solver_code import instruction
+    from schedc.verify import Verifier
+    from tests.test_bench import _copy_sources
+
+    sources = _copy_sources(tmp_path / "src")
+    out = tmp_path / "bench"
+    build([sources], out, ["v1"], [42], answer_mode="solver-code")
+    records = {json.loads(x)["id"]: json.loads(x) for x in (out / "dataset.jsonl").read_text().splitlines()}
+    ft06 = records["jsplib/ft06/v1/s42"]
+    assert ft06["answer_mode"] == "solver-code" and ft06["prompt"].endswith(instruction())
+    assert ft06["response_format"] in ft06["prompt"]  # the same instance text and answer format as text mode
+    assert json.loads((out / "manifest.json").read_text())["answer_mode"] == "solver-code"
+
+    from schedc.api import load_instance
+    from schedc.backends.cpsat import SolveOptions, solve
+    from schedc.family import load_family
+
+    instance = load_instance(out / ft06["spec"])
+    family = load_family(instance.family)
+    schedule = Verifier(instance, family).write(solve(instance, family, SolveOptions(time_limit=5, workers=1)).solution)
+    responses = [
+        {"model": "m", "id": "jsplib/ft06/v1/s42", "text": f"Here:\n```python\nprint({schedule!r}, end='')\n```"},
+        {"model": "m", "id": "jsplib/la01/v1/s42", "text": "```python\nimport time\ntime.sleep(600)\n```"},
+        {"model": "m", "id": "jsplib/ta01/v1/s42", "text": "```python\nraise SystemExit(3)\n```"},
+    ]
+    path = tmp_path / "responses.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in responses))
+    evaluate(out, [path], tmp_path / "report", program_limits=Limits(cpu_seconds=2, wall_seconds=2.0),
+             families=["jsplib"])
+    answers = {json.loads(x)["id"]: json.loads(x) for x in (tmp_path / "report" / "answers.jsonl").read_text()
+               .splitlines()}
+    good, hung, failed = (answers[r["id"]] for r in responses)
+    assert good["program_status"] == "ok" and good["feasible"] and good["gap_pct"] is not None
+    assert hung["program_status"] == "timeout" and not hung["extracted"] and not hung["feasible"]
+    assert failed["program_status"] == "exit" and not failed["feasible"]

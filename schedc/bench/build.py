@@ -122,13 +122,22 @@ def _load_records(path: Path) -> dict[tuple[str, int], dict[str, Any]]:
     return {(r["variant"], r["seed"]): r for r in records}
 
 
-def _record(item: Item, rendering: Any, instance: Any, spec: str) -> dict[str, Any]:
-    """One dataset record (a flat, schema-stable JSON object: names as a list of pairs)."""
+def _record(item: Item, rendering: Any, instance: Any, spec: str, answer_mode: str = "text") -> dict[str, Any]:
+    """One dataset record (a flat, schema-stable JSON object: names as a list of pairs).
+
+    In solver-code mode the prompt is the rendering's user prompt followed by the solver-code
+    stanza (:func:`schedc.bench.solver_code.instruction`).
+    """
+    from schedc.bench.solver_code import instruction
+
     meta = instance.meta
+    prompt = rendering.user_prompt()
+    if answer_mode == "solver-code":
+        prompt = f"{prompt}\n\n{instruction()}"
     return {"id": record_id(item.family, instance.name, rendering.variant, rendering.seed),
             "instance": instance.name, "family": item.family, "difficulty": item.difficulty,
             "variant": rendering.variant, "seed": rendering.seed, "system": rendering.system,
-            "prompt": rendering.user_prompt(), "response_format": rendering.response_format,
+            "prompt": prompt, "response_format": rendering.response_format, "answer_mode": answer_mode,
             "names": [{"ir": k, "shown": v} for k, v in rendering.names.items()],
             "bks": meta.bks, "bks_kind": meta.bks_kind, "spec": spec}
 
@@ -144,7 +153,8 @@ def build_item(task: dict[str, Any]) -> dict[str, Any]:
     wanted = [(v, s) for v in task["variants"] for s in task["seeds"]]
     target = records_path(out, item.family, item.name)
     spec = spec_path(out, item.family, item.name)
-    have = _load_records(target)
+    mode = task.get("answer_mode", "text")
+    have = {k: r for k, r in _load_records(target).items() if r.get("answer_mode", "text") == mode}
     stale = [k for k, r in have.items() if r.get("difficulty") != item.difficulty]
     for key in stale:  # the tier moved (references from `bench validate`): no new rendering needed
         have[key] = {**have[key], "difficulty": item.difficulty}
@@ -160,7 +170,7 @@ def build_item(task: dict[str, Any]) -> dict[str, Any]:
         relative = spec.relative_to(out).as_posix()
         for key in wanted:
             if key not in have:
-                have[key] = _record(item, render(instance, family, key[0], key[1]), instance, relative)
+                have[key] = _record(item, render(instance, family, key[0], key[1]), instance, relative, mode)
     except SchedcError as exc:
         return {"name": item.name, "status": "failed", "error": str(exc)}
     _write_records(target, have)
@@ -196,8 +206,16 @@ def parse_list(text: str | None, default: Sequence[Any], cast: Callable[[str], A
 def build(sources: Sequence[Path], out: Path, variants: Sequence[str] = DEFAULT_VARIANTS,
           seeds: Sequence[int] = DEFAULT_SEEDS, selection: str = "schedbench", order: str = "natural",
           jobs: int = 1, executor: str = "local", scheduler: str | None = None, progress: bool = False,
-          on_done: Callable[[dict[str, Any]], None] | None = None) -> BuildSummary:
-    """Build (or complete) the benchmark in ``out``; see the module docstring for the layout."""
+          on_done: Callable[[dict[str, Any]], None] | None = None, answer_mode: str = "text") -> BuildSummary:
+    """Build (or complete) the benchmark in ``out``; see the module docstring for the layout.
+
+    ``answer_mode`` ``solver-code`` asks for a program instead of a schedule
+    (:mod:`schedc.bench.solver_code`); records of the other mode in ``out`` are rendered again.
+    """
+    from schedc.bench.solver_code import ANSWER_MODES
+
+    if answer_mode not in ANSWER_MODES:
+        raise SchedcError.at("B106", f"unknown answer mode {answer_mode!r}", hint="modes: " + ", ".join(ANSWER_MODES))
     from schedc.render import variant as check_variant
 
     variants = [check_variant(v).name for v in variants]
@@ -207,8 +225,8 @@ def build(sources: Sequence[Path], out: Path, variants: Sequence[str] = DEFAULT_
 
     out = Path(out)
     chosen = select([Path(s) for s in sources], selection, order, read_references(out))
-    tasks = [{"item": _absolute(item), "out": str(out.resolve()), "variants": list(variants), "seeds": list(seeds)}
-             for item in chosen.present]
+    tasks = [{"item": _absolute(item), "out": str(out.resolve()), "variants": list(variants), "seeds": list(seeds),
+              "answer_mode": answer_mode} for item in chosen.present]
     summary = BuildSummary(out=out, missing=[f"{i.family}/{i.name}" for i in chosen.missing], notes=chosen.notes)
     for result in run_tasks(build_item, tasks, jobs=jobs, executor=executor, scheduler=scheduler,
                             progress="build" if progress else None):
@@ -220,12 +238,12 @@ def build(sources: Sequence[Path], out: Path, variants: Sequence[str] = DEFAULT_
             summary.built += 1
         if on_done is not None:
             on_done(result)
-    _finish(out, chosen, summary, list(variants), list(seeds), selection, order)
+    _finish(out, chosen, summary, list(variants), list(seeds), selection, order, answer_mode)
     return summary
 
 
 def _finish(out: Path, chosen: Selection, summary: BuildSummary, variants: list[str], seeds: list[int],
-            selection: str, order: str) -> None:
+            selection: str, order: str, answer_mode: str = "text") -> None:
     """Assemble dataset.jsonl, the composition tables and the manifest from the records files."""
     wanted = [(v, s) for v in variants for s in seeds]
     lines: list[str] = []
@@ -241,7 +259,8 @@ def _finish(out: Path, chosen: Selection, summary: BuildSummary, variants: list[
     summary.composition = composition(done)
     write_if_changed(out / "composition.csv", composition_csv(summary.composition))
     write_if_changed(out / "composition.md", composition_markdown(summary.composition, chosen))
-    manifest = {"selection": selection, "order": order, "variants": variants, "seeds": seeds,
+    manifest = {"selection": selection, "order": order, "answer_mode": answer_mode, "variants": variants,
+                "seeds": seeds,
                 "instances": [{"family": i.family, "name": i.name, "difficulty": i.difficulty,
                                "sources": list(i.paths)} for i in done],
                 "missing": summary.missing, "missing_files": chosen.missing_files(),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import Annotated
@@ -42,6 +43,8 @@ def build_cmd(
                                               "42; seed: 42,43,44]")] = None,
     selection: Annotated[str, typer.Option(help="schedbench (1,132), ablation (470) or seed (150)")] = "schedbench",
     order: Annotated[str, typer.Option(help="'first 100' order: natural or lexicographic")] = "natural",
+    answer_mode: Annotated[str, typer.Option(help="text (a schedule) or solver-code (a program run in a sandbox)")]
+    = "text",
     jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
 ) -> None:
     """Select, import and render the SCHEDBench instances into a JSONL dataset (resumable)."""
@@ -50,7 +53,7 @@ def build_cmd(
     try:
         default_variants, default_seeds = DESIGN_DEFAULTS.get(selection, (DEFAULT_VARIANTS, DEFAULT_SEEDS))
         summary = build(sources, out, parse_list(variants, default_variants), parse_list(seeds, default_seeds, int),
-                        selection, order, jobs, executor, scheduler, progress=True)
+                        selection, order, jobs, executor, scheduler, progress=True, answer_mode=answer_mode)
     except SchedcError as exc:
         raise _fail(exc) from None
     typer.echo(f"{summary.instances} instances, {summary.records} records in {out / 'dataset.jsonl'} "
@@ -127,12 +130,17 @@ def eval_cmd(
     report: Annotated[Path, typer.Option("-o", "--out", help="report folder")],
     jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
     families: Families = None, instances: Instances = None,
+    program_time_limit: Annotated[float, typer.Option(help="solver-code: wall and CPU seconds per program")] = 10.0,
 ) -> None:
     """Verify every answer; feasibility/gap/coverage/VR tables and variant-pair statistics."""
     from schedc.bench.evaluate import evaluate
 
     try:
-        evaluate(out, responses, report, jobs, executor, scheduler, progress=True, **_filters(families, instances))
+        from schedc.bench.sandbox import Limits
+
+        limits = Limits(cpu_seconds=max(1, math.ceil(program_time_limit)), wall_seconds=program_time_limit)
+        evaluate(out, responses, report, jobs, executor, scheduler, progress=True, program_limits=limits,
+                 **_filters(families, instances))
     except SchedcError as exc:
         raise _fail(exc) from None
     typer.echo((report / "report.md").read_text(encoding="utf-8"))

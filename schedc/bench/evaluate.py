@@ -15,6 +15,10 @@ feasible answers with a gap to the BKS (percent);
 ``coverage_mean`` over all n slots; ``vr_mean`` = mean violation rate over extracted answers.
 Variant pairs: see :mod:`schedc.bench.stats` (|ΔVR| median and IQR, seed band, bootstrap CI, verdict).
 
+Solver-code datasets (``answer_mode`` ``solver-code``): the response's program runs in the sandbox
+(:mod:`schedc.bench.solver_code`) and its stdout is verified; ``program_status`` in
+``answers.jsonl`` says how it ended (``ok``, ``exit``, ``killed``, ``timeout``, ``output_limit``).
+
 ConstraintBench's metrics (optimality within ε, threshold sensitivity, self-report discrepancy,
 failure modes): see :mod:`schedc.bench.metrics`; ``errors`` counts answer slots whose request
 ended in an error (they count as infeasible).
@@ -121,14 +125,21 @@ def load_responses(paths: Sequence[Path]) -> dict[tuple[str, str], tuple[str | N
 
 def _unanswered(base: dict[str, Any], status: str) -> dict[str, Any]:
     """The verdict of a slot without a text: not extracted, infeasible, coverage 0."""
-    return {**base, "status": status, "error": status == "error", "extracted": False, "feasible": False,
+    return {**base, "status": status, "error": status == "error", "program_status": None, "extracted": False,
+            "feasible": False,
             "coverage": 0.0, "violation_rate": None, "gap_pct": None, "hard_violations": None, "objective": None,
             "stated_objective": None, "stated_objective_error": None, "optimal_within": {}, "failure_modes": {}}
 
 
+def _program_failed(base: dict[str, Any], program_status: str) -> dict[str, Any]:
+    """The verdict of a solver-code answer whose program did not exit cleanly: nothing to verify."""
+    return {**_unanswered(base, "ok"), "program_status": program_status, "failure_modes": {"unparseable": 1}}
+
+
 def _verdict(base: dict[str, Any], report: Any) -> dict[str, Any]:
     """The answers.jsonl row of a verified answer."""
-    return {**base, "status": "ok", "error": False, "extracted": report.extracted, "feasible": report.feasible,
+    return {**base, "status": "ok", "error": False, "program_status": None, "extracted": report.extracted,
+            "feasible": report.feasible,
             "coverage": report.coverage, "violation_rate": report.violation_rate, "gap_pct": report.gap_pct,
             "hard_violations": report.hard_violations, "objective": report.objective,
             "stated_objective": report.stated_objective, "stated_objective_error": report.stated_objective_error,
@@ -151,10 +162,18 @@ def check_group(task: dict[str, Any]) -> list[dict[str, Any]]:
         if slot["text"] is None:
             results.append(_unanswered(base, "error" if slot.get("error") else "missing"))
             continue
+        text, program_status = slot["text"], None
+        if slot.get("answer_mode") == "solver-code":
+            from schedc.bench.solver_code import run_answer
+
+            text, program_status = run_answer(text, task.get("program_limits"))
+            if text is None:
+                results.append(_program_failed(base, program_status))
+                continue
         naming = json.dumps(slot["names"], sort_keys=True)
         if naming not in verifiers:
             verifiers[naming] = Verifier(instance, family, {p["ir"]: p["shown"] for p in slot["names"]})
-        results.append(_verdict(base, verifiers[naming].check(slot["text"])))
+        results.append({**_verdict(base, verifiers[naming].check(text)), "program_status": program_status})
     return results
 
 
@@ -175,6 +194,7 @@ def _tasks(out: Path, dataset: list[dict[str, Any]], answers: dict[tuple[str, st
         keys[record["spec"]] = (record["family"], record["instance"])
         for model in models:
             slot = {k: record[k] for k in ("id", "instance", "family", "difficulty", "variant", "seed", "names")}
+            slot["answer_mode"] = record.get("answer_mode", "text")
             text, error = answers.get((model, record["id"]), (None, None))
             groups[record["spec"]].append({**slot, "model": model, "text": text, "error": error})
     return [{"spec": str(Path(out).resolve() / spec), "slots": slots, "reference": references.get(keys[spec])}
@@ -183,7 +203,7 @@ def _tasks(out: Path, dataset: list[dict[str, Any]], answers: dict[tuple[str, st
 
 def verify_all(out: Path, responses: Sequence[Path], jobs: int = 1, executor: str = "local",
                scheduler: str | None = None, progress: bool = False, families: Sequence[str] | None = None,
-               instances: Sequence[str] | None = None) -> list[dict[str, Any]]:
+               instances: Sequence[str] | None = None, program_limits: Any = None) -> list[dict[str, Any]]:
     """Every answer slot's verdict, in dataset order then model order (of the filtered records)."""
     dataset = load_dataset(out)
     answers = load_responses(responses)
@@ -197,9 +217,15 @@ def verify_all(out: Path, responses: Sequence[Path], jobs: int = 1, executor: st
     dataset = filter_records(dataset, families, instances)
     kept = {r["id"] for r in dataset}
     answers = {key: value for key, value in answers.items() if key[1] in kept}
+    if any(r.get("answer_mode") == "solver-code" for r in dataset):
+        from schedc.bench.sandbox import require_isolation
+
+        require_isolation()  # refuse before any program runs
     from schedc.bench.validate import read_references
 
     tasks = _tasks(out, dataset, answers, read_references(out))
+    for task in tasks:
+        task["program_limits"] = program_limits
     results = [r for group in run_tasks(check_group, tasks, jobs=jobs, executor=executor,
                                         scheduler=scheduler, progress="eval" if progress else None) for r in group]
     order = {r["id"]: k for k, r in enumerate(dataset)}
@@ -353,11 +379,14 @@ def report_markdown(table: list[dict[str, Any]], pairs: list[dict[str, Any]],
 
 def evaluate(out: Path, responses: Sequence[Path], report: Path, jobs: int = 1, executor: str = "local",
              scheduler: str | None = None, progress: bool = False, families: Sequence[str] | None = None,
-             instances: Sequence[str] | None = None) -> dict[str, Any]:
-    """Verify every answer (of the given families and instances) and write the report files."""
+             instances: Sequence[str] | None = None, program_limits: Any = None) -> dict[str, Any]:
+    """Verify every answer (of the given families and instances) and write the report files.
+
+    ``program_limits`` (a :class:`schedc.bench.sandbox.Limits`) bound solver-code programs.
+    """
     from schedc.bench.metrics import TABLES, constraintbench_tables
 
-    results = verify_all(out, responses, jobs, executor, scheduler, progress, families, instances)
+    results = verify_all(out, responses, jobs, executor, scheduler, progress, families, instances, program_limits)
     table = feasibility_table(results)
     pairs = variant_pairs(results)
     tables = constraintbench_tables(results)
