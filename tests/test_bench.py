@@ -93,6 +93,33 @@ def test_composition_follows_the_rules(built: Path, sources: Path) -> None:
     assert "jsplib/abz5" in manifest["missing"]
 
 
+def test_dataset_card_declares_configs_features_and_licence(built: Path) -> None:
+    import hashlib
+
+    import yaml
+
+    text = (built / "README.md").read_text(encoding="utf-8")
+    meta = yaml.safe_load(text.split("---\n")[1])
+    configs = {c["config_name"]: c for c in meta["configs"]}
+    assert configs["all"]["default"] and configs["all"]["data_files"] == [{"split": "test", "path": "dataset.jsonl"}]
+    assert {f"schedbench-{v}" for v in VARIANTS} <= set(configs)
+    records = [json.loads(line) for line in (built / "dataset.jsonl").read_text().splitlines()]
+    assert [f["name"] for f in meta["dataset_info"]["features"]] and \
+        {f["name"] for f in meta["dataset_info"]["features"]} == set(records[0])
+    for variant in VARIANTS:
+        (path,) = [d["path"] for d in configs[f"schedbench-{variant}"]["data_files"]]
+        lines = (built / path).read_text().splitlines()
+        assert [json.loads(x) for x in lines] == [r for r in records if r["variant"] == variant]
+    assert all(r["spec_sha256"] == hashlib.sha256((built / r["spec"]).read_bytes()).hexdigest() for r in records)
+    assert "not redistributed" in text and "## Composition" in text
+
+
+def test_dataset_card_loads_with_hugging_face_datasets(built: Path, tmp_path: Path) -> None:
+    datasets = pytest.importorskip("datasets")
+    data = datasets.load_dataset(str(built), cache_dir=str(tmp_path))
+    assert data["test"].num_rows == len((built / "dataset.jsonl").read_text().splitlines())
+
+
 def test_rerun_is_a_no_op(built: Path, sources: Path) -> None:
     before = _snapshot(built)
     summary = bench_build.build([sources], built, VARIANTS, SEEDS)

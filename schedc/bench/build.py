@@ -7,6 +7,8 @@ Output folder layout::
     OUT/dataset.jsonl                       every record, in selection × variant × seed order
     OUT/composition.md, composition.csv     instances by family × difficulty
     OUT/manifest.json                       settings, selection, missing files, failures
+    OUT/data/<variant>.jsonl, OUT/README.md the records per variant and the dataset card
+                                            (:mod:`schedc.bench.card`: ``datasets.load_dataset(OUT)``)
 
 An instance is *finished* when its records file holds every requested (variant, seed); a rerun
 skips finished instances and rewrites a file only when its bytes would change, so a rerun of a
@@ -15,6 +17,7 @@ finished build touches nothing, and a build interrupted at any point completes t
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -122,7 +125,8 @@ def _load_records(path: Path) -> dict[tuple[str, int], dict[str, Any]]:
     return {(r["variant"], r["seed"]): r for r in records}
 
 
-def _record(item: Item, rendering: Any, instance: Any, spec: str, answer_mode: str = "text") -> dict[str, Any]:
+def _record(item: Item, rendering: Any, instance: Any, spec: str, answer_mode: str = "text",
+            spec_sha256: str = "") -> dict[str, Any]:
     """One dataset record (a flat, schema-stable JSON object: names as a list of pairs).
 
     In solver-code mode the prompt is the rendering's user prompt followed by the solver-code
@@ -139,7 +143,7 @@ def _record(item: Item, rendering: Any, instance: Any, spec: str, answer_mode: s
             "variant": rendering.variant, "seed": rendering.seed, "system": rendering.system,
             "prompt": prompt, "response_format": rendering.response_format, "answer_mode": answer_mode,
             "names": [{"ir": k, "shown": v} for k, v in rendering.names.items()],
-            "bks": meta.bks, "bks_kind": meta.bks_kind, "spec": spec}
+            "bks": meta.bks, "bks_kind": meta.bks_kind, "spec": spec, "spec_sha256": spec_sha256}
 
 
 def build_item(task: dict[str, Any]) -> dict[str, Any]:
@@ -155,9 +159,10 @@ def build_item(task: dict[str, Any]) -> dict[str, Any]:
     spec = spec_path(out, item.family, item.name)
     mode = task.get("answer_mode", "text")
     have = {k: r for k, r in _load_records(target).items() if r.get("answer_mode", "text") == mode}
-    stale = [k for k, r in have.items() if r.get("difficulty") != item.difficulty]
-    for key in stale:  # the tier moved (references from `bench validate`): no new rendering needed
-        have[key] = {**have[key], "difficulty": item.difficulty}
+    digest = hashlib.sha256(spec.read_bytes()).hexdigest() if spec.is_file() else ""
+    stale = [k for k, r in have.items() if (r.get("difficulty"), r.get("spec_sha256")) != (item.difficulty, digest)]
+    for key in stale:  # the tier moved (references from `bench validate`), or an older record: no new rendering
+        have[key] = {**have[key], "difficulty": item.difficulty, "spec_sha256": digest}
     if spec.is_file() and all(key in have for key in wanted):
         if not stale:
             return {"name": item.name, "status": "skipped"}
@@ -166,11 +171,13 @@ def build_item(task: dict[str, Any]) -> dict[str, Any]:
     try:
         instance = _import(item)
         family = load_family(instance.family)
-        write_if_changed(spec, print_instance(instance))
+        text = print_instance(instance)
+        write_if_changed(spec, text)
         relative = spec.relative_to(out).as_posix()
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
         for key in wanted:
             if key not in have:
-                have[key] = _record(item, render(instance, family, key[0], key[1]), instance, relative, mode)
+                have[key] = _record(item, render(instance, family, key[0], key[1]), instance, relative, mode, digest)
     except SchedcError as exc:
         return {"name": item.name, "status": "failed", "error": str(exc)}
     _write_records(target, have)
@@ -266,6 +273,11 @@ def _finish(out: Path, chosen: Selection, summary: BuildSummary, variants: list[
                 "missing": summary.missing, "missing_files": chosen.missing_files(),
                 "failed": dict(sorted(summary.failed.items())), "notes": summary.notes}
     write_if_changed(out / "manifest.json", json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
+    from schedc.bench.card import card, split_by_variant
+
+    for relative, text in split_by_variant(lines, variants).items():
+        write_if_changed(out / relative, text)
+    write_if_changed(out / "README.md", card(manifest, len(lines), (out / "composition.md").read_text("utf-8")))
 
 
 def composition(items: Sequence[Item]) -> dict[str, Counter]:
