@@ -302,6 +302,32 @@ def _assert_constraintbench_tables(data: dict, report: Path, n: int, known: dict
     assert "## Threshold sensitivity" in text and "## Failure modes of violations" in text
 
 
+def test_eval_pairs_an_ablation_folder_with_a_seed_study_folder(sources: Path, tmp_path: Path) -> None:
+    """The paper's design: variants at seed 42 in one folder, the reseeded condition in another."""
+    from schedc.api import load_instance
+    from schedc.family import load_family
+    from schedc.solution import Solution
+    from schedc.verify import Verifier
+
+    ablation, seeds = tmp_path / "ablation", tmp_path / "seed"
+    bench_build.build([sources], ablation, ["v1", "v2"], [42])
+    bench_build.build([sources], seeds, ["v2"], [42, 43])
+    records = {json.loads(x)["id"]: json.loads(x) for folder in (ablation, seeds)
+               for x in (folder / "dataset.jsonl").read_text().splitlines()}
+    instance = load_instance(ablation / records["jsplib/ft06/v1/s42"]["spec"])
+    family = load_family(instance.family)
+    clash = Solution(starts={a.name: 0 for a in instance.activities}, modes={a.name: 1 for a in instance.activities})
+    texts = {}
+    for rid in ("jsplib/ft06/v1/s42", "jsplib/ft06/v2/s42", "jsplib/ft06/v2/s43"):
+        texts[rid] = Verifier(instance, family, {p["ir"]: p["shown"] for p in records[rid]["names"]}).write(clash)
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(json.dumps({"model": "m", "id": k, "text": v}) + "\n" for k, v in texts.items()))
+    data = evaluate(ablation, [path], tmp_path / "report", also=[seeds], families=["jsplib"])
+    (row,) = [r for r in data["pairs"] if (r["variant_a"], r["variant_b"]) == ("v1", "v2")]
+    assert (row["band_conditions"], row["n"], row["band_n"]) == ("v2", 1, 1)
+    assert row["delta_median"] == 0.0 and row["band_median"] == 0.0 and row["verdict"] == "no"
+
+
 def _assert_png(path: Path) -> None:
     data = path.read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 8_000, (path, len(data))

@@ -131,6 +131,8 @@ def eval_cmd(
     jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
     families: Families = None, instances: Instances = None,
     program_time_limit: Annotated[float, typer.Option(help="solver-code: wall and CPU seconds per program")] = 10.0,
+    also: Annotated[list[Path] | None, typer.Option("--also", help="another benchmark folder to evaluate with this "
+                                                     "one (e.g. the seed study beside the ablation set)")] = None,
 ) -> None:
     """Verify every answer; feasibility/gap/coverage/VR tables and variant-pair statistics."""
     from schedc.bench.evaluate import evaluate
@@ -140,7 +142,7 @@ def eval_cmd(
 
         limits = Limits(cpu_seconds=max(1, math.ceil(program_time_limit)), wall_seconds=program_time_limit)
         evaluate(out, responses, report, jobs, executor, scheduler, progress=True, program_limits=limits,
-                 **_filters(families, instances))
+                 also=also or (), **_filters(families, instances))
     except SchedcError as exc:
         raise _fail(exc) from None
     typer.echo((report / "report.md").read_text(encoding="utf-8"))

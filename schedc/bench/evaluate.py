@@ -185,27 +185,46 @@ def with_reference(instance: Any, reference: dict[str, Any] | None) -> Any:
     return msgspec.structs.replace(instance, meta=meta)
 
 
-def _tasks(out: Path, dataset: list[dict[str, Any]], answers: dict[tuple[str, str], tuple[str | None, str | None]],
+def merged_datasets(folders: Sequence[Path]) -> list[dict[str, Any]]:
+    """The records of several built benchmarks, by id (the first folder's record wins), each with its ``_root``.
+
+    A seed study built beside an ablation set shares the base-seed renderings (same id, same
+    prompt); evaluating both folders together pairs the ablation's variants with the seed band.
+    """
+    records: dict[str, dict[str, Any]] = {}
+    for folder in folders:
+        root = str(Path(folder).resolve())
+        for record in load_dataset(Path(folder)):
+            records.setdefault(record["id"], {**record, "_root": root})
+    return list(records.values())
+
+
+def _tasks(dataset: list[dict[str, Any]], answers: dict[tuple[str, str], tuple[str | None, str | None]],
            references: dict[tuple[str, str], dict[str, Any]]) -> list[dict]:
     models = sorted({model for model, _ in answers})
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     keys: dict[str, tuple[str, str]] = {}
     for record in dataset:
-        keys[record["spec"]] = (record["family"], record["instance"])
+        spec = str(Path(record["_root"]) / record["spec"])
+        keys[spec] = (record["family"], record["instance"])
         for model in models:
             slot = {k: record[k] for k in ("id", "instance", "family", "difficulty", "variant", "seed", "names")}
             slot["answer_mode"] = record.get("answer_mode", "text")
             text, error = answers.get((model, record["id"]), (None, None))
-            groups[record["spec"]].append({**slot, "model": model, "text": text, "error": error})
-    return [{"spec": str(Path(out).resolve() / spec), "slots": slots, "reference": references.get(keys[spec])}
-            for spec, slots in groups.items()]
+            groups[spec].append({**slot, "model": model, "text": text, "error": error})
+    return [{"spec": spec, "slots": slots, "reference": references.get(keys[spec])} for spec, slots in groups.items()]
 
 
 def verify_all(out: Path, responses: Sequence[Path], jobs: int = 1, executor: str = "local",
                scheduler: str | None = None, progress: bool = False, families: Sequence[str] | None = None,
-               instances: Sequence[str] | None = None, program_limits: Any = None) -> list[dict[str, Any]]:
-    """Every answer slot's verdict, in dataset order then model order (of the filtered records)."""
-    dataset = load_dataset(out)
+               instances: Sequence[str] | None = None, program_limits: Any = None,
+               also: Sequence[Path] = ()) -> list[dict[str, Any]]:
+    """Every answer slot's verdict, in dataset order then model order (of the filtered records).
+
+    ``also``: more benchmark folders whose records join ``out``'s (:func:`merged_datasets`).
+    """
+    folders = [Path(out), *map(Path, also)]
+    dataset = merged_datasets(folders)
     answers = load_responses(responses)
     if not answers:
         raise SchedcError.at("B205", "the response files hold no responses")
@@ -223,7 +242,10 @@ def verify_all(out: Path, responses: Sequence[Path], jobs: int = 1, executor: st
         require_isolation()  # refuse before any program runs
     from schedc.bench.validate import read_references
 
-    tasks = _tasks(out, dataset, answers, read_references(out))
+    references: dict[tuple[str, str], dict[str, Any]] = {}
+    for folder in reversed(folders):
+        references.update(read_references(folder))
+    tasks = _tasks(dataset, answers, references)
     for task in tasks:
         task["program_limits"] = program_limits
     results = [r for group in run_tasks(check_group, tasks, jobs=jobs, executor=executor,
@@ -379,14 +401,17 @@ def report_markdown(table: list[dict[str, Any]], pairs: list[dict[str, Any]],
 
 def evaluate(out: Path, responses: Sequence[Path], report: Path, jobs: int = 1, executor: str = "local",
              scheduler: str | None = None, progress: bool = False, families: Sequence[str] | None = None,
-             instances: Sequence[str] | None = None, program_limits: Any = None) -> dict[str, Any]:
+             instances: Sequence[str] | None = None, program_limits: Any = None,
+             also: Sequence[Path] = ()) -> dict[str, Any]:
     """Verify every answer (of the given families and instances) and write the report files.
 
-    ``program_limits`` (a :class:`schedc.bench.sandbox.Limits`) bound solver-code programs.
+    ``program_limits`` (a :class:`schedc.bench.sandbox.Limits`) bound solver-code programs;
+    ``also`` adds benchmark folders (e.g. the seed study beside the ablation set).
     """
     from schedc.bench.metrics import TABLES, constraintbench_tables
 
-    results = verify_all(out, responses, jobs, executor, scheduler, progress, families, instances, program_limits)
+    results = verify_all(out, responses, jobs, executor, scheduler, progress, families, instances, program_limits,
+                         also)
     table = feasibility_table(results)
     pairs = variant_pairs(results)
     tables = constraintbench_tables(results)
