@@ -133,7 +133,9 @@ def _unanswered(base: dict[str, Any], status: str) -> dict[str, Any]:
 
 def _program_failed(base: dict[str, Any], program_status: str) -> dict[str, Any]:
     """The verdict of a solver-code answer whose program did not exit cleanly: nothing to verify."""
-    return {**_unanswered(base, "ok"), "program_status": program_status, "failure_modes": {"unparseable": 1}}
+    from schedc.failure_modes import count
+
+    return {**_unanswered(base, "ok"), "program_status": program_status, "failure_modes": count(["unparseable"])}
 
 
 def _verdict(base: dict[str, Any], report: Any) -> dict[str, Any]:

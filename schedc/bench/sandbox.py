@@ -74,17 +74,19 @@ class RunResult:
     seconds: float
 
 
-def _clean_env(limits: Limits) -> dict[str, str]:
+def _clean_env() -> dict[str, str]:
+    """The program's whole environment (nothing of the caller's)."""
     threads = "1"
     return {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp/work", "TMPDIR": "/tmp/work", "LANG": "C.UTF-8",
             "PYTHONDONTWRITEBYTECODE": "1", "OMP_NUM_THREADS": threads, "OPENBLAS_NUM_THREADS": threads}
 
 
 def _command(limits: Limits, user_namespace: bool) -> list[str]:
+    """``unshare … python -I sandbox_boot.py CONFIG``: the init process and what it must set up."""
     unshare = shutil.which("unshare") or "unshare"
     config = {"limits": {k: int(v) for k, v in asdict(limits).items() if k not in ("wall_seconds", "output_bytes",
                                                                                    "tmpfs_bytes")},
-              "tmpfs_bytes": limits.tmpfs_bytes, "python": sys.executable, "env": _clean_env(limits),
+              "tmpfs_bytes": limits.tmpfs_bytes, "python": sys.executable, "env": _clean_env(),
               "user_namespace": user_namespace,
               "reachable": sorted({sys.executable, os.path.realpath(sys.executable), sys.prefix, sys.base_prefix,
                                    *(p for p in sys.path if "site-packages" in p)})}
@@ -132,10 +134,11 @@ def _kill(process: subprocess.Popen) -> None:
 
 
 def _execute(source: str, limits: Limits, user_namespace: bool) -> RunResult:
+    """Start the sandbox, hand it the program on stdin, collect its output under the limits."""
     started = time.monotonic()
     try:
         process = subprocess.Popen(_command(limits, user_namespace), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, env=_clean_env(limits), start_new_session=True,
+                                   stderr=subprocess.PIPE, env=_clean_env(), start_new_session=True,
                                    cwd="/")
     except OSError as exc:
         return RunResult("exit", None, "", f"sandbox: {exc}", 0.0)
