@@ -622,6 +622,16 @@ def test_cli_build_rejects_bad_input(tmp_path: Path) -> None:
     assert not (tmp_path / "out").exists()
 
 
+def test_cli_seed_selection_uses_the_seed_designs_variants_and_seeds(sources: Path, tmp_path: Path) -> None:
+    result = _ok("build", sources, "-o", tmp_path / "s", "--selection", "seed")
+    manifest = json.loads((tmp_path / "s" / "manifest.json").read_text())
+    assert (manifest["selection"], manifest["variants"], manifest["seeds"]) == ("seed", ["v2", "v3a", "v3b"],
+                                                                               [42, 43, 44])
+    assert "selection `seed`" in result.stdout and sum(manifest["missing_files"].values()) + len(
+        manifest["instances"]) == 150
+    _fails("build", sources, "-o", tmp_path / "x", "--selection", "nope", message="B102")
+
+
 def test_cli_eval_writes_the_report(built: Path, tmp_path: Path) -> None:
     responses, _ = _answers(built)
     path = tmp_path / "responses.jsonl"

@@ -37,10 +37,10 @@ def _fail(exc: SchedcError) -> typer.Exit:
 def build_cmd(
     sources: Annotated[list[Path], typer.Argument(help="folders laid out like shared/data")],
     out: Annotated[Path, typer.Option("-o", "--out", help="output folder")],
-    variants: Annotated[str | None, typer.Option(help="comma-separated variants [default: the selection's, "
-                                                 "v1,v2,v3a,v3b,v4; seed: v2,v3a,v3b]")] = None,
-    seeds: Annotated[str | None, typer.Option(help="comma-separated rendering seeds [default: the selection's, "
-                                              "42; seed: 42,43,44]")] = None,
+    variants: Annotated[str | None, typer.Option(help="comma-separated variants (default: v1,v2,v3a,v3b,v4; "
+                                                 "with --selection seed: v2,v3a,v3b)")] = None,
+    seeds: Annotated[str | None, typer.Option(help="comma-separated rendering seeds (default: 42; "
+                                              "with --selection seed: 42,43,44)")] = None,
     selection: Annotated[str, typer.Option(help="schedbench (1,132), ablation (470) or seed (150)")] = "schedbench",
     order: Annotated[str, typer.Option(help="'first 100' order: natural or lexicographic")] = "natural",
     answer_mode: Annotated[str, typer.Option(help="text (a schedule) or solver-code (a program run in a sandbox)")]
