@@ -16,6 +16,7 @@ from typing import Literal
 
 import msgspec
 
+from schedc import failure_modes
 from schedc.answers import AnswerFormat, AnswerLine, Extraction, Skipped, extract
 from schedc.evaluate import Evaluation, evaluate, make_context
 from schedc.ir import Family, Instance
@@ -43,6 +44,7 @@ class Issue(msgspec.Struct, frozen=True, kw_only=True):
     kind: IssueKind
     message: str
     line: int | None = None
+    category: str = ""  # failure mode (:mod:`schedc.failure_modes`), set when the report is made
 
 
 class ViolationReport(msgspec.Struct, frozen=True, kw_only=True):
@@ -51,6 +53,7 @@ class ViolationReport(msgspec.Struct, frozen=True, kw_only=True):
     message: str
     amount: int = 1
     entities: tuple[str, ...] = ()
+    category: str = ""  # failure mode (:mod:`schedc.failure_modes`)
 
 
 class CheckReport(msgspec.Struct, frozen=True, kw_only=True):
@@ -78,6 +81,8 @@ class CheckReport(msgspec.Struct, frozen=True, kw_only=True):
     gap_pct: float | None
     optimal_within: dict[str, bool]
     skipped_lines: list[Skipped]
+    stated_objective_error: float | None = None  # |stated − recomputed| / max(|recomputed|, 1)
+    failure_modes: dict[str, int] = msgspec.field(default_factory=dict)  # problems per failure-mode category
 
 
 class Verifier:
@@ -379,7 +384,7 @@ class Verifier:
             violations=[], objective=None, objective_measure=self.instance.objective.measure, components={},
             stated_objective=extraction.stated_objective, stated_objective_matches=None,
             bks=self.instance.meta.bks, bks_kind=self.instance.meta.bks_kind, gap_pct=None, optimal_within={},
-            skipped_lines=list(extraction.skipped))
+            skipped_lines=list(extraction.skipped), failure_modes=failure_modes.count(["unparseable"]))
 
     def _report(self, extraction: Extraction, solution: Solution, evaluation: Evaluation,
                 issues: list[Issue]) -> CheckReport:
@@ -397,20 +402,33 @@ class Verifier:
         elif feasible and objective is not None and bks == 0:
             gap = 0.0 if objective == 0 else None
         stated = extraction.stated_objective
+        issues = [msgspec.structs.replace(i, category=failure_modes.issue_category(i.kind)) for i in issues]
+        violations = [ViolationReport(kind=v.kind, constraint=v.constraint, message=v.message, amount=v.amount,
+                                      entities=v.entities, category=failure_modes.violation_category(v.kind, v.amount))
+                      for v in evaluation.violations]
+        unparseable = sum(1 for s in extraction.skipped if failure_modes.is_unparseable(s.reason))
+        modes = failure_modes.count([*(i.category for i in issues), *(v.category for v in violations),
+                                     *["unparseable"] * unparseable])
         return CheckReport(
             instance=self.instance.name, family=self.family.name, extracted=True, extraction_error=None,
             feasible=feasible, produced=produced, required=required,
             coverage=round(min(present, required) / required, 6) if required else 1.0,
             hard_violations=hard, violation_rate=round(hard / produced, 6) if produced else None,
-            issues=issues, violations=[ViolationReport(kind=v.kind, constraint=v.constraint, message=v.message,
-                                                       amount=v.amount, entities=v.entities)
-                                       for v in evaluation.violations],
+            issues=issues, violations=violations,
             objective=objective, objective_measure=self.instance.objective.measure,
             components=evaluation.components, stated_objective=stated,
             stated_objective_matches=None if stated is None or objective is None else stated == objective,
             bks=bks, bks_kind=self.instance.meta.bks_kind, gap_pct=None if gap is None else round(gap, 4),
             optimal_within={f"{eps:g}": gap <= eps + 1e-9 for eps in EPSILONS} if gap is not None else {},
-            skipped_lines=list(extraction.skipped))
+            skipped_lines=list(extraction.skipped), stated_objective_error=_relative_error(stated, objective),
+            failure_modes=modes)
+
+
+def _relative_error(stated: int | None, objective: int | None) -> float | None:
+    """|stated − recomputed| / max(|recomputed|, 1) (an objective of 0 compares absolutely)."""
+    if stated is None or objective is None:
+        return None
+    return round(abs(stated - objective) / max(abs(objective), 1), 6)
 
 
 def _demand_coverage(verifier: Verifier, solution: Solution) -> tuple[int, int]:

@@ -17,7 +17,7 @@ from schedc.bench import build as bench_build
 from schedc.bench.evaluate import evaluate, variant_pairs
 from schedc.bench.run import run
 from schedc.bench.selection import natural_key, ordered, select
-from schedc.bench.stats import bootstrap_ci, pair_stats, verdict
+from schedc.bench.stats import band_conditions, pair_stats, seed_deltas, verdict, wilson
 from schedc.bench.validate import validate
 from schedc.cli import app
 from schedc.importers.common import read_bks
@@ -93,6 +93,33 @@ def test_composition_follows_the_rules(built: Path, sources: Path) -> None:
     assert "jsplib/abz5" in manifest["missing"]
 
 
+def test_dataset_card_declares_configs_features_and_licence(built: Path) -> None:
+    import hashlib
+
+    import yaml
+
+    text = (built / "README.md").read_text(encoding="utf-8")
+    meta = yaml.safe_load(text.split("---\n")[1])
+    configs = {c["config_name"]: c for c in meta["configs"]}
+    assert configs["all"]["default"] and configs["all"]["data_files"] == [{"split": "test", "path": "dataset.jsonl"}]
+    assert {f"schedbench-{v}" for v in VARIANTS} <= set(configs)
+    records = [json.loads(line) for line in (built / "dataset.jsonl").read_text().splitlines()]
+    assert [f["name"] for f in meta["dataset_info"]["features"]] and \
+        {f["name"] for f in meta["dataset_info"]["features"]} == set(records[0])
+    for variant in VARIANTS:
+        (path,) = [d["path"] for d in configs[f"schedbench-{variant}"]["data_files"]]
+        lines = (built / path).read_text().splitlines()
+        assert [json.loads(x) for x in lines] == [r for r in records if r["variant"] == variant]
+    assert all(r["spec_sha256"] == hashlib.sha256((built / r["spec"]).read_bytes()).hexdigest() for r in records)
+    assert "not redistributed" in text and "## Composition" in text
+
+
+def test_dataset_card_loads_with_hugging_face_datasets(built: Path, tmp_path: Path) -> None:
+    datasets = pytest.importorskip("datasets")
+    data = datasets.load_dataset(str(built), cache_dir=str(tmp_path))
+    assert data["test"].num_rows == len((built / "dataset.jsonl").read_text().splitlines())
+
+
 def test_rerun_is_a_no_op(built: Path, sources: Path) -> None:
     before = _snapshot(built)
     summary = bench_build.build([sources], built, VARIANTS, SEEDS)
@@ -135,6 +162,61 @@ def test_shared_data_selection_counts() -> None:
     assert len(sm) == 400 and sm[0].name == "j301_1" and sm[99].name == "j3010_10"
 
 
+def _mm_universe(root: Path) -> Path:
+    """Empty PSPLIB-MM files j10/j20/j30 × 12 groups × 10 (names are all a selection needs), j30 with bks."""
+    rows = ["instance,bks,kind,lower_bound,difficulty,source"]
+    for subset in ("j10", "j20", "j30"):
+        (root / "psplib-mm" / subset).mkdir(parents=True)
+        for g in range(1, 13):
+            for k in range(1, 11):
+                (root / "psplib-mm" / subset / f"{subset}{g}_{k}.mm").touch()
+                rows.append(f"{subset}{g}_{k},30,optimal,30,,test")
+    (root / "psplib-mm" / "bks.csv").write_text("\n".join(rows) + "\n")
+    return root
+
+
+def test_ablation_and_seed_designs_have_the_papers_sizes(tmp_path: Path) -> None:
+    from collections import Counter
+
+    from schedc.bench.selection import DESIGN_TOTALS, stratum
+
+    root = _mm_universe(tmp_path)
+    full, ablation, seed = (select([root], name) for name in ("schedbench", "ablation", "seed"))
+    assert Counter(i.family for i in ablation.items) == DESIGN_TOTALS["ablation"]  # 470
+    assert Counter(i.family for i in seed.items) == DESIGN_TOTALS["seed"]  # 150
+    assert len(ablation.items) == 470 and len(seed.items) == 150
+    keys = {(i.family, i.name) for i in ablation.items}
+    assert keys <= {(i.family, i.name) for i in full.items}
+    assert {(i.family, i.name) for i in seed.items} <= keys  # the seed subset is drawn from the ablation set
+    assert [i.name for i in select([root], "ablation").items] == [i.name for i in ablation.items]  # seeded
+    sets = Counter(stratum(i)[0] for i in ablation.items if i.family == "psplib-sm")
+    assert sets == {"j30": 25, "j60": 25, "j90": 25, "j120": 25}  # proportional to the four sets of 100
+    mm = Counter(stratum(i)[0] for i in ablation.items if i.family == "psplib-mm")
+    assert sorted(mm.values()) == [33, 33, 34]
+    order = {(i.family, i.name): k for k, i in enumerate(full.items)}
+    assert [order[(i.family, i.name)] for i in ablation.items] == sorted(order[k] for k in keys)  # dataset order
+
+
+def test_quotas_are_proportional_with_largest_remainders() -> None:
+    import random
+
+    from schedc.bench.selection import quotas
+
+    assert quotas([100, 100, 100, 21, 69, 80], 150, random.Random(1)) == [32, 32, 32, 7, 22, 25]
+    assert quotas([5, 3], 10, random.Random(1)) == [5, 3]  # a design larger than its population keeps all
+    split = [quotas([10, 10, 10], 10, random.Random(s)) for s in range(20)]
+    assert all(sorted(q) == [3, 3, 4] for q in split) and len({tuple(q) for q in split}) > 1  # ties: seeded
+
+
+def test_missing_file_counts_cover_psplib_mm_sets_with_too_few_files() -> None:
+    root = shared_or_skip()
+    chosen = select([root])
+    missing = chosen.missing_files()
+    assert missing["psplib-mm"] == 300 - 45  # 45 files present, no item for the other 255
+    assert missing["jsplib"] == 262 - 41 and missing["nsplib"] == 80 - 16
+    assert missing["itc2007"] == 21 - 4 and missing["inrc2010"] == 69 - 11 and missing["psplib-sm"] == 400 - 60
+
+
 # ---------------------------------------------------------------------------------------------- eval and statistics
 
 
@@ -156,15 +238,17 @@ def _answers(built: Path) -> tuple[list[dict], dict[str, float]]:
 
     best = solve(instance, family, SolveOptions(time_limit=5, workers=1)).solution
     clash = Solution(starts={a.name: 0 for a in instance.activities}, modes={a.name: 1 for a in instance.activities})
-    bad_text = writer("jsplib/ft06/v2/s42").write(clash)
-    vr_bad = writer("jsplib/ft06/v2/s42").check(bad_text).violation_rate
+    bad_text = writer("jsplib/ft06/v2/s42").write(clash) + "Job 99 step 1: start=0\nJob 1 step 1 start 0"
+    bad_report = writer("jsplib/ft06/v2/s42").check(bad_text)
+    vr_bad = bad_report.violation_rate
     responses = [
-        {"model": "m", "id": "jsplib/ft06/v1/s42", "text": writer("jsplib/ft06/v1/s42").write(best), "error": None},
+        {"model": "m", "id": "jsplib/ft06/v1/s42", "text": writer("jsplib/ft06/v1/s42").write(best) + "Makespan: 66",
+         "error": None},
         {"model": "m", "id": "jsplib/ft06/v2/s42", "text": bad_text, "error": None},
         {"model": "m", "id": "jsplib/la01/v1/s42", "text": "I cannot solve this.", "error": None},
         {"model": "m", "id": "jsplib/la01/v2/s42", "text": None, "error": "HTTP 500"},
     ]
-    return responses, {"vr_bad": vr_bad, "n_records": len(records)}
+    return responses, {"vr_bad": vr_bad, "n_records": len(records), "violations_bad": len(bad_report.violations)}
 
 
 def test_eval_reproduces_hand_computed_tables(built: Path, tmp_path: Path) -> None:
@@ -185,12 +269,63 @@ def test_eval_reproduces_hand_computed_tables(built: Path, tmp_path: Path) -> No
     assert rows[("m", "nsplib", "unassigned")]["feasible"] == 0
     answers = [json.loads(line) for line in (tmp_path / "report" / "answers.jsonl").read_text().splitlines()]
     status = {a["id"]: a["status"] for a in answers}
-    assert status["jsplib/la01/v2/s42"] == "missing" and status["jsplib/la01/v1/s42"] == "ok"
+    assert status["jsplib/la01/v2/s42"] == "error" and status["jsplib/la01/v1/s42"] == "ok"
+    assert status["jsplib/la01/v1/s43"] == "missing"
+    assert jsp["errors"] == 1 and total["errors"] == 1
+    low, high = jsp["feasible_ci_low"], jsp["feasible_ci_high"]
+    assert low < jsp["feasible_rate"] < high
     assert (tmp_path / "report" / "report.md").read_text().startswith("# SCHEDBench evaluation")
     for name in ("feasibility.png", "delta_vr.png"):
         _assert_png(tmp_path / "report" / name)
     with (tmp_path / "report" / "feasibility.csv").open() as handle:
         assert len(list(csv.DictReader(handle))) == len(data["feasibility"])
+    _assert_constraintbench_tables(data, tmp_path / "report", n, known)
+
+
+def _assert_constraintbench_tables(data: dict, report: Path, n: int, known: dict) -> None:
+    """The hand-known answers: ft06 v1 optimal (stated 66 for 55), ft06 v2 clashing + a hallucinated and a
+    malformed line, la01 v1 prose, la01 v2 a request error."""
+    opt = {(r["model"], r["family"]): r for r in data["optimality"]}[("m", "jsplib")]
+    assert (opt["n"], opt["errors"], opt["feasible"], opt["judged"]) == (n, 1, 1, 1)
+    assert all(opt[f"opt_{e}"] == round(1 / n, 6) and opt[f"cond_opt_{e}"] == 1.0 for e in ("0.1", "0.5", "1", "5"))
+    assert [r["epsilon"] for r in data["threshold"]] == ["0.1", "0.5", "1", "5"]
+    assert all(r["within"] == 1 and r["conditional"] == 1.0 for r in data["threshold"])
+    selfrep = {(r["model"], r["family"]): r for r in data["self_report"]}[("m", "jsplib")]
+    assert (selfrep["objective"], selfrep["stated"], selfrep["discrepant"]) == (1, 1, 1)
+    assert selfrep["rel_error_median"] == selfrep["rel_error_max"] == round(11 / 55, 6)
+    modes = {(r["model"], r["family"]): r for r in data["failure_modes"]}[("m", "jsplib")]
+    assert modes["entity_hallucination"] == 1 and modes["unparseable"] == 2  # the malformed line + la01's prose
+    assert modes["constraint_specific"] == known["violations_bad"] and modes["answers"] == 2
+    for name in ("optimality.csv", "threshold.csv", "self_report.csv", "failure_modes.csv"):
+        assert (report / name).is_file()
+    text = (report / "report.md").read_text()
+    assert "## Threshold sensitivity" in text and "## Failure modes of violations" in text
+
+
+def test_eval_pairs_an_ablation_folder_with_a_seed_study_folder(sources: Path, tmp_path: Path) -> None:
+    """The paper's design: variants at seed 42 in one folder, the reseeded condition in another."""
+    from schedc.api import load_instance
+    from schedc.family import load_family
+    from schedc.solution import Solution
+    from schedc.verify import Verifier
+
+    ablation, seeds = tmp_path / "ablation", tmp_path / "seed"
+    bench_build.build([sources], ablation, ["v1", "v2"], [42])
+    bench_build.build([sources], seeds, ["v2"], [42, 43])
+    records = {json.loads(x)["id"]: json.loads(x) for folder in (ablation, seeds)
+               for x in (folder / "dataset.jsonl").read_text().splitlines()}
+    instance = load_instance(ablation / records["jsplib/ft06/v1/s42"]["spec"])
+    family = load_family(instance.family)
+    clash = Solution(starts={a.name: 0 for a in instance.activities}, modes={a.name: 1 for a in instance.activities})
+    texts = {}
+    for rid in ("jsplib/ft06/v1/s42", "jsplib/ft06/v2/s42", "jsplib/ft06/v2/s43"):
+        texts[rid] = Verifier(instance, family, {p["ir"]: p["shown"] for p in records[rid]["names"]}).write(clash)
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(json.dumps({"model": "m", "id": k, "text": v}) + "\n" for k, v in texts.items()))
+    data = evaluate(ablation, [path], tmp_path / "report", also=[seeds], families=["jsplib"])
+    (row,) = [r for r in data["pairs"] if (r["variant_a"], r["variant_b"]) == ("v1", "v2")]
+    assert (row["band_conditions"], row["n"], row["band_n"]) == ("v2", 1, 1)
+    assert row["delta_median"] == 0.0 and row["band_median"] == 0.0 and row["verdict"] == "no"
 
 
 def _assert_png(path: Path) -> None:
@@ -205,43 +340,93 @@ def test_plots_are_deterministic_and_show_every_pair() -> None:
     results = [{"model": m, "family": f, "feasible": k % 3 == 0} for m in ("a", "b") for f in ("jsplib", "nsplib")
                for k in range(5)]
     assert feasibility_plot(results) == feasibility_plot(list(results))
-    pairs = {("a", "v1", "v2"): [(0.1, None), (0.3, 0.1)], ("a", "v1", "v3"): [], ("b", "v1", "v2"): [(0.5, None)],
+    pairs = {("a", "v1", "v2"): [(0.1, []), (0.3, [0.1]), (None, [0.2])], ("a", "v1", "v3"): [],
+             ("b", "v1", "v2"): [(0.5, [])],
              ("b", "v1", "v3"): []}
     assert delta_plot(pairs) == delta_plot(dict(pairs)) != delta_plot({})
     assert delta_plot({}).startswith(b"\x89PNG")
 
 
 def test_pair_statistics_match_a_direct_computation() -> None:
+    from scipy.stats import bootstrap
+
     rng = np.random.default_rng(7)
-    delta, band = rng.random(40), rng.random(40) * 0.3
-    stats = pair_stats(delta, band, replicates=500, seed=11)
+    delta, band = rng.random(40), rng.random((40, 3)) * 0.3
+    stats = pair_stats([(d, list(b)) for d, b in zip(delta, band, strict=True)], replicates=500, seed=11)
+    assert stats.n == stats.n_delta == 40 and stats.band_n == 120
     assert stats.delta_median == pytest.approx(np.median(delta))
     assert stats.delta_iqr == pytest.approx(np.percentile(delta, 75) - np.percentile(delta, 25))
-    assert stats.estimate == pytest.approx(np.median(delta) - np.median(band))
-    again = np.random.default_rng(11)
-    values = []
-    for _ in range(500):
-        idx = again.integers(0, 40, size=40)
-        values.append(np.median(delta[idx]) - np.median(band[idx]))
-    assert bootstrap_ci(delta, band, 500, 11) == pytest.approx(tuple(np.quantile(values, [0.025, 0.975])))
-    assert (stats.ci_low, stats.ci_high) == pytest.approx(tuple(np.quantile(values, [0.025, 0.975])))
+    assert stats.band_iqr == pytest.approx(np.percentile(band, 75) - np.percentile(band, 25))
+    assert stats.estimate == pytest.approx(np.median(delta) - np.median(band))  # B pooled over every seed pair
+
+    def direct(d: np.ndarray, b1: np.ndarray, b2: np.ndarray, b3: np.ndarray) -> float:
+        return float(np.median(d) - np.median(np.concatenate([b1, b2, b3])))
+
+    expected = bootstrap((delta, *band.T), direct, paired=True, vectorized=False, n_resamples=500,
+                         method="percentile", random_state=np.random.default_rng(11)).confidence_interval
+    assert (stats.ci_low, stats.ci_high) == pytest.approx((expected.low, expected.high))
     assert stats.verdict == "yes"
-    assert [verdict(0.1, 0.01, 0.2), verdict(-0.1, -0.2, -0.01), verdict(0.05, -0.1, 0.2), verdict(0.0, -0.1, 0.1),
-            verdict(-0.05, -0.1, 0.1)] == ["yes", "no (< noise)", "near", "no", "no"]
-    assert pair_stats([], []).verdict == "n/a"
+    assert pair_stats([]).verdict == "n/a" and pair_stats([(0.2, [])]).verdict == "n/a"
 
 
-def test_variant_pairs_use_the_seed_band() -> None:
+def _two_instance_results(cases: list[tuple[float, float]]) -> list[dict]:
+    """VRs giving instance k the |ΔVR| (v1 vs v2 at seed 42) and the δ (v2, seeds 42 vs 43) of ``cases[k]``."""
     results = []
-    for k in range(6):
-        for variant, seed, vr in (("v1", 42, 0.0), ("v1", 43, 0.1), ("v2", 42, 0.5 + k / 100), ("v2", 43, 0.5)):
+    for k, (delta, band) in enumerate(cases):
+        for variant, seed, vr in (("v1", 42, 0.5 - delta), ("v2", 42, 0.5), ("v2", 43, 0.5 + band)):
             results.append({"model": "m", "family": "jsplib", "instance": f"i{k}", "variant": variant, "seed": seed,
                             "violation_rate": vr})
-    (row,) = variant_pairs(results, replicates=200)
-    delta = [0.5 + k / 100 for k in range(6)]
-    band = [np.median([0.1, k / 100]) for k in range(6)]
-    assert row["n"] == 6 and row["delta_median"] == pytest.approx(np.median(delta))
-    assert row["band_median"] == pytest.approx(np.median(band)) and row["verdict"] == "yes"
+    return results
+
+
+# Two instances: a bootstrap resample is {1,1} (p = 1/4), {1,2} (1/2) or {2,2} (1/4); a median of two values is
+# their mean, so the 2.5 % and 97.5 % percentiles are the statistics of {1,1} and {2,2}, computed by hand:
+# d({1,1}) = Δ1 − δ1, d({2,2}) = Δ2 − δ2, estimate = (Δ1 + Δ2)/2 − (δ1 + δ2)/2, IQR(B) = |δ2 − δ1|/2.
+VERDICT_CASES = [
+    # yes: CI [0.5 − 0.1, 0.7 − 0.2] = [0.4, 0.5] lies above 0
+    ([(0.5, 0.1), (0.7, 0.2)], 0.45, (0.4, 0.5), "yes"),
+    # near: CI [0.07 − 0.1, 0.4 − 0.2] = [−0.03, 0.2] straddles 0, −0.03 > −IQR(B) = −0.05
+    ([(0.07, 0.1), (0.4, 0.2)], 0.085, (-0.03, 0.2), "near"),
+    # no (< noise): CI [0.0 − 0.3, 0.4 − 0.2] = [−0.3, 0.2] straddles 0 but −0.3 ≤ −IQR(B) = −0.05
+    ([(0.0, 0.3), (0.4, 0.2)], -0.05, (-0.3, 0.2), "no (< noise)"),
+    # no: effect and band identically zero, CI [0, 0]
+    ([(0.0, 0.0), (0.0, 0.0)], 0.0, (0.0, 0.0), "no"),
+]
+
+
+@pytest.mark.parametrize(("cases", "estimate", "ci", "expected"), VERDICT_CASES, ids=[c[3] for c in VERDICT_CASES])
+def test_each_verdict_reproduces_a_hand_computed_example(cases: list, estimate: float, ci: tuple,
+                                                         expected: str) -> None:
+    (row,) = variant_pairs(_two_instance_results(cases), replicates=400)
+    assert (row["variant_a"], row["variant_b"], row["band_conditions"], row["n"]) == ("v1", "v2", "v2", 2)
+    assert row["estimate"] == pytest.approx(estimate)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx(ci)
+    assert row["verdict"] == expected
+
+
+def test_verdict_rules_at_their_boundaries() -> None:
+    assert verdict(0.1, 0.01, 0.2, 0.0, False) == "yes"
+    assert verdict(0.0, 0.0, 0.1, 0.05, False) == "near"  # a lower bound of exactly 0 straddles
+    assert verdict(0.0, -0.05, 0.1, 0.05, False) == "no (< noise)"  # reaching −IQR(B) is not near
+    assert verdict(-0.1, -0.2, -0.01, 0.5, False) == "no (< noise)"  # entirely below 0
+    assert verdict(0.0, 0.0, 0.0, 0.0, True) == "no"
+
+
+def test_band_pools_every_seed_pair_of_the_reseeded_condition() -> None:
+    vr = {("v2", 42): 0.1, ("v2", 43): 0.4, ("v2", 44): 0.2, ("v3a", 42): 0.0, ("v3a", 43): 0.5, ("v1", 42): 0.3}
+    assert seed_deltas(vr, ["v2"], [42, 43, 44]) == pytest.approx([0.3, 0.1, 0.2])
+    assert seed_deltas(vr, ["v2", "v3a"], [42, 43, 44]) == pytest.approx([0.3, 0.1, 0.2, 0.5])
+    assert band_conditions(("v1", "v2"), ["v2", "v3a"]) == ["v2"]
+    assert band_conditions(("v1", "v4"), ["v2", "v3a"]) == ["v2", "v3a"]  # neither reseeded: every condition
+
+
+def test_wilson_intervals_match_scipy() -> None:
+    from scipy.stats import binomtest
+
+    for k, n in ((0, 10), (3, 10), (10, 10), (1, 1), (57, 470)):
+        expected = binomtest(k, n).proportion_ci(0.95, method="wilson")
+        assert wilson(k, n) == pytest.approx((expected.low, expected.high), abs=1e-12)
+    assert wilson(0, 0) == (None, None)
 
 
 # ---------------------------------------------------------------------------------------------- run
@@ -311,13 +496,44 @@ def test_run_records_errors_after_bounded_retries(built: Path, tmp_path: Path) -
 # ---------------------------------------------------------------------------------------------- validate
 
 
-def test_validate_computes_references_where_none_exists(built: Path) -> None:
-    rows = validate(built, time_limit=2, families=["nsplib"])
+def test_validate_computes_references_where_none_exists(built: Path, sources: Path, tmp_path: Path) -> None:
+    bench = shutil.copytree(built, tmp_path / "bench")
+    rows = validate(bench, time_limit=2, families=["nsplib"])
     assert len(rows) == 3 and all(r["bks"] is None for r in rows)
     assert all(r["verified"] and r["reference"] == r["objective"] and r["reference_kind"] for r in rows)
-    with (built / "reference.csv").open() as handle:
+    validate(bench, time_limit=2, instances=["jsplib/ft06"])  # the table grows; earlier rows are kept
+    with (bench / "reference.csv").open() as handle:
         table = list(csv.DictReader(handle))
-    assert [r["instance"] for r in table] == [r["instance"] for r in rows]
+    assert {r["instance"] for r in table} == {r["instance"] for r in rows} | {"ft06"}
+    # the references close the composition: NSPLib gets three equal tiers ranked by reference value
+    summary = bench_build.build([sources], bench, VARIANTS, SEEDS)
+    assert summary.built == 3  # only the NSPLib records change (their difficulty), nothing is re-rendered
+    ranked = sorted(rows, key=lambda r: (r["reference"], natural_key(r["instance"])))
+    assert summary.composition["nsplib"] == {"easy": 1, "medium": 1, "hard": 1}
+    records = [json.loads(line) for line in (bench / "dataset.jsonl").read_text().splitlines()]
+    tiers = {r["instance"]: r["difficulty"] for r in records if r["family"] == "nsplib"}
+    assert [tiers[r["instance"]] for r in ranked] == ["easy", "medium", "hard"]
+    # and bench eval judges NSPLib answers against them
+    from schedc.api import load_instance
+    from schedc.verify import Verifier
+
+    record = next(r for r in records if r["family"] == "nsplib" and r["variant"] == "v1")
+    best = next(r for r in rows if r["instance"] == record["instance"])
+    from schedc.backends.cpsat import SolveOptions, solve
+    from schedc.family import load_family
+
+    instance = load_instance(bench / record["spec"])
+    family = load_family(instance.family)
+    solution = solve(instance, family, SolveOptions(time_limit=2, workers=1)).solution
+    text = Verifier(instance, family).write(solution)
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps({"model": "m", "id": record["id"], "text": text, "error": None}) + "\n")
+    data = evaluate(bench, [path], tmp_path / "report", families=["nsplib"])
+    (answer,) = [json.loads(x) for x in (tmp_path / "report" / "answers.jsonl").read_text().splitlines()
+                 if json.loads(x)["status"] == "ok"]
+    assert answer["feasible"] and answer["gap_pct"] == pytest.approx((answer["objective"] - best["reference"])
+                                                                     / best["reference"] * 100, abs=1e-3)
+    assert {r["family"] for r in data["optimality"]} == {"nsplib", "all"}
 
 
 # ---------------------------------------------------------------------------------------------- Dask and CLI
@@ -405,6 +621,16 @@ def test_cli_build_rejects_bad_input(tmp_path: Path) -> None:
     assert not (tmp_path / "out").exists()
 
 
+def test_cli_seed_selection_uses_the_seed_designs_variants_and_seeds(sources: Path, tmp_path: Path) -> None:
+    result = _ok("build", sources, "-o", tmp_path / "s", "--selection", "seed")
+    manifest = json.loads((tmp_path / "s" / "manifest.json").read_text())
+    assert (manifest["selection"], manifest["variants"], manifest["seeds"]) == ("seed", ["v2", "v3a", "v3b"],
+                                                                               [42, 43, 44])
+    assert "selection `seed`" in result.stdout and sum(manifest["missing_files"].values()) + len(
+        manifest["instances"]) == 150
+    _fails("build", sources, "-o", tmp_path / "x", "--selection", "nope", message="B102")
+
+
 def test_cli_eval_writes_the_report(built: Path, tmp_path: Path) -> None:
     responses, _ = _answers(built)
     path = tmp_path / "responses.jsonl"
@@ -413,7 +639,8 @@ def test_cli_eval_writes_the_report(built: Path, tmp_path: Path) -> None:
     assert result.stdout.startswith("# SCHEDBench evaluation")
     written = {p.name for p in (tmp_path / "report").iterdir()}
     assert written == {"report.md", "feasibility.csv", "pairs.csv", "report.json", "answers.jsonl",
-                       "feasibility.png", "delta_vr.png"}
+                       "feasibility.png", "delta_vr.png", "optimality.csv", "threshold.csv", "self_report.csv",
+                       "failure_modes.csv"}
     _assert_png(tmp_path / "report" / "feasibility.png")
 
 

@@ -130,6 +130,40 @@ def test_json_report_of_an_infeasible_answer(infeasible: Path) -> None:
     assert "Job 1 step 2 starts at 0" in violation["message"]
 
 
+def test_json_report_carries_constraintbench_fields(tmp_path: Path) -> None:
+    """Optimal-within-ε flags, the self-report error and one failure-mode category per problem."""
+    text = valid_answer("ft06").replace("Job 1 step 2: start=1", "Job 1 step 2: start=0")
+    text += "Job 9 step 1: start=0\nJob 1 step 1 begins 0\nMakespan: 80\n"
+    result = run("check", FT06, write(tmp_path / "a.txt", text), "--json")
+    report = json.loads(result.stdout)
+    assert {v["category"] for v in report["violations"]} == {"constraint_specific"}  # precedence_lag
+    assert [(i["kind"], i["category"]) for i in report["issues"]] == [("unknown_entity", "entity_hallucination")]
+    modes = report["failure_modes"]
+    assert modes["entity_hallucination"] == 1 and modes["unparseable"] == 1
+    assert modes["constraint_specific"] == len(report["violations"]) and modes["budget_threshold_near_miss"] == 0
+    feasible = json.loads(run("check", FT06, write(tmp_path / "b.txt", valid_answer("ft06") + "Makespan: 80\n"),
+                              "--json").stdout)
+    assert feasible["optimal_within"] == {"0.1": False, "0.5": False, "1": False, "5": False}  # 71 vs 55
+    assert feasible["stated_objective_error"] == round(9 / 71, 6)
+    assert sum(feasible["failure_modes"].values()) == 0
+
+
+def test_failure_mode_mapping_is_documented_and_total() -> None:
+    from schedc import failure_modes
+    from schedc.kinds import KINDS
+    from schedc.verify import COUNTED
+
+    assert failure_modes.violation_category("nonrenewable_budget", 1) == "budget_threshold_near_miss"
+    assert failure_modes.violation_category("nonrenewable_budget", 2) == "constraint_specific"
+    assert failure_modes.violation_category("mode_choice", 1) == "structural_misunderstanding"
+    assert failure_modes.violation_category("unary_no_overlap", 1) == "constraint_specific"
+    assert (failure_modes.THRESHOLD_KINDS | failure_modes.STRUCTURAL_KINDS) <= set(KINDS)
+    assert set(COUNTED) | {"missing"} == set(failure_modes.ISSUE_CATEGORIES)
+    assert set(failure_modes.ISSUE_CATEGORIES.values()) <= set(failure_modes.CATEGORIES)
+    for category in failure_modes.CATEGORIES:
+        assert f"``{category}``" in (failure_modes.__doc__ or "")
+
+
 def test_json_report_of_a_penalty_family(tmp_path: Path) -> None:
     answer = write(tmp_path / "roster.txt", valid_answer("inrc2010_small") + "Total cost: 9\n")
     result = run("check", EXAMPLES / "inrc2010_small.sched", answer, "--json")

@@ -7,6 +7,8 @@ Output folder layout::
     OUT/dataset.jsonl                       every record, in selection × variant × seed order
     OUT/composition.md, composition.csv     instances by family × difficulty
     OUT/manifest.json                       settings, selection, missing files, failures
+    OUT/data/<variant>.jsonl, OUT/README.md the records per variant and the dataset card
+                                            (:mod:`schedc.bench.card`: ``datasets.load_dataset(OUT)``)
 
 An instance is *finished* when its records file holds every requested (variant, seed); a rerun
 skips finished instances and rewrites a file only when its bytes would change, so a rerun of a
@@ -15,6 +17,7 @@ finished build touches nothing, and a build interrupted at any point completes t
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -25,10 +28,10 @@ from typing import Any
 
 from schedc.bench.executor import run_tasks
 from schedc.bench.selection import (
+    DESIGN_TOTALS,
     DIFFICULTIES,
     FAMILIES,
     PAPER_DIFFICULTY_TOTALS,
-    PAPER_FAMILY_TOTALS,
     UNASSIGNED,
     Item,
     Selection,
@@ -39,6 +42,17 @@ from schedc.importers.common import BksRow, read_bks, write_atomic
 
 DEFAULT_VARIANTS = ("v1", "v2", "v3a", "v3b", "v4")
 DEFAULT_SEEDS = (42,)
+#: Variants and seeds of each design when none are given: the seed study re-renders the reseeded
+#: conditions v2, v3A, v3B with the ablation's seed 42 and two new seeds (43, 44).
+DESIGN_DEFAULTS: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = {
+    "schedbench": (DEFAULT_VARIANTS, DEFAULT_SEEDS), "ablation": (DEFAULT_VARIANTS, DEFAULT_SEEDS),
+    "seed": (("v2", "v3a", "v3b"), (42, 43, 44))}
+COMPLETE_SOURCES_NOTE = (
+    "With every canonical source file, and NSPLib tiers from `bench validate` references (27/27/26), the rules "
+    "give easy/medium/hard 406 / 294 / 432 (JSPLib 139/42/81, RCPSP-SM 100/100/200, RCPSP-MM 100/100/100, "
+    "ITC 7/7/7, INRC 33/18/18, NSPLib 27/27/26). The paper's 295 / 431 differ by one instance: the JSPLib "
+    "classification used here (2026-06-09, open → hard) has one instance in hard that the paper's earlier "
+    "classification counted as medium. Without references, NSPLib stays unassigned.")
 FORMAT_OF = {"jsplib": "jsplib", "psplib-sm": "psplib-sm", "psplib-mm": "psplib-mm", "itc2007": "itc2007",
              "inrc2010": "inrc2010", "nsplib": "nsplib"}
 
@@ -111,15 +125,25 @@ def _load_records(path: Path) -> dict[tuple[str, int], dict[str, Any]]:
     return {(r["variant"], r["seed"]): r for r in records}
 
 
-def _record(item: Item, rendering: Any, instance: Any, spec: str) -> dict[str, Any]:
-    """One dataset record (a flat, schema-stable JSON object: names as a list of pairs)."""
+def _record(item: Item, rendering: Any, instance: Any, spec: str, answer_mode: str = "text",
+            spec_sha256: str = "") -> dict[str, Any]:
+    """One dataset record (a flat, schema-stable JSON object: names as a list of pairs).
+
+    In solver-code mode the prompt is the rendering's user prompt followed by the solver-code
+    stanza (:func:`schedc.bench.solver_code.instruction`).
+    """
+    from schedc.bench.solver_code import instruction
+
     meta = instance.meta
+    prompt = rendering.user_prompt()
+    if answer_mode == "solver-code":
+        prompt = f"{prompt}\n\n{instruction()}"
     return {"id": record_id(item.family, instance.name, rendering.variant, rendering.seed),
             "instance": instance.name, "family": item.family, "difficulty": item.difficulty,
             "variant": rendering.variant, "seed": rendering.seed, "system": rendering.system,
-            "prompt": rendering.user_prompt(), "response_format": rendering.response_format,
+            "prompt": prompt, "response_format": rendering.response_format, "answer_mode": answer_mode,
             "names": [{"ir": k, "shown": v} for k, v in rendering.names.items()],
-            "bks": meta.bks, "bks_kind": meta.bks_kind, "spec": spec}
+            "bks": meta.bks, "bks_kind": meta.bks_kind, "spec": spec, "spec_sha256": spec_sha256}
 
 
 def build_item(task: dict[str, Any]) -> dict[str, Any]:
@@ -133,22 +157,36 @@ def build_item(task: dict[str, Any]) -> dict[str, Any]:
     wanted = [(v, s) for v in task["variants"] for s in task["seeds"]]
     target = records_path(out, item.family, item.name)
     spec = spec_path(out, item.family, item.name)
-    have = _load_records(target)
+    mode = task.get("answer_mode", "text")
+    have = {k: r for k, r in _load_records(target).items() if r.get("answer_mode", "text") == mode}
+    digest = hashlib.sha256(spec.read_bytes()).hexdigest() if spec.is_file() else ""
+    stale = [k for k, r in have.items() if (r.get("difficulty"), r.get("spec_sha256")) != (item.difficulty, digest)]
+    for key in stale:  # the tier moved (references from `bench validate`), or an older record: no new rendering
+        have[key] = {**have[key], "difficulty": item.difficulty, "spec_sha256": digest}
     if spec.is_file() and all(key in have for key in wanted):
-        return {"name": item.name, "status": "skipped"}
+        if not stale:
+            return {"name": item.name, "status": "skipped"}
+        _write_records(target, have)
+        return {"name": item.name, "status": "built"}
     try:
         instance = _import(item)
         family = load_family(instance.family)
-        write_if_changed(spec, print_instance(instance))
+        text = print_instance(instance)
+        write_if_changed(spec, text)
         relative = spec.relative_to(out).as_posix()
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
         for key in wanted:
             if key not in have:
-                have[key] = _record(item, render(instance, family, key[0], key[1]), instance, relative)
+                have[key] = _record(item, render(instance, family, key[0], key[1]), instance, relative, mode, digest)
     except SchedcError as exc:
         return {"name": item.name, "status": "failed", "error": str(exc)}
+    _write_records(target, have)
+    return {"name": item.name, "status": "built"}
+
+
+def _write_records(target: Path, have: dict[tuple[str, int], dict[str, Any]]) -> None:
     lines = [json.dumps(have[k], ensure_ascii=False, sort_keys=True) for k in sorted(have, key=_key_order)]
     write_if_changed(target, "\n".join(lines) + "\n")
-    return {"name": item.name, "status": "built"}
 
 
 def _key_order(key: tuple[str, int]) -> tuple[int, str, int]:
@@ -175,17 +213,27 @@ def parse_list(text: str | None, default: Sequence[Any], cast: Callable[[str], A
 def build(sources: Sequence[Path], out: Path, variants: Sequence[str] = DEFAULT_VARIANTS,
           seeds: Sequence[int] = DEFAULT_SEEDS, selection: str = "schedbench", order: str = "natural",
           jobs: int = 1, executor: str = "local", scheduler: str | None = None, progress: bool = False,
-          on_done: Callable[[dict[str, Any]], None] | None = None) -> BuildSummary:
-    """Build (or complete) the benchmark in ``out``; see the module docstring for the layout."""
+          on_done: Callable[[dict[str, Any]], None] | None = None, answer_mode: str = "text") -> BuildSummary:
+    """Build (or complete) the benchmark in ``out``; see the module docstring for the layout.
+
+    ``answer_mode`` ``solver-code`` asks for a program instead of a schedule
+    (:mod:`schedc.bench.solver_code`); records of the other mode in ``out`` are rendered again.
+    """
+    from schedc.bench.solver_code import ANSWER_MODES
+
+    if answer_mode not in ANSWER_MODES:
+        raise SchedcError.at("B106", f"unknown answer mode {answer_mode!r}", hint="modes: " + ", ".join(ANSWER_MODES))
     from schedc.render import variant as check_variant
 
     variants = [check_variant(v).name for v in variants]
     if not seeds:
         raise SchedcError.at("B105", "give at least one seed")
-    chosen = select([Path(s) for s in sources], selection, order)
+    from schedc.bench.validate import read_references
+
     out = Path(out)
-    tasks = [{"item": _absolute(item), "out": str(out.resolve()), "variants": list(variants), "seeds": list(seeds)}
-             for item in chosen.present]
+    chosen = select([Path(s) for s in sources], selection, order, read_references(out))
+    tasks = [{"item": _absolute(item), "out": str(out.resolve()), "variants": list(variants), "seeds": list(seeds),
+              "answer_mode": answer_mode} for item in chosen.present]
     summary = BuildSummary(out=out, missing=[f"{i.family}/{i.name}" for i in chosen.missing], notes=chosen.notes)
     for result in run_tasks(build_item, tasks, jobs=jobs, executor=executor, scheduler=scheduler,
                             progress="build" if progress else None):
@@ -197,12 +245,12 @@ def build(sources: Sequence[Path], out: Path, variants: Sequence[str] = DEFAULT_
             summary.built += 1
         if on_done is not None:
             on_done(result)
-    _finish(out, chosen, summary, list(variants), list(seeds), selection, order)
+    _finish(out, chosen, summary, list(variants), list(seeds), selection, order, answer_mode)
     return summary
 
 
 def _finish(out: Path, chosen: Selection, summary: BuildSummary, variants: list[str], seeds: list[int],
-            selection: str, order: str) -> None:
+            selection: str, order: str, answer_mode: str = "text") -> None:
     """Assemble dataset.jsonl, the composition tables and the manifest from the records files."""
     wanted = [(v, s) for v in variants for s in seeds]
     lines: list[str] = []
@@ -218,11 +266,18 @@ def _finish(out: Path, chosen: Selection, summary: BuildSummary, variants: list[
     summary.composition = composition(done)
     write_if_changed(out / "composition.csv", composition_csv(summary.composition))
     write_if_changed(out / "composition.md", composition_markdown(summary.composition, chosen))
-    manifest = {"selection": selection, "order": order, "variants": variants, "seeds": seeds,
+    manifest = {"selection": selection, "order": order, "answer_mode": answer_mode, "variants": variants,
+                "seeds": seeds,
                 "instances": [{"family": i.family, "name": i.name, "difficulty": i.difficulty,
                                "sources": list(i.paths)} for i in done],
-                "missing": summary.missing, "failed": dict(sorted(summary.failed.items())), "notes": summary.notes}
+                "missing": summary.missing, "missing_files": chosen.missing_files(),
+                "failed": dict(sorted(summary.failed.items())), "notes": summary.notes}
     write_if_changed(out / "manifest.json", json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
+    from schedc.bench.card import card, split_by_variant
+
+    for relative, text in split_by_variant(lines, variants).items():
+        write_if_changed(out / relative, text)
+    write_if_changed(out / "README.md", card(manifest, len(lines), (out / "composition.md").read_text("utf-8")))
 
 
 def composition(items: Sequence[Item]) -> dict[str, Counter]:
@@ -244,19 +299,23 @@ def composition_csv(table: dict[str, Counter]) -> str:
 
 def composition_markdown(table: dict[str, Counter], chosen: Selection) -> str:
     """The composition beside the paper's totals, with missing source files per family."""
-    missing = Counter(i.family for i in chosen.missing)
+    missing = chosen.missing_files()
+    paper_totals = DESIGN_TOTALS[chosen.name]
     head = "| family | easy | medium | hard | unassigned | total | paper total | missing files |"
-    lines = ["# SCHEDBench composition", "", head, "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [f"# SCHEDBench composition — selection `{chosen.name}`", "", head,
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     totals: Counter = Counter()
     for family, counts in table.items():
         totals.update(counts)
         cells = [counts[d] for d in (*DIFFICULTIES, UNASSIGNED)]
         lines.append(f"| {family} | " + " | ".join(map(str, cells)) +
-                     f" | {sum(cells)} | {PAPER_FAMILY_TOTALS[family]} | {missing[family]} |")
+                     f" | {sum(cells)} | {paper_totals[family]} | {missing[family]} |")
     cells = [totals[d] for d in (*DIFFICULTIES, UNASSIGNED)]
     lines.append("| **total** | " + " | ".join(map(str, cells)) +
-                 f" | {sum(cells)} | {sum(PAPER_FAMILY_TOTALS.values())} | {sum(missing.values())} |")
-    paper = [PAPER_DIFFICULTY_TOTALS[d] for d in DIFFICULTIES]
-    lines.append("| *paper* | " + " | ".join(map(str, paper)) + f" | – | {sum(paper)} | | |")
+                 f" | {sum(cells)} | {sum(paper_totals.values())} | {sum(missing.values())} |")
+    if chosen.name == "schedbench":
+        paper = [PAPER_DIFFICULTY_TOTALS[d] for d in DIFFICULTIES]
+        lines.append("| *paper* | " + " | ".join(map(str, paper)) + f" | – | {sum(paper)} | | |")
+        lines += ["", COMPLETE_SOURCES_NOTE]
     lines += ["", *[f"* {note}" for note in chosen.notes]] if chosen.notes else []
     return "\n".join(lines) + "\n"

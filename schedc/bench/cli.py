@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from schedc.bench.build import DEFAULT_SEEDS, DEFAULT_VARIANTS, parse_list
+from schedc.bench.build import DEFAULT_SEEDS, DEFAULT_VARIANTS, DESIGN_DEFAULTS, parse_list
 from schedc.diagnostics import SchedcError
 
 bench_app = typer.Typer(help="SCHEDBench: build the dataset, validate it, query models, evaluate answers.",
@@ -17,6 +18,14 @@ bench_app = typer.Typer(help="SCHEDBench: build the dataset, validate it, query 
 Jobs = Annotated[int, typer.Option("--jobs", "-j", help="parallel processes")]
 Executor = Annotated[str, typer.Option(help="local (process pool) or dask")]
 Scheduler = Annotated[str | None, typer.Option(help="with --executor dask: scheduler address (default: local cluster)")]
+Families = Annotated[str | None, typer.Option(help="only these comma-separated families (e.g. nsplib,itc2007)")]
+Instances = Annotated[str | None, typer.Option(help="only these comma-separated instances (name or family/name)")]
+
+
+def _filters(families: str | None, instances: str | None) -> dict[str, list[str] | None]:
+    """The ``families``/``instances`` keyword arguments of an option pair (None: no filter)."""
+    return {"families": parse_list(families, []) if families else None,
+            "instances": parse_list(instances, []) if instances else None}
 
 
 def _fail(exc: SchedcError) -> typer.Exit:
@@ -28,18 +37,23 @@ def _fail(exc: SchedcError) -> typer.Exit:
 def build_cmd(
     sources: Annotated[list[Path], typer.Argument(help="folders laid out like shared/data")],
     out: Annotated[Path, typer.Option("-o", "--out", help="output folder")],
-    variants: Annotated[str, typer.Option(help="comma-separated variants")] = ",".join(DEFAULT_VARIANTS),
-    seeds: Annotated[str, typer.Option(help="comma-separated rendering seeds")] = ",".join(map(str, DEFAULT_SEEDS)),
-    selection: Annotated[str, typer.Option(help="instance selection")] = "schedbench",
+    variants: Annotated[str | None, typer.Option(help="comma-separated variants (default: v1,v2,v3a,v3b,v4; "
+                                                 "with --selection seed: v2,v3a,v3b)")] = None,
+    seeds: Annotated[str | None, typer.Option(help="comma-separated rendering seeds (default: 42; "
+                                              "with --selection seed: 42,43,44)")] = None,
+    selection: Annotated[str, typer.Option(help="schedbench (1,132), ablation (470) or seed (150)")] = "schedbench",
     order: Annotated[str, typer.Option(help="'first 100' order: natural or lexicographic")] = "natural",
+    answer_mode: Annotated[str, typer.Option(help="text (a schedule) or solver-code (a program run in a sandbox)")]
+    = "text",
     jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
 ) -> None:
     """Select, import and render the SCHEDBench instances into a JSONL dataset (resumable)."""
     from schedc.bench.build import build
 
     try:
-        summary = build(sources, out, parse_list(variants, DEFAULT_VARIANTS), parse_list(seeds, DEFAULT_SEEDS, int),
-                        selection, order, jobs, executor, scheduler, progress=True)
+        default_variants, default_seeds = DESIGN_DEFAULTS.get(selection, (DEFAULT_VARIANTS, DEFAULT_SEEDS))
+        summary = build(sources, out, parse_list(variants, default_variants), parse_list(seeds, default_seeds, int),
+                        selection, order, jobs, executor, scheduler, progress=True, answer_mode=answer_mode)
     except SchedcError as exc:
         raise _fail(exc) from None
     typer.echo(f"{summary.instances} instances, {summary.records} records in {out / 'dataset.jsonl'} "
@@ -62,12 +76,14 @@ def validate_cmd(
     time_limit: Annotated[float, typer.Option(help="CP-SAT seconds per instance")] = 10.0,
     workers: Annotated[int, typer.Option(help="CP-SAT search workers per instance")] = 1,
     jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
+    families: Families = None, instances: Instances = None,
 ) -> None:
     """Solve every instance with CP-SAT, verify, compare with the BKS; writes reference.csv."""
     from schedc.bench.validate import validate
 
     try:
-        rows = validate(out, time_limit, workers, jobs, executor, scheduler, progress=True)
+        rows = validate(out, time_limit, workers, jobs, executor, scheduler, progress=True,
+                        **_filters(families, instances))
     except SchedcError as exc:
         raise _fail(exc) from None
     flagged = [r for r in rows if r["flags"] and r["flags"] != "no_solution"]
@@ -104,6 +120,7 @@ def run_cmd(
     api_key_env: Annotated[str, typer.Option(help="environment variable holding the API key")] = "OPENAI_API_KEY",
     responses: Annotated[Path | None, typer.Option(help="responses JSONL (default OUT/responses/MODEL.jsonl)")] = None,
     limit: Annotated[int | None, typer.Option(help="only the first N prompts")] = None,
+    families: Families = None, instances: Instances = None,
 ) -> None:
     """Send every prompt to a chat endpoint; responses appended to a JSONL file (cached, deduplicated, resumable).
 
@@ -118,7 +135,7 @@ def run_cmd(
         settings = Settings(endpoint=endpoint, api_key=os.environ.get(api_key_env), timeout=timeout, retries=retries,
                             backoff=backoff, max_backoff=max_backoff, rate=rate, concurrency=concurrency, seed=seed)
         summary = run(out, endpoint, model, responses, limit=limit, options=options, settings=settings,
-                      progress=True, handle_signals=True)
+                      progress=True, handle_signals=True, **_filters(families, instances))
     except SchedcError as exc:
         raise _fail(exc) from None
     typer.echo(summary.line())
@@ -134,12 +151,20 @@ def eval_cmd(
     responses: Annotated[list[Path], typer.Argument(help="responses JSONL files")],
     report: Annotated[Path, typer.Option("-o", "--out", help="report folder")],
     jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
+    families: Families = None, instances: Instances = None,
+    program_time_limit: Annotated[float, typer.Option(help="solver-code: wall and CPU seconds per program")] = 10.0,
+    also: Annotated[list[Path] | None, typer.Option("--also", help="another benchmark folder to evaluate with this "
+                                                     "one (e.g. the seed study beside the ablation set)")] = None,
 ) -> None:
     """Verify every answer; feasibility/gap/coverage/VR tables and variant-pair statistics."""
     from schedc.bench.evaluate import evaluate
 
     try:
-        evaluate(out, responses, report, jobs, executor, scheduler, progress=True)
+        from schedc.bench.sandbox import Limits
+
+        limits = Limits(cpu_seconds=max(1, math.ceil(program_time_limit)), wall_seconds=program_time_limit)
+        evaluate(out, responses, report, jobs, executor, scheduler, progress=True, program_limits=limits,
+                 also=also or (), **_filters(families, instances))
     except SchedcError as exc:
         raise _fail(exc) from None
     typer.echo((report / "report.md").read_text(encoding="utf-8"))

@@ -8,9 +8,9 @@ give the same bytes.
 * ``feasibility.png`` — feasible rate (feasible / answer slots) per family, grouped bars, one bar
   per model; the ``all`` group is every family together.
 * ``delta_vr.png`` — one panel per model, one box per variant pair: the distribution over
-  instances of |ΔVR| at the base seed. Every instance with both VRs takes part, also those
-  without a reseeded rendering (which ``pairs.csv`` leaves out), so a box's n may exceed the
-  table's n; the n of each box is written under its label.
+  instances of |ΔVR| at the base seed. Every instance with both VRs takes part (``pairs.csv``'s
+  ``n_delta``), also those without a reseeded rendering, so a box's n may exceed the table's
+  paired n; the n of each box is written under its label.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def feasibility_plot(results: list[dict[str, Any]]) -> bytes:
         return _png(figure)
 
 
-def delta_plot(pairs: dict[tuple[str, str, str], list[tuple[float, float | None]]]) -> bytes:
+def delta_plot(pairs: dict[tuple[str, str, str], list[tuple[float | None, list[float]]]]) -> bytes:
     """Box plots of |ΔVR| per variant pair, one panel per model (``pairs`` as from ``pair_deltas``)."""
     from matplotlib import style
 
@@ -85,7 +85,7 @@ def delta_plot(pairs: dict[tuple[str, str, str], list[tuple[float, float | None]
         panels = figure.subplots(len(models), 1, squeeze=False)[:, 0]
         for axes, model in zip(panels, models, strict=True):
             keys = [k for k in pairs if k[0] == model]
-            data = [[d for d, _ in pairs[k]] for k in keys]
+            data = [[d for d, _ in pairs[k] if d is not None] for k in keys]
             filled = [i for i, values in enumerate(data) if values]
             if filled:
                 axes.boxplot([data[i] for i in filled], positions=filled, widths=0.6, showmeans=True)

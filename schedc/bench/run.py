@@ -39,12 +39,13 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from schedc.bench.decoding import Constraints, Options, request_body
+from schedc.bench.evaluate import filter_records
 from schedc.bench.jsonl import JsonlAppender, read_records
 from schedc.bench.retry import RETRY_STATUS, Backoff, retry_after
 from schedc.diagnostics import SchedcError
@@ -246,7 +247,8 @@ class Run:
     """The state of one run (see the module docstring)."""
 
     def __init__(self, out: Path, options: Options, settings: Settings, responses: Path | None,
-                 limit: int | None, warn: Callable[[str], None]):
+                 limit: int | None, warn: Callable[[str], None],
+                 select: tuple[Sequence[str] | None, Sequence[str] | None] = (None, None)):
         if settings.concurrency < 1:
             raise SchedcError.at("B301", f"--concurrency must be at least 1 (got {settings.concurrency})")
         if settings.retries < 0 or settings.timeout <= 0:
@@ -254,7 +256,7 @@ class Run:
         self.out, self.options, self.settings = Path(out), options, settings
         self.summary = RunSummary()
         self.report = warn
-        self.dataset = self._dataset(limit)
+        self.dataset = filter_records(self._dataset(None), *select)[:limit]
         self.summary.total = len(self.dataset)
         self.responses_path = Path(responses) if responses else default_responses(self.out, options)
         self.cache_path = self.out / "cache" / f"{_safe(options.model)}.jsonl"
@@ -371,16 +373,19 @@ def run(out: Path, endpoint: str, model: str, responses: Path | None = None, con
         api_key: str | None = None, limit: int | None = None, max_tokens: int | None = None,
         progress: bool = False, options: Options | None = None, settings: Settings | None = None,
         stop: threading.Event | None = None, handle_signals: bool = False,
-        warn: Callable[[str], None] | None = None) -> RunSummary:
+        warn: Callable[[str], None] | None = None, families: Sequence[str] | None = None,
+        instances: Sequence[str] | None = None) -> RunSummary:
     """Query ``model`` on every prompt of the benchmark in ``out`` (see the module docstring).
 
     ``options`` and ``settings``, when given, replace the keyword arguments they cover. ``handle_signals``
-    turns SIGINT/SIGTERM into a stop (main thread only; the CLI sets it).
+    turns SIGINT/SIGTERM into a stop (main thread only; the CLI sets it). ``families`` and ``instances``
+    keep only those records (``name`` or ``family/name``).
     """
     options = options or Options(model=model, max_tokens=max_tokens)
     settings = settings or Settings(endpoint=endpoint, api_key=api_key, timeout=timeout, retries=retries,
                                     backoff=backoff, rate=rate, concurrency=concurrency)
-    state = Run(out, options, settings, responses, limit, warn or (lambda m: print(f"warning: {m}", file=sys.stderr)))
+    state = Run(out, options, settings, responses, limit, warn or (lambda m: print(f"warning: {m}", file=sys.stderr)),
+                (families, instances))
     return asyncio.run(_main(state, progress, stop, handle_signals))
 
 

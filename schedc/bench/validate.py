@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from schedc.bench.build import write_if_changed
-from schedc.bench.evaluate import load_dataset
+from schedc.bench.evaluate import filter_records, load_dataset
 from schedc.bench.executor import run_tasks
 
 REFERENCE_COLUMNS = ("family", "instance", "bks", "bks_kind", "lower_bound", "status", "objective", "bound",
@@ -100,21 +100,59 @@ def reference(row: dict[str, Any]) -> tuple[int | None, str | None]:
 
 def validate(out: Path, time_limit: float = 10.0, workers: int = 1, jobs: int = 1, executor: str = "local",
              scheduler: str | None = None, progress: bool = False,
-             families: Sequence[str] | None = None) -> list[dict[str, Any]]:
-    """Validate every instance of the benchmark in ``out``; writes ``reference.csv``; the rows."""
+             families: Sequence[str] | None = None, instances: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """Validate the instances (of the given families and instances) in ``out``; updates ``reference.csv``.
+
+    ``reference.csv`` keeps the rows of instances validated earlier and not in this run, so
+    validating family by family builds up one table.
+    """
     out = Path(out)
-    specs = list(dict.fromkeys((r["family"], r["instance"], r["spec"]) for r in load_dataset(out)))
+    records = filter_records(load_dataset(out), families, instances)
+    specs = list(dict.fromkeys((r["family"], r["instance"], r["spec"]) for r in records))
     where = out.resolve()  # absolute: a Dask worker may run in another working directory
     tasks = [{"family": f, "spec": str(where / spec), "time_limit": time_limit, "workers": workers,
               "result": str(where / "validate" / f / f"{name}.json")}
-             for f, name, spec in specs if families is None or f in families]
+             for f, name, spec in specs]
     rows = list(run_tasks(validate_one, tasks, jobs=jobs, executor=executor, scheduler=scheduler,
                           progress="validate" if progress else None))
     order = {(t["family"], Path(t["result"]).stem): k for k, t in enumerate(tasks)}
     rows.sort(key=lambda r: order[(r["family"], r["instance"])])
+    _write_table(out, load_dataset(out), rows)
+    return rows
+
+
+def _write_table(out: Path, dataset: list[dict[str, Any]], rows: list[dict[str, Any]]) -> None:
+    """``reference.csv``: this run's rows and the earlier rows of other instances, in dataset order."""
+    table = {(r["family"], r["instance"]): r for r in _read_table(out)}
+    table.update({(r["family"], r["instance"]): {k: "" if r.get(k) is None else r[k] for k in REFERENCE_COLUMNS}
+                  for r in rows})
+    order = {key: k for k, key in enumerate(dict.fromkeys((r["family"], r["instance"]) for r in dataset))}
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(REFERENCE_COLUMNS), lineterminator="\n", extrasaction="ignore")
     writer.writeheader()
-    writer.writerows([{k: "" if r.get(k) is None else r[k] for k in REFERENCE_COLUMNS} for r in rows])
+    writer.writerows([table[k] for k in sorted(table, key=lambda k: order.get(k, len(order))) if k in order])
     write_if_changed(out / "reference.csv", buffer.getvalue())
-    return rows
+
+
+def _read_table(folder: Path) -> list[dict[str, str]]:
+    """The rows of ``folder/reference.csv`` (none when it is missing or unreadable)."""
+    try:
+        with (Path(folder) / "reference.csv").open(encoding="utf-8", newline="") as handle:
+            return list(csv.DictReader(handle))
+    except OSError:
+        return []
+
+
+def read_references(folder: Path) -> dict[tuple[str, str], dict[str, Any]]:
+    """(family, instance) → {"value", "kind"} of ``folder/reference.csv`` where the source has no BKS.
+
+    Only rows whose reference is our own verified objective (no ``bks``) are returned: where a BKS
+    exists the instance already carries it. A missing or unreadable table gives no references.
+    """
+    found = {}
+    for row in _read_table(folder):
+        if row.get("bks") or not (row.get("reference") or "").lstrip("-").isdigit():
+            continue
+        found[(row["family"], row["instance"])] = {"value": int(row["reference"]),
+                                                   "kind": row.get("reference_kind") or "upper_bound"}
+    return found
