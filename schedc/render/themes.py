@@ -267,7 +267,7 @@ def themed_names(instance: Instance, family: Family, domain: Domain, rng: random
     for role, table in shown.items():
         for member in table:
             owners.setdefault(member, []).append(role)
-    for role in sorted(shown, key=lambda r: _answer_rank(r, family), reverse=True):  # answer roles last: they win
+    for role in sorted(shown, key=lambda r: _answer_rank(r, family)):  # answer roles last: they win
         names.update(shown[role])
     for member, roles in owners.items():
         if len(roles) > 1:
@@ -367,11 +367,14 @@ class Label(msgspec.Struct, frozen=True):
     word: str
 
     def fresh(self, guard: NameGuard, rng: random.Random) -> str:
-        """A label with a new tag that ``guard`` admits."""
-        while True:
-            name = self.pattern.format(word=self.word, tag=invented_tag(rng))
+        """A label with a new tag that ``guard`` admits (its fixed words may repeat; tags grow a
+        syllable every 200 refusals, so a crowded instance still ends)."""
+        guard.allow(words_of(self.pattern.replace("{tag}", " ").format(word=self.word)))
+        for attempt in itertools.count():
+            name = self.pattern.format(word=self.word, tag=invented_tag(rng, 1 + attempt // 200))
             if guard.fits(name):
                 return name
+        raise AssertionError("unreachable")
 
 
 _ONSETS = ("b", "d", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "dr", "gr", "kr",
@@ -381,10 +384,12 @@ _CODAS = ("l", "m", "n", "r", "s", "k", "t", "nd", "rt", "ld", "st")
 _ENDINGS = ("a", "o", "an", "en", "el", "ar", "or", "is", "us", "in", "on", "ek", "ad")
 
 
-def invented_tag(rng: random.Random) -> str:
-    """A pronounceable invented word (``Velmor``, ``Dostan``): onset, vowel, coda, onset, ending."""
-    parts = (rng.choice(_ONSETS), rng.choice(_VOWELS), rng.choice(_CODAS), rng.choice(_ONSETS[:15]),
-             rng.choice(_ENDINGS))
+def invented_tag(rng: random.Random, extra: int = 1) -> str:
+    """A pronounceable invented word (``Velmor``, ``Dostan``): onset, vowel, coda, then ``extra``
+    times an onset and an ending."""
+    parts = [rng.choice(_ONSETS), rng.choice(_VOWELS), rng.choice(_CODAS)]
+    for _ in range(extra):
+        parts += [rng.choice(_ONSETS[:15]), rng.choice(_ENDINGS)]
     return "".join(parts).capitalize()
 
 
@@ -433,7 +438,7 @@ class NameGuard:
     """
 
     def __init__(self, exempt: frozenset[str] = FUNCTION_WORDS):
-        self.exempt = exempt
+        self.exempt = set(exempt)
         self.words: set[str] = set()
         self.joined: set[str] = set()
         self._near: dict[str, list[tuple[str, str]]] = {}
@@ -448,6 +453,10 @@ class NameGuard:
         return not any(osa_distance(word, other, NEAR) <= NEAR and osa_distance(key, owner, NEAR) <= NEAR
                        for word in own for variant in deletions(word) if variant in near
                        for other, owner in near[variant])
+
+    def allow(self, words: set[str]) -> None:
+        """Let names share ``words`` from now on (the fixed words of a label pattern)."""
+        self.exempt |= words
 
     def add(self, name: str) -> None:
         """Record a drawn name."""
