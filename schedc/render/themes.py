@@ -28,22 +28,32 @@ generic domains of ``templates/themes/generic.toml``: :func:`load_domains` retur
 reads answers with) maps IR names to display names: canonical names (:mod:`schedc.names`),
 replaced role by role from the pools, plus every *attribute value that is a name* and not
 an entity (INRC skills, ITC teacher ids, machine groups), which the renderer should show
-through the same dict (``names.get(value, value)``). Values the theme file lists as
+through the same dict (:func:`display_name`, below). Values the theme file lists as
 ``verbatim``, clock times and weekday patterns (``SaturdaySunday``) keep their text. The
 day off (``decision.free``), operations (``<job> step <n>``) and classes a domain has no
 pool for (dfjsp events) keep their canonical form.
 
 **Hygiene** (:class:`NameGuard`): among all names one themed rendering draws (every role
-together), no two share a *word* (a casefolded run of letters; the rendering's role words
-such as ``nurse`` or ``course`` and a few function words are exempt, as they are in
-``Machine 3``) and no two are within restricted Damerau–Levenshtein distance 2 of each other
-(casefolded, blanks collapsed). Pool names are drawn in a random order and skipped when they
-break a rule; when a role's pool runs out (or it has none) the next name is the role's
-neutral label, ``"{word} {tag}"`` (``Tutor Velmor``, ``Skill Dostan``) with a fresh
-invented tag, unless the domain's ``labels`` say otherwise. The capacity of a pool under
-these rules is its size for a list (pools are written so that their names obey the rules)
-and the smallest factor for ``combine`` (``Rye loaves`` excludes every other rye and loaf).
+together), no two share a *word* (a casefolded run of letters; function words, the rendering's
+role words such as ``nurse`` or ``course`` and the fixed words of labels are exempt, as
+``Machine`` is in ``Machine 3``) and no two are within restricted Damerau–Levenshtein
+distance 2 of each other (casefolded, blanks collapsed). Pool names are drawn in a random
+order and skipped when they break a rule; when a role's pool runs out (or it has none) the
+next name is the role's neutral label, ``"{word} {tag}"`` (``Teacher Velmor``, ``Group
+Dostan``: the role word, else the role's name, and a fresh invented tag), unless the domain's
+``labels`` say otherwise; tags grow a syllable when an instance crowds them. A pool's
+capacity under these rules is its size for a list (list pools are written to obey the rules;
+``tests/test_themes.py`` checks them) and the number of words of its smallest factor for
+``combine`` (``Rye loaves`` excludes every other rye and every other loaf). ``scale`` and
+:func:`draw` (numbered reuse, ``Batch 2 of Rye loaves``) remain for callers that want it;
+:func:`themed_names` no longer uses them, since a numbered reuse shares words by design.
 All draws come from the ``random.Random`` passed in, never the global stream or ``hash()``.
+
+**API for renderers.** ``domain = pick_domain(load_domains(family.name, search), rng)``, then
+``names = themed_names(instance, family, domain, rng)``; show an entity, resource or
+attribute value ``x`` of role ``r`` as ``display_name(names, r, x)`` (roles: an entity's class,
+``job``/``machine``/``activity``/``renewable``/``nonrenewable``, or :func:`attribute_role` of
+the attribute: ``skill``, ``teacher``, ``group``). :func:`themed_roles` lists what is renamed.
 """
 
 from __future__ import annotations
@@ -53,14 +63,14 @@ import random
 import re
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 
 import msgspec
 
 from schedc.diagnostics import SchedcError
 from schedc.ir import Family, Instance
-from schedc.names import canonical_names
+from schedc.names import FUNCTION_WORDS, NameGuard, canonical_names, words_of
 from schedc.resources import data_dir
 
 GENERIC = "generic"
@@ -396,25 +406,6 @@ def invented_tag(rng: random.Random, extra: int = 1) -> str:
 # --------------------------------------------------------------------------- hygiene
 
 
-FUNCTION_WORDS = frozenset({"a", "an", "and", "at", "de", "for", "in", "of", "on", "the", "to", "with"})
-"""Words two names may share (besides the rendering's role words)."""
-
-NEAR = 2
-"""Names within this restricted Damerau–Levenshtein distance (casefolded) are too close."""
-
-_WORD = re.compile(r"[^\W\d_]+")
-
-
-def words_of(name: str) -> set[str]:
-    """The casefolded words of a name (runs of letters: ``Cast-iron`` has two)."""
-    return set(_WORD.findall(name.casefold()))
-
-
-def name_key(name: str) -> str:
-    """A name as the rules compare it: casefolded, blanks collapsed."""
-    return " ".join(name.split()).casefold()
-
-
 def exempt_words(words: Mapping[str, str], domain: Domain | None = None) -> frozenset[str]:
     """Words names may share: function words, the rendering's role words and label words."""
     out = set(FUNCTION_WORDS)
@@ -423,96 +414,6 @@ def exempt_words(words: Mapping[str, str], domain: Domain | None = None) -> froz
     for pattern in (domain.labels.values() if domain else ()):
         out |= words_of(re.sub(r"\{[^}]*\}", " ", pattern))
     return frozenset(out)
-
-
-class NameGuard:
-    """The names drawn so far, and whether a new one keeps them apart.
-
-    A name is admitted when it shares no word (function and role words aside) with an
-    earlier name, its blank-free spelling is new, and it is not within distance 2 of an
-    earlier name that has a word within distance 2 of one of its own. Two whole names can
-    only be that near through such a pair of words or through an edit of a blank ("Car
-    park" and "Carparks"), which the check leaves to the tests of the shipped pools. Near
-    words are found through their 2-deletion neighbourhoods: a set lookup per neighbour, not
-    a distance per name drawn.
-    """
-
-    def __init__(self, exempt: frozenset[str] = FUNCTION_WORDS):
-        self.exempt = set(exempt)
-        self.words: set[str] = set()
-        self.joined: set[str] = set()
-        self._near: dict[str, list[tuple[str, str]]] = {}
-
-    def fits(self, name: str) -> bool:
-        """Whether ``name`` is apart from every name drawn so far."""
-        own = words_of(name) - self.exempt
-        if own & self.words or _joined(name) in self.joined:
-            return False
-        key = name_key(name)
-        near = self._near
-        return not any(osa_distance(word, other, NEAR) <= NEAR and osa_distance(key, owner, NEAR) <= NEAR
-                       for word in own for variant in deletions(word) if variant in near
-                       for other, owner in near[variant])
-
-    def allow(self, words: set[str]) -> None:
-        """Let names share ``words`` from now on (the fixed words of a label pattern)."""
-        self.exempt |= words
-
-    def add(self, name: str) -> None:
-        """Record a drawn name."""
-        own = words_of(name) - self.exempt
-        key = name_key(name)
-        self.words |= own
-        self.joined.add(_joined(name))
-        for word in own:
-            for variant in deletions(word):
-                self._near.setdefault(variant, []).append((word, key))
-
-
-def _joined(name: str) -> str:
-    return "".join(name.split()).casefold()
-
-
-@lru_cache(maxsize=1 << 16)
-def deletions(text: str) -> frozenset[str]:
-    """``text`` with up to two characters deleted (two strings within distance 2 share one)."""
-    size = len(text)
-    out = {text[:i] + text[i + 1:] for i in range(size)}
-    out.update(text[:i] + text[i + 1:j] + text[j + 1:] for i in range(size) for j in range(i + 1, size))
-    out.add(text)
-    return frozenset(out)
-
-
-def osa_distance(a: str, b: str, limit: int = 1 << 30) -> int:
-    """Restricted Damerau–Levenshtein (optimal string alignment) distance; any value above
-    ``limit`` is reported as ``limit + 1``."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    before: list[int] = []
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            cost = ca != cb
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                current[j] = min(current[j], before[j - 2] + 1)
-        if min(current) > limit and min(previous) >= limit:  # no later cell can come back under it
-            return limit + 1
-        before, previous = previous, current
-    return min(previous[-1], limit + 1)
-
-
-def hygiene_problems(names: Sequence[str], exempt: frozenset[str] = FUNCTION_WORDS) -> list[str]:
-    """Every pair of ``names`` that shares a word or is near (empty when they obey the rules)."""
-    problems = []
-    for a, b in itertools.combinations(names, 2):
-        shared = (words_of(a) & words_of(b)) - exempt
-        if shared:
-            problems.append(f"{a!r} and {b!r} share {sorted(shared)}")
-        elif osa_distance(name_key(a), name_key(b), NEAR) <= NEAR:
-            problems.append(f"{a!r} and {b!r} are near")
-    return problems
 
 
 # --------------------------------------------------------------------------- vocabulary
