@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
@@ -101,9 +102,10 @@ NEAR = 2
 _WORD = re.compile(r"[^\W\d_]+")
 
 
-def words_of(name: str) -> set[str]:
+@lru_cache(maxsize=1 << 16)
+def words_of(name: str) -> frozenset[str]:
     """The casefolded words of a name (runs of letters: ``Cast-iron`` has two)."""
-    return set(_WORD.findall(name.casefold()))
+    return frozenset(_WORD.findall(name.casefold()))
 
 
 def name_key(name: str) -> str:
@@ -127,7 +129,7 @@ class NameGuard:
         self.exempt = set(exempt)
         self.words: set[str] = set()
         self.joined: set[str] = set()
-        self._near: dict[str, list[tuple[str, str]]] = {}
+        self._near: defaultdict[str, list[tuple[str, str]]] = defaultdict(list)
 
     def fits(self, name: str) -> bool:
         """Whether ``name`` is apart from every name drawn so far."""
@@ -136,9 +138,12 @@ class NameGuard:
             return False
         key = name_key(name)
         near = self._near
-        return not any(osa_distance(word, other, NEAR) <= NEAR and osa_distance(key, owner, NEAR) <= NEAR
-                       for word in own for variant in deletions(word) if variant in near
-                       for other, owner in near[variant])
+        for word in own:
+            pairs = {pair for variant in deletions(word) & near.keys() for pair in near[variant]}
+            if any(osa_distance(word, other, NEAR) <= NEAR and osa_distance(key, owner, NEAR) <= NEAR
+                   for other, owner in pairs):
+                return False
+        return True
 
     def allow(self, words: set[str]) -> None:
         """Let names share ``words`` from now on (the fixed words of a label pattern)."""
@@ -150,9 +155,10 @@ class NameGuard:
         key = name_key(name)
         self.words |= own
         self.joined.add(_joined(name))
+        near = self._near
         for word in own:
             for variant in deletions(word):
-                self._near.setdefault(variant, []).append((word, key))
+                near[variant].append((word, key))
 
 
 def _joined(name: str) -> str:

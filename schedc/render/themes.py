@@ -219,7 +219,8 @@ def attribute_role(attribute: str, many: bool) -> str:
 def attribute_roles(instance: Instance, family: Family, verbatim: Sequence[str] = ()) -> dict[str, list[str]]:
     """Role → the values of name attributes that name no entity, resource or activity (INRC
     skills, ITC teachers), in order of appearance; ``verbatim`` attributes are left out."""
-    known = set(canonical_names(instance, family))
+    known = {a.name for a in instance.activities} | {a.job for a in instance.activities if a.job is not None}
+    known |= {r.name for r in instance.resources} | {e.name for e in instance.entities}
     roles: dict[str, list[str]] = {}
     seen: set[str] = set()
     for cls in family.classes:
