@@ -157,8 +157,9 @@ class NameGuard:
         self.joined.add(_joined(name))
         near = self._near
         for word in own:
+            entry = (word, key)
             for variant in deletions(word):
-                near[variant].append((word, key))
+                near[variant].append(entry)
 
 
 def _joined(name: str) -> str:
