@@ -38,7 +38,7 @@ from schedc.render.facts import CONSTRAINT_FACTS
 from schedc.render.model import stream
 from schedc.render.slot import day_number
 from schedc.render.templates import TemplateSet
-from schedc.render.themes import Domain, draw, load_domains
+from schedc.render.themes import Domain, attribute_role, display_name, draw, load_domains
 from schedc.resources import data_dir
 from schedc.verify import Verifier
 from tests.conftest import ROOT
@@ -138,8 +138,10 @@ def audit(rendering: Rendering, instance: Instance, family: Family) -> list[str]
         for f in s.facts:
             if f[0] in QUANTIFIED:
                 continue
-            for part in f[1:]:
+            for index, part in enumerate(f[1:], start=1):
                 shown = shown_name(part, instance, rendering.names) if isinstance(part, str) else None
+                if f[0] == "member" and index == 4:  # a listed name (a skill): shown in its attribute's role
+                    shown = display_name(rendering.names, attribute_role(str(f[3]), True), str(part))
                 if shown is not None and shown.casefold() not in s.text.casefold():
                     problems.append(f"{s.id}: fact {f} but {shown!r} is not in the text")
     missing = set(table) - claimed
@@ -163,9 +165,18 @@ def audit_numbers(s, table: dict, allowed_labels: set[int], names: dict[str, str
     stray = sorted(n for n in (printed - values) if n not in allowed_labels)
     if stray:
         out.append(f"{s.id}: untraceable numbers {stray} in {s.text[:120]!r}")
-    strings = [names.get(v, v) for f in s.facts for v in table[f] if isinstance(v, str)]
-    out += [f"{s.id}: value {v!r} not in the text" for v in strings if v.casefold() not in s.text.casefold()]
+    text = s.text.casefold()
+    for f in s.facts:
+        for v in table[f]:
+            if isinstance(v, str) and not any(o.casefold() in text for o in shown_options(v, names)):
+                out.append(f"{s.id}: value {v!r} not in the text")
     return out
+
+
+def shown_options(value: str, names: dict[str, str]) -> list[str]:
+    """How a value may be shown: its display name, or its name in a role that shares the IR name
+    (``contract:0`` beside employee ``0``)."""
+    return [names.get(value, value), *(shown for key, shown in names.items() if key.endswith(f":{value}"))]
 
 
 def ledger(rendering: Rendering) -> list[tuple[str, tuple]]:

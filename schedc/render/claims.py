@@ -24,7 +24,7 @@ from schedc.kinds.claims import Claim
 from schedc.render.context import BuildContext
 from schedc.render.facts import weekend_days
 from schedc.render.templates import KindTemplates
-from schedc.render.themes import plural
+from schedc.render.themes import attribute_role, plural
 
 TABLE_PARAMS = frozenset({"requirements", "slots", "entries", "edges", "windows", "due_dates"})
 """Parameters that hold a table of data: stated by their own statements, not by the rule sentence."""
@@ -127,9 +127,9 @@ def labelled(name: str, word: str) -> str:
 def selector_view(sel: dict[str, Any], ctx: BuildContext, verbatim: list[str]) -> dict[str, Any]:
     """A selector as templates word it: role words, attribute filters and listed names, displayed."""
     cls = sel["cls"]
-    where = [{"attr": _role(ctx, k), "value": ctx.show(v)} for k, v in sel.get("where", ())]
+    where = [{"attr": _role(ctx, k), "value": ctx.show(v, attribute_role(k, False))} for k, v in sel.get("where", ())]
     names = [ctx.show(n) for n in sel.get("names", ())]
-    verbatim += [ctx.mention(v, _role(ctx, k)) for k, v in sel.get("where", ())]
+    verbatim += [ctx.mention(v, _role(ctx, k), attribute_role(k, False)) for k, v in sel.get("where", ())]
     verbatim += [ctx.mention(n, _role(ctx, cls)) for n in sel.get("names", ())]
     return {"one": _role(ctx, cls), "many": _roles(ctx, cls), "where": where, "names": names}
 

@@ -61,15 +61,18 @@ class BuildContext:
             self._by_constraint = index
         return self._by_constraint.get(constraint_id, [])
 
-    def show(self, name: str) -> str:
-        """The display name of an IR name in this rendering."""
+    def show(self, name: str, role: str | None = None) -> str:
+        """The display name of an IR name in this rendering; with ``role`` (a contract, a skill), the
+        name of that role where two roles share the IR name (INRC contract ``0`` and employee ``0``)."""
+        if role is not None:
+            return self.names.get(f"{role}:{name}") or self.names.get(name, name)
         return self.names.get(name, name)
 
-    def mention(self, name: str, word: str) -> str:
+    def mention(self, name: str, word: str, role: str | None = None) -> str:
         """How a statement's ledger records a mention of ``name``: its display name, or, when that is
         a bare number (INRC employee ``3``), the phrase ``word 3`` that templates print, so that the
         number audit never mistakes data for the name."""
-        shown = self.show(name)
+        shown = self.show(name, role)
         return f"{word} {shown}" if shown.strip().lstrip("-").isdigit() else shown
 
     def claim(self, ids: Iterable[FactId]) -> tuple[FactId, ...]:

@@ -150,12 +150,13 @@ def machines(ctx: BuildContext) -> list[Item]:
     rows = [e for e in ctx.instance.entities if e.cls == "machine"]
     if not rows:
         return []
-    listed = [{"name": ctx.show(e.name), "group": e.attrs.get("group"), "speed": e.attrs.get("speed")} for e in rows]
+    listed = [{"name": ctx.show(e.name), "group": ctx.show(str(e.attrs.get("group")), "group"),
+               "speed": e.attrs.get("speed")} for e in rows]
     ids: list[FactId] = [("size", "machine")]
     for e in rows:
         ids += ctx.about("machine", e.name)
     return [Item("machines", {"machines": listed, "size": len(rows)}, ctx.claim(ids),
-                 tuple(m["name"] for m in listed))]
+                 tuple(dict.fromkeys([*(m["name"] for m in listed), *(m["group"] for m in listed)])))]
 
 
 def releases(ctx: BuildContext) -> list[Item]:

@@ -27,7 +27,7 @@ from schedc.kinds import (
 from schedc.render import rules
 from schedc.render.context import BuildContext, Builder, Item
 from schedc.render.facts import FactId, attribute_text
-from schedc.render.themes import plural
+from schedc.render.themes import attribute_role, plural
 
 # --------------------------------------------------------------------------- days and names
 
@@ -120,13 +120,14 @@ def _entity_item(ctx: BuildContext, entity: Entity) -> Item:
     verbatim: list[str] = [ctx.mention(entity.name, role(ctx, entity.cls))]
     for attr, value in entity.attrs.items():
         if isinstance(value, tuple):
-            attrs[attr] = [ctx.show(v) for v in value]
-            verbatim += [ctx.mention(v, role(ctx, attr)) for v in value]
+            many = attribute_role(attr, True)
+            attrs[attr] = [ctx.show(v, many) for v in value]
+            verbatim += [ctx.mention(v, role(ctx, attr), many) for v in value]
         elif isinstance(value, str) and attribute_text(value) != value:
             attrs[attr] = attribute_text(value)
         elif isinstance(value, str):
-            attrs[attr] = ctx.show(value)
-            verbatim.append(ctx.mention(value, role(ctx, attr)))
+            attrs[attr] = ctx.show(value, attribute_role(attr, False))
+            verbatim.append(ctx.mention(value, role(ctx, attr), attribute_role(attr, False)))
         else:
             attrs[attr] = value
     attached = [c for c in ctx.instance.constraints if c.active and _attached_to(c, entity)]
@@ -150,7 +151,8 @@ def _attached_to(c: Constraint, entity: Entity) -> bool:
 def skills(ctx: BuildContext) -> list[Item]:
     """The skill names the entities mention (no facts of their own: membership is stated per entity)."""
     names = list(dict.fromkeys(s for e in ctx.instance.entities for s in e.attrs.get("skills", ()) or ()))
-    return [Item("skills", {"skills": [ctx.show(s) for s in names]}, (), tuple(ctx.show(s) for s in names))]
+    shown = [ctx.show(s, "skill") for s in names]
+    return [Item("skills", {"skills": shown}, (), tuple(shown))]
 
 
 # --------------------------------------------------------------------------- tables per day or agent
