@@ -203,7 +203,7 @@ def events(ctx: BuildContext) -> list[Item]:
     items = []
     for e in rows:
         subject = str(e.attrs.get("subject", ""))
-        detail = [str(x) for x in e.attrs.get("detail", ())]  # type: ignore[union-attr]
+        detail = [ctx.show(str(x)) for x in e.attrs.get("detail", ())]  # type: ignore[union-attr]
         context = {"event": ctx.show(e.name), "time": e.attrs.get("time"), "kind": e.attrs.get("kind"),
                    "who": ctx.show(subject), "detail": detail}
         ids = [*ctx.about("event", e.name), *([("size", "event")] if not items else [])]

@@ -164,12 +164,15 @@ class KindTemplates(Paraphrases):
 
 
 _GLUED = re.compile(r"(?<=[a-z0-9)][.;!?])(?=[A-Z])")
+_REPEATED = re.compile(r"\b([a-z]+) (?=\1\b)", re.IGNORECASE)
 
 
 def reflow(text: str) -> str:
-    """Rendered text on one line: blanks collapsed, and one space after a sentence end that a
-    template's line break had glued to the next sentence (``at 12.No step`` → ``at 12. No step``)."""
-    return _GLUED.sub(" ", " ".join(text.split()))
+    """Rendered text on one line: blanks collapsed, one space after a sentence end that a template's
+    line break had glued to the next sentence (``at 12.No step`` → ``at 12. No step``), and a role word
+    not repeated before a name that begins with it (``Class Class Braldin`` → ``Class Braldin``, for
+    the neutral labels of themed names)."""
+    return _REPEATED.sub("", _GLUED.sub(" ", " ".join(text.split())))
 
 
 @cache
