@@ -22,7 +22,7 @@ from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, kind_name
 from schedc.kinds.claims import Claim
 from schedc.render.context import BuildContext
-from schedc.render.facts import weekend_days
+from schedc.render.facts import per_instance, weekend_days
 from schedc.render.templates import KindTemplates
 from schedc.render.themes import attribute_role, plural
 
@@ -30,6 +30,7 @@ TABLE_PARAMS = frozenset({"requirements", "slots", "entries", "edges", "windows"
 """Parameters that hold a table of data: stated by their own statements, not by the rule sentence."""
 
 
+@per_instance
 def claims(instance: Instance) -> list[tuple[Constraint, Claim]]:
     """Every active constraint of ``instance`` with its claim, in declaration order."""
     measure = instance.objective.measure

@@ -23,7 +23,7 @@ from schedc.render import interval, slot
 from schedc.render.claims import ClaimWriter
 from schedc.render.context import BuildContext, Builder, Item, unsupported
 from schedc.render.facts import facts
-from schedc.render.model import DEFAULT_SEED, ClaimRecord, Rendering, Statement, Variant, printed_numbers, stream
+from schedc.render.model import DEFAULT_SEED, ClaimRecord, Rendering, Statement, Variant, stream
 from schedc.render.model import variant as find_variant
 from schedc.render.prompt import background, response_format, system_prompt
 from schedc.render.templates import KindTemplates, TemplateSet
@@ -166,7 +166,7 @@ def _claim_records(ctx: BuildContext, statements: list[Statement]) -> tuple[Clai
 def _statement(templates: TemplateSet, step: PlanStep, index: int, item: Item, shared: dict[str, Any]) -> Statement:
     name, text = templates.render(step.category, index, {**shared, **item.context})
     return Statement(id=item.id, category=step.category, template=name, text=text, facts=item.facts,
-                     numbers=printed_numbers(text, item.verbatim), verbatim=item.verbatim)
+                     verbatim=item.verbatim)
 
 
 STATED_SOFT_INTERVAL_KINDS = frozenset({"tardiness"})

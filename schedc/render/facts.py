@@ -15,6 +15,7 @@ small function per kind); inactive constraints state nothing and have no facts.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from schedc.diagnostics import SchedcError
 from schedc.ir import Instance
@@ -54,6 +55,31 @@ FactValue = tuple[int | str, ...]
 Facts = dict[FactId, FactValue]
 
 
+F = TypeVar("F")
+
+
+def per_instance(compute: Callable[[Instance], F]) -> Callable[[Instance], F]:
+    """``compute`` remembered for the last few instances (by identity: IR nodes are immutable), so that
+    the five variants of one instance enumerate its facts and claims once. Callers must not mutate
+    the result."""
+    recent: dict[int, tuple[Instance, F]] = {}
+
+    def cached(instance: Instance) -> F:
+        found = recent.get(id(instance))
+        if found is not None and found[0] is instance:
+            return found[1]
+        value = compute(instance)
+        if len(recent) >= 8:
+            recent.pop(next(iter(recent)))
+        recent[id(instance)] = (instance, value)
+        return value
+
+    cached.__doc__ = compute.__doc__
+    cached.__wrapped__ = compute  # type: ignore[attr-defined]
+    return cached
+
+
+@per_instance
 def facts(instance: Instance) -> Facts:
     """Every fact of ``instance``, in a stable order, with the values that state it."""
     out: Facts = {}
@@ -72,6 +98,7 @@ def facts(instance: Instance) -> Facts:
     return out
 
 
+@per_instance
 def facts_by_constraint(instance: Instance) -> dict[str, set[FactId]]:
     """Active constraint id → the facts it contributes (its rule, its table rows, its quantified entities)."""
     out: dict[str, set[FactId]] = {}

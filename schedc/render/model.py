@@ -60,9 +60,9 @@ def stream(seed: int, instance: str, axis: str) -> random.Random:
 class Statement(msgspec.Struct, frozen=True, kw_only=True):
     """One rendered statement and its ledger entry.
 
-    ``facts`` are the facts it expresses; ``numbers`` the integers its text prints, in order,
-    outside the ``verbatim`` strings (display names and attribute texts, which may contain
-    digits of their own); ``template`` the paraphrase used.
+    ``facts`` are the facts it expresses; :attr:`numbers` the integers its text prints, in
+    order, outside the ``verbatim`` strings (display names and attribute texts, which may
+    contain digits of their own); ``template`` the paraphrase used.
     """
 
     id: str
@@ -70,8 +70,13 @@ class Statement(msgspec.Struct, frozen=True, kw_only=True):
     template: str
     text: str
     facts: tuple[FactId, ...] = ()
-    numbers: tuple[int, ...] = ()
     verbatim: tuple[str, ...] = ()
+
+    @property
+    def numbers(self) -> tuple[int, ...]:
+        """The integers the text prints outside its verbatim strings (computed when the ledger is read:
+        rendering a prompt does not need them)."""
+        return printed_numbers(self.text, self.verbatim)
 
 
 class ClaimRecord(msgspec.Struct, frozen=True, kw_only=True):

@@ -81,6 +81,7 @@ class Paraphrases:
         self.source = source
         self.user_dirs = user_template_dirs(search)
         self._cache: dict[str, tuple[jinja2.Environment, tuple[str, ...]]] = {}
+        self._templates: dict[str, jinja2.Template] = {}
 
     def candidates(self, key: str) -> list[tuple[str, str]]:
         """(family folder, category folder) pairs to look in, in order (subclasses define them)."""
@@ -115,7 +116,10 @@ class Paraphrases:
         env, names = self.paraphrases(key)
         name = names[index % len(names)]
         try:
-            text = env.get_template(name).render(context)
+            template = self._templates.get(name)
+            if template is None:
+                template = self._templates[name] = env.get_template(name)
+            text = template.render(context)
         except jinja2.TemplateError as exc:
             raise SchedcError.at("E604", f"template {name} failed: {exc}", file=self.source) from None
         return name, reflow(text)
