@@ -33,7 +33,7 @@ from schedc.family import builtin_family_names, load_family
 from schedc.importers import import_paths
 from schedc.ir import Family, Instance
 from schedc.kinds import KINDS, PrecedenceLag
-from schedc.render import VARIANTS, Rendering, display_names, facts, printed_numbers, render
+from schedc.render import VARIANTS, Rendering, display_names, engine, facts, printed_numbers, render
 from schedc.render.facts import CONSTRAINT_FACTS
 from schedc.render.model import stream
 from schedc.render.slot import day_number
@@ -243,6 +243,7 @@ def test_every_slot_paraphrase_is_faithful(name: str, monkeypatch) -> None:
     family = load_family(instance.family)
     plain = TemplateSet.render
     for index in range(3):
+        engine._MEMOS.clear()  # statements are remembered per instance; this test swaps the paraphrase under them
         monkeypatch.setattr(TemplateSet, "render", lambda self, category, _, context, i=index:
                             plain(self, category, i, context))
         rendering = render(instance, family, "v3a")

@@ -46,6 +46,7 @@ class ClaimWriter:
         self.by_id: dict[str, Claim] = {claim.constraint: claim for _, claim in claims(ctx.instance)}
         self.constraints: dict[str, Constraint] = {c.id: c for c in ctx.instance.constraints if c.active}
         self.texts: dict[str, list[str]] = {cid: [] for cid in self.by_id}
+        self.log: list[tuple[str, str]] = []  # (constraint, sentence) in the order written
         self._views: dict[str, dict[str, Any]] = {}
         self.words: dict[str, str] | None = None
         self.words = role_words(ctx.instance, ctx.family, ctx.words, ctx.names)
@@ -67,6 +68,7 @@ class ClaimWriter:
         view = self.view(constraint_id)
         text = self.templates.sentence(view["kind"], style, {"c": view, "w": self.ctx.words, "r": view["r"]})
         self.texts[constraint_id].append(text)
+        self.log.append((constraint_id, text))
         return text
 
     def say(self, style: int) -> Any:

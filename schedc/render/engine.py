@@ -22,7 +22,7 @@ from schedc.names import canonical_names
 from schedc.render import interval, slot
 from schedc.render.claims import ClaimWriter
 from schedc.render.context import BuildContext, Builder, Item, unsupported
-from schedc.render.facts import facts
+from schedc.render.facts import FactId, facts
 from schedc.render.model import DEFAULT_SEED, ClaimRecord, Rendering, Statement, Variant, stream
 from schedc.render.model import variant as find_variant
 from schedc.render.prompt import background, response_format, system_prompt
@@ -42,14 +42,15 @@ def render(instance: Instance, family: Family | None = None, variant: str = "v1"
     """The rendering of ``instance`` in one variant and seed (identical bytes in every process)."""
     family = with_plan(family or load_family(instance.family, search), instance)
     chosen = find_variant(variant)
-    domain, names = naming(instance, family, chosen, seed, search)
+    memo = _memo(instance, family, chosen, seed, search)
+    domain, names = memo.domain, memo.names
     words = vocabulary(family, domain)
     ctx = BuildContext(instance=instance, family=family, names=names, words=words, facts=facts(instance),
                        domain=domain)
     source = find_family_file(family.name, search)
     ctx.writer = ClaimWriter(ctx, KindTemplates(family.name, search, str(source) if source else None))
     templates = TemplateSet(family.name, search, entity_categories(family), str(source) if source else None)
-    statements = _statements(ctx, chosen, seed, templates)
+    statements = _statements(ctx, chosen, seed, templates, memo)
     missing = ctx.unclaimed()
     if missing:
         shown = ", ".join(repr(m) for m in missing[:5])
@@ -106,9 +107,47 @@ def display_names(instance: Instance, family: Family | None = None, variant: str
     return naming(instance, family, find_variant(variant), seed, search)[1]
 
 
-def _statements(ctx: BuildContext, chosen: Variant, seed: int, templates: TemplateSet) -> list[Statement]:
+class Memo:
+    """What the variants of one instance that show the same names share (v1, v2 and v3b; v3a and v4 of
+    one seed): the names, the statement items (and the facts they claim) and every statement already
+    rendered, with the rule sentences it wrote. A variant differs from another only in the paraphrase
+    chosen and the order, so reusing these gives the same bytes as building them again."""
+
+    def __init__(self, family: Family, domain: Domain | None, names: dict[str, str]):
+        self.family = family
+        self.domain = domain
+        self.names = names
+        self.items: dict[str, list[Item]] | None = None
+        self.claimed: frozenset[FactId] = frozenset()
+        self.statements: dict[tuple[str, int, str], tuple[Statement, list[tuple[str, str]]]] = {}
+
+
+_MEMOS: dict[int, tuple[Instance, dict[tuple[object, ...], Memo]]] = {}
+
+
+def _memo(instance: Instance, family: Family, chosen: Variant, seed: int, search: Sequence[Path]) -> Memo:
+    """The memo of the names this variant shows (kept for the last few instances, by identity)."""
+    entry = _MEMOS.get(id(instance))
+    if entry is None or entry[0] is not instance:
+        if len(_MEMOS) >= 4:
+            _MEMOS.pop(next(iter(_MEMOS)))
+        entry = _MEMOS[id(instance)] = (instance, {})
+    key = (id(family), chosen.theme, seed if chosen.theme else None, tuple(str(p) for p in search))
+    found = entry[1].get(key)
+    if found is None or found.family is not family:
+        domain, names = naming(instance, family, chosen, seed, search)
+        found = entry[1][key] = Memo(family, domain, names)
+    return found
+
+
+def _statements(ctx: BuildContext, chosen: Variant, seed: int, templates: TemplateSet, memo: Memo) -> list[Statement]:
     _refuse_soft_interval(ctx)
-    items = _build(ctx)
+    if memo.items is None:
+        memo.items = _build(ctx)
+        memo.claimed = frozenset(ctx.claimed)
+    else:
+        ctx.claimed.update(memo.claimed)
+    items = memo.items
     template_rng = stream(seed, ctx.instance.name, "template")
     order_rng = stream(seed, ctx.instance.name, "order")
     shared = _shared_context(ctx)
@@ -123,9 +162,24 @@ def _statements(ctx: BuildContext, chosen: Variant, seed: int, templates: Templa
         if chosen.order and step.shuffle:
             order_rng.shuffle(group)
         step_context = {**shared, "say": ctx.writer.say(index), "style": index}
-        made = [_statement(templates, step, index, item, step_context) for item in group]
+        made = [_remembered(ctx, memo, templates, step, index, item, step_context) for item in group]
         out += [s for s in made if s.text or s.facts]  # a category with nothing to say states nothing
     return out
+
+
+def _remembered(ctx: BuildContext, memo: Memo, templates: TemplateSet, step: PlanStep, index: int, item: Item,
+                context: dict[str, Any]) -> Statement:
+    """A statement rendered once per memo; a repeat replays the rule sentences it wrote."""
+    key = (step.category, index, item.id)
+    found = memo.statements.get(key)
+    if found is not None:
+        for constraint_id, text in found[1]:
+            ctx.writer.texts[constraint_id].append(text)
+        return found[0]
+    start = len(ctx.writer.log)
+    statement = _statement(templates, step, index, item, context)
+    memo.statements[key] = (statement, ctx.writer.log[start:])
+    return statement
 
 
 def _build(ctx: BuildContext) -> dict[str, list[Item]]:
