@@ -14,8 +14,6 @@ built-in ones, with shared phrasing in ``templates/_claims.j2``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from schedc.ir import Family, Instance
@@ -48,7 +46,6 @@ class ClaimWriter:
         self.texts: dict[str, list[str]] = {cid: [] for cid in self.by_id}
         self.log: list[tuple[str, str]] = []  # (constraint, sentence) in the order written
         self._views: dict[str, dict[str, Any]] = {}
-        self.words: dict[str, str] | None = None
         self.words = role_words(ctx.instance, ctx.family, ctx.words, ctx.names)
 
     def view(self, constraint_id: str) -> dict[str, Any]:
@@ -146,8 +143,8 @@ def _roles(ctx: BuildContext, name: str) -> str:
 
 
 def words_for(ctx: BuildContext) -> dict[str, str]:
-    """The role words of rule sentences (computed once per rendering)."""
-    if ctx.writer is not None and getattr(ctx.writer, "words", None) is not None:
+    """The role words of rule sentences (the writer's, computed once per rendering)."""
+    if ctx.writer is not None:
         return ctx.writer.words
     return role_words(ctx.instance, ctx.family, ctx.words, ctx.names)
 
@@ -214,8 +211,3 @@ def _is_route_edge(before: str, after: str, lag: int, steps: dict[str, tuple[str
     job_a, step_a = steps.get(before, (None, None))
     job_b, step_b = steps.get(after, (None, None))
     return lag == 0 and job_a is not None and job_a == job_b and step_a is not None and step_b == step_a + 1
-
-
-def find_kind_templates(family: str, search: Sequence[Path] = ()) -> KindTemplates:
-    """The kind templates of a family (its own overrides first)."""
-    return KindTemplates(family, search)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from schedc.diagnostics import SchedcError
 from schedc.ir import Family, Instance
 from schedc.render.facts import FactId, Facts
 from schedc.render.themes import Domain
+
+if TYPE_CHECKING:
+    from schedc.render.claims import ClaimWriter
 
 
 class Item(NamedTuple):
@@ -32,7 +35,7 @@ class BuildContext:
     facts: Facts
     domain: Domain | None
     claimed: set[FactId] = field(default_factory=set)
-    writer: Any = None  # the ClaimWriter of this rendering (schedc.render.claims), set by the engine
+    writer: ClaimWriter | None = None  # the rule-sentence writer of this rendering, set by the engine
     _index: dict[tuple[str | int, ...], list[FactId]] | None = None
     _by_constraint: dict[str, list[FactId]] | None = None
 

@@ -3,8 +3,11 @@
 The family's plan (``plan [framing jobs* closing]``) orders the statement categories; a
 category marked ``*`` may be permuted by the order axis. Builders (:data:`BUILDERS`) turn a
 category into items; categories in :data:`LATE` are built after the others so that they can
-state whatever the others left unsaid. A rendering that leaves a fact of the instance
-unclaimed is refused (E606): rendering is faithful or fails.
+state whatever the others left unsaid. Every active constraint's rule sentence is written
+from its claim by its kind's templates (:mod:`schedc.render.claims`); the rendering records,
+per claim, the sentences that state it. A family without a plan gets its structure's default
+plan. A rendering that leaves a fact of the instance unclaimed is refused (E606): rendering is
+faithful or fails.
 """
 
 from __future__ import annotations

@@ -6,10 +6,10 @@ entity class (``courses``, ``shifts``, … — one statement per entity when the
 ``unavailability`` (forbidden slots per agent), ``requests``/``preferences`` (assignment
 costs per agent), ``skills`` (the skill names in use), ``rules`` (one statement per remaining
 constraint) and ``closing`` (the objective, and the remaining constraints when the plan has
-no ``rules``). Rules attached to an entity by their selector (``employee[contract=0]``) are
-stated with that entity (a contract and its rules). Each constraint kind's sentence comes
-from one macro of ``templates/_rules.j2``, fed by one context function per kind
-(:data:`RULE_CONTEXT`).
+no ``rules``; :mod:`schedc.render.rules`). Rules attached to an entity by their selector
+(``employee[contract=0]``) are stated with that entity (a contract and its rules). Every rule
+sentence is written from its constraint's claim by the kind's own templates
+(:mod:`schedc.render.claims`); data statements list rows without modality.
 """
 
 from __future__ import annotations
