@@ -35,3 +35,30 @@ def tighten_cmd(
         return
     typer.echo(f"{out}: {record['measure']} ≤ {result.bound} (= ⌊{result.factor} × {result.reference.value}⌋, "
                f"z* from {result.reference.source})")
+
+
+@app.command("perturb", epilog="Example: schedc perturb examples/rcpsp_small.sched -o variants --mode boundary "
+             "--count 3 --seed 1")
+@reports_errors
+def perturb_cmd(
+    spec: Annotated[Path, typer.Argument(help="the base instance (.sched)")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="output folder for the variants and manifest.json")],
+    mode: Annotated[str, typer.Option(help="boundary (last feasible / first infeasible value of one scalar per "
+                                           "kind) or sat (changes a reference schedule keeps feasible)")] = "boundary",
+    count: Annotated[int, typer.Option(help="boundary: kinds to move; sat: variants")] = 3,
+    seed: Annotated[int, typer.Option(help="seed of every random choice")] = 0,
+    time_limit: Annotated[float, typer.Option(help="CP-SAT seconds per solve")] = 2.0,
+    as_json: AsJson = False,
+) -> None:
+    """Write verified variants of an instance and a manifest of their reference objectives and proofs."""
+    from schedc.variants.perturb import perturb_file
+
+    manifest = perturb_file(spec, out, mode, count, seed, time_limit)
+    if as_json:
+        echo_json(manifest)
+        return
+    for v in manifest["variants"]:
+        objective = "–" if v["objective"] is None else v["objective"]
+        typer.echo(f"{out / v['file']}: {v['status']}, objective {objective}; {'; '.join(v['changes'])}")
+    if not manifest["variants"]:
+        typer.echo(f"no {mode} variant found (see docs/variants.md)", err=True)

@@ -7,8 +7,9 @@ seed and change list; it is parsed back and checked before it is written.
 
 from __future__ import annotations
 
+from schedc.variants.boundary import Boundary, boundary_variants
 from schedc.variants.common import Reference, reference_value, solve_instance, write_instance
 from schedc.variants.tighten import Tightened, tighten, tighten_file
 
-__all__ = ["Reference", "Tightened", "reference_value", "solve_instance", "tighten",
+__all__ = ["Boundary", "Reference", "Tightened", "boundary_variants", "reference_value", "solve_instance", "tighten",
            "tighten_file", "write_instance"]
