@@ -81,3 +81,49 @@ def test_the_cli_writes_variants_and_rejects_a_bad_mode(tmp_path: Path) -> None:
     assert (tmp_path / "manifest.json").exists() and "infeasible" in result.output
     bad = runner.invoke(app, ["perturb", spec, "-o", str(tmp_path / "x"), "--mode", "chaos"])
     assert bad.exit_code == 2 and "E803" in bad.output
+
+
+# ---------------------------------------------------------------------------- sat
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_twenty_sat_variants_stay_feasible_and_are_verified(name: str, tmp_path: Path) -> None:
+    instance, family = base(name)
+    manifest = perturb(instance, family, tmp_path, "sat", count=20, seed=1, time_limit=1.0)
+    assert len(manifest["variants"]) == 20
+    for record in manifest["variants"]:
+        variant = load_instance(tmp_path / record["file"])
+        assert variant.meta.base == name and variant.meta.derivation == "sat" and variant.meta.seed == 1
+        assert record["changes"] and variant.meta.changes == "; ".join(record["changes"])
+        assert record["status"] in ("optimal", "feasible") and record["reference_objective"] is not None
+        assert record["objective"] <= record["reference_objective"]  # the certificate is one feasible schedule
+        solved = solve_instance(variant, family, time_limit=1.0)
+        assert solved.status in ("optimal", "feasible")
+        if solved.status == record["status"] == "optimal":
+            assert solved.objective == record["objective"]
+
+
+def test_sat_runs_are_deterministic_per_seed_and_differ_across_seeds(tmp_path: Path) -> None:
+    instance, family = base("rcpsp_small")
+    runs = [perturb(instance, family, tmp_path / str(k), "sat", count=5, seed=seed, time_limit=1.0)
+            for k, seed in enumerate((8, 8, 9))]
+    changes = [[r["changes"] for r in run["variants"]] for run in runs]
+    assert changes[0] == changes[1] != changes[2]
+    for record in runs[0]["variants"]:
+        assert (tmp_path / "0" / record["file"]).read_bytes() == (tmp_path / "1" / record["file"]).read_bytes()
+
+
+def test_sat_changes_keep_the_certificate_feasible() -> None:
+    """The operators' proposals are filtered by the certificate: every accepted change keeps it feasible."""
+    import random
+
+    from schedc.evaluate import evaluate, make_context
+    from schedc.variants.sat import sat_variant
+
+    instance, family = base("ft06")
+    certificate = solve_instance(instance, family, time_limit=1.0).solution
+    assert certificate is not None
+    rng = random.Random(0)
+    for _ in range(10):
+        variant, changes = sat_variant(instance, family, certificate, rng)
+        assert changes and evaluate(make_context(variant, family), certificate).feasible
