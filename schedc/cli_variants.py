@@ -48,12 +48,13 @@ def perturb_cmd(
     count: Annotated[int, typer.Option(help="boundary: kinds to move; sat: variants")] = 3,
     seed: Annotated[int, typer.Option(help="seed of every random choice")] = 0,
     time_limit: Annotated[float, typer.Option(help="CP-SAT seconds per solve")] = 2.0,
+    strength: Annotated[float, typer.Option(help="sat: largest change as a fraction of the value")] = 0.2,
     as_json: AsJson = False,
 ) -> None:
     """Write verified variants of an instance and a manifest of their reference objectives and proofs."""
     from schedc.variants.perturb import perturb_file
 
-    manifest = perturb_file(spec, out, mode, count, seed, time_limit)
+    manifest = perturb_file(spec, out, mode, count, seed, time_limit, strength=strength)
     if as_json:
         echo_json(manifest)
         return

@@ -58,10 +58,16 @@ def _boundary_records(instance: Instance, family: Family, found: list[Boundary],
 
 
 def perturb(instance: Instance, family: Family, outdir: Path, mode: str = "boundary", count: int = 3, seed: int = 0,
-            time_limit: float = 2.0, search: Sequence[Path] = (), explain: float = 2.0) -> dict[str, Any]:
-    """Make the variants of ``instance`` in ``outdir``; the manifest (also written as ``manifest.json``)."""
+            time_limit: float = 2.0, search: Sequence[Path] = (), explain: float = 2.0,
+            strength: float = 0.2) -> dict[str, Any]:
+    """Make the variants of ``instance`` in ``outdir``; the manifest (also written as ``manifest.json``).
+
+    ``strength`` (sat): a numeric change moves a value by at most that fraction of it (at least 1).
+    """
     if mode not in MODES:
         raise SchedcError.at("E803", f"unknown perturbation mode {mode!r}", hint="modes: " + ", ".join(MODES))
+    if not 0 < strength <= 10:
+        raise SchedcError.at("E803", f"--strength must be in (0, 10], found {strength}")
     if count < 1:
         raise SchedcError.at("E803", f"--count must be at least 1, found {count}")
     if mode == "boundary":
@@ -70,9 +76,9 @@ def perturb(instance: Instance, family: Family, outdir: Path, mode: str = "bound
     else:
         from schedc.variants.sat import sat_records
 
-        records = sat_records(instance, family, outdir, count, seed, time_limit, search)
+        records = sat_records(instance, family, outdir, count, seed, time_limit, search, strength)
     manifest = {"base": instance.meta.base or instance.name, "family": instance.family, "mode": mode, "seed": seed,
-                "count": count, "variants": records}
+                "count": count, **({"strength": strength} if mode == "sat" else {}), "variants": records}
     from schedc.importers.common import write_atomic
 
     write_atomic(outdir / "manifest.json", json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
@@ -80,9 +86,10 @@ def perturb(instance: Instance, family: Family, outdir: Path, mode: str = "bound
 
 
 def perturb_file(spec: str | os.PathLike[str], outdir: Path, mode: str = "boundary", count: int = 3, seed: int = 0,
-                 time_limit: float = 2.0, search: Sequence[str | os.PathLike[str]] = ()) -> dict[str, Any]:
+                 time_limit: float = 2.0, search: Sequence[str | os.PathLike[str]] = (),
+                 strength: float = 0.2) -> dict[str, Any]:
     """``schedc perturb``: the variants of the instance in ``spec``, written to ``outdir``."""
     from schedc.api import resolve
 
     instance, family, folders = resolve(Path(spec), search)
-    return perturb(instance, family, outdir, mode, count, seed, time_limit, folders)
+    return perturb(instance, family, outdir, mode, count, seed, time_limit, folders, strength=strength)
