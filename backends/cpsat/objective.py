@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from ortools.sat.python import cp_model
-
 from schedc.backends.cpsat.model import CpsatModel, encoder
 from schedc.kinds import ObjectiveBound
 
@@ -24,7 +22,7 @@ def objective_bound(m: CpsatModel, c: ObjectiveBound) -> None:
         return
 
     def finish() -> None:
-        m.model.add(cp_model.LinearExpr.weighted_sum([e for _w, e in m.terms], [w for w, _e in m.terms]) <= c.max
-                    if m.terms else cp_model.LinearExpr.constant(0) <= c.max)
+        if m.terms:  # without soft rules the penalty is 0, within any (non-negative) bound
+            m.model.add(sum(w * expr for w, expr in m.terms) <= c.max)
 
     m.finishers.append(finish)
