@@ -95,8 +95,9 @@ def _capacities(instance: Instance) -> Iterator[Scalar]:
         yield Scalar(kind, f"capacity of {r.name}", r.capacity, max(demands, default=0), apply)
 
 
-def _coverage(instance: Instance) -> Iterator[Scalar]:
-    agents = sum(1 for e in instance.entities if e.cls == _agent_class(instance))
+def _coverage(instance: Instance, family: Family) -> Iterator[Scalar]:
+    agent_cls = family.decision.agent if family.decision else ""
+    agents = sum(1 for e in instance.entities if e.cls == agent_cls)
     for i, c in enumerate(instance.constraints):
         if isinstance(c, Coverage) and c.hard and c.active:
             for k, q in enumerate(c.requirements):
@@ -108,13 +109,6 @@ def _coverage(instance: Instance) -> Iterator[Scalar]:
                         return _replace_constraint(inst, i, msgspec.structs.replace(c, requirements=tuple(rows)))
                     slot = f"day {q.day}" + ("" if q.period is None else f" period {q.period}")
                     yield Scalar("coverage", f"demand for {q.value} on {slot} ({c.id})", q.min, agents, apply)
-
-
-def _agent_class(instance: Instance) -> str:
-    from schedc.family import load_family
-
-    decision = load_family(instance.family).decision if instance.calendar is not None else None
-    return decision.agent if decision else ""
 
 
 def _maxima(instance: Instance) -> Iterator[Scalar]:
@@ -150,7 +144,7 @@ def _objective(instance: Instance, family: Family, time_limit: float, seed: int)
 def scalars(instance: Instance, family: Family, time_limit: float = 2.0, seed: int = 0) -> dict[str, list[Scalar]]:
     """The movable scalars of an instance, grouped by kind (in a stable order)."""
     out: dict[str, list[Scalar]] = {}
-    for found in (_deadlines(instance), _capacities(instance), _coverage(instance), _maxima(instance),
+    for found in (_deadlines(instance), _capacities(instance), _coverage(instance, family), _maxima(instance),
                   _objective(instance, family, time_limit, seed)):
         for s in found:
             if s.limit != s.value:
