@@ -20,6 +20,7 @@ import msgspec
 from schedc.diagnostics import Diagnostic, SchedcError, Span
 from schedc.ir import WEEKDAYS, Family, Instance
 from schedc.kinds import (
+    ANY_STRUCTURE_KINDS,
     INTERVAL_KINDS,
     AssignmentCost,
     AttrRef,
@@ -31,6 +32,7 @@ from schedc.kinds import (
     Coverage,
     CumulativeRenewable,
     NonrenewableBudget,
+    ObjectiveBound,
     OnePerSlot,
     PatternProhibition,
     PrecedenceLag,
@@ -100,6 +102,8 @@ class Checker:
             self.error("E117", f"family {fam.name} minimises {allowed}, not {inst.objective.measure}",
                        inst.objective.span)
         for c in inst.constraints:
+            if kind_name(c) in ANY_STRUCTURE_KINDS:
+                continue
             interval_kind = kind_name(c) in INTERVAL_KINDS
             if interval_kind != (fam.structure == "interval"):
                 self.error("E117", f"kind {kind_name(c)} does not fit the {fam.structure} structure of "
@@ -467,6 +471,19 @@ def _tardiness(ch: Checker, c: Tardiness) -> None:
             ch.error("E207", f"{c.id}: due date {d.due} of {d.target} exceeds {MAX_TIME}", c.span)
 
 
+def _objective_bound(ch: Checker, c: ObjectiveBound) -> None:
+    """A bound on the objective is hard, bounds the instance's own measure and fits the time range."""
+    if not c.hard:
+        ch.error("E212", f"{c.id}: an objective_bound must be hard", c.span,
+                 "write `hard objective_bound ...`; a soft bound would be part of the objective itself")
+    measure = ch.instance.objective.measure
+    if c.measure != measure:
+        ch.error("E212", f"{c.id}: the instance minimises {measure}, so its bound must have measure={measure}, "
+                 f"not {c.measure}", c.span)
+    if c.max > MAX_TIME:
+        ch.error("E207", f"{c.id}: bound {c.max} exceeds {MAX_TIME}", c.span)
+
+
 def _coverage(ch: Checker, c: Coverage) -> None:
     for r in c.requirements:
         ch.day(r.day, c, r.period)
@@ -580,6 +597,7 @@ CONSTRAINT_CHECKS: dict[type, Callable[[Checker, Any], None]] = {
     TimeWindow: _time_window,
     ResourceDowntime: _downtime,
     Tardiness: _tardiness,
+    ObjectiveBound: _objective_bound,
 }
 
 

@@ -528,6 +528,15 @@ def _tardiness(p: dict[str, Any], s: Schedule, hard: bool) -> int:
     return total
 
 
+def _objective_bound(p: dict[str, Any], s: Schedule) -> int:
+    """The excess of the bounded measure: the latest end, or the weighted penalties of the soft claims."""
+    if p["measure"] == "makespan":
+        value = max(s.end.values(), default=0)
+    else:
+        value = sum(c.weight * interpret(c.claim(), s) for c in s.world.instance.constraints if c.active and not c.hard)
+    return max(0, value - p["max"])
+
+
 INTERPRETERS: dict[str, Callable[[dict[str, Any], Schedule], int]] = {
     "count_bounds": _count_bounds, "consecutive_run_bounds": _runs_bounds, "one_per_slot": _one_per_slot,
     "coverage": _coverage, "unavailability": _unavailability, "slot_conflict": _slot_conflict,
@@ -535,7 +544,7 @@ INTERPRETERS: dict[str, Callable[[dict[str, Any], Schedule], int]] = {
     "capacity_overflow": _capacity, "spread": _spread, "stability": _stability, "compactness": _compactness,
     "precedence_lag": _precedence, "unary_no_overlap": _unary, "cumulative_renewable": _cumulative,
     "nonrenewable_budget": _budget, "time_window": _time_window, "resource_downtime": _downtime,
-    "mode_choice": lambda p, s: s.bad_modes,
+    "mode_choice": lambda p, s: s.bad_modes, "objective_bound": _objective_bound,
 }
 
 
@@ -753,9 +762,19 @@ def _tardiness_probes(p: dict[str, Any], world: World, rng: random.Random) -> li
     return out
 
 
+def _objective_bound_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
+    """Makespan: one activity ending exactly at the bound and one unit after it. A penalty bound has no
+    schedule of a given penalty to build here; tests/test_claims.py probes it at a measured penalty."""
+    if p["measure"] != "makespan" or not world.instance.activities:
+        return []
+    a = world.instance.activities[0]
+    d = a.modes[0].duration
+    return [Solution(starts={a.name: end - d}, modes={a.name: 1}) for end in (p["max"], p["max"] + 1) if end >= d]
+
+
 BOUNDARY: dict[str, Callable[[dict[str, Any], World, random.Random], list[Solution]]] = {
     "count_bounds": _count_probes, "consecutive_run_bounds": _run_probes, "coverage": _coverage_probes,
     "unavailability": _unavailability_probes, "precedence_lag": _precedence_probes,
     "unary_no_overlap": _unary_probes, "time_window": _window_probes, "resource_downtime": _downtime_probes,
-    "tardiness": _tardiness_probes,
+    "tardiness": _tardiness_probes, "objective_bound": _objective_bound_probes,
 }

@@ -23,7 +23,7 @@ from schedc.evaluate import Evaluation, evaluate, make_context
 from schedc.family import load_family
 from schedc.importers.inrc2010 import complete_weekend_table
 from schedc.ir import Family, Instance
-from schedc.kinds import INTERVAL_KINDS, KINDS, SLOT_KINDS, kind_name
+from schedc.kinds import ANY_STRUCTURE_KINDS, INTERVAL_KINDS, KINDS, SLOT_KINDS, kind_name
 from schedc.kinds.context import EvalContext, Violation
 from schedc.parser import parse_instance_text
 from schedc.solution import Assignment, Solution
@@ -142,10 +142,10 @@ def family_text(name: str, structure: str, objective: str, kinds: Iterable[str],
                       *(f"  {line}" for line in lines), "}", ""])
 
 
-LAB_SLOT_FAMILY = family_text("lab_slot", "slot", "penalty", SLOT_KINDS,
+LAB_SLOT_FAMILY = family_text("lab_slot", "slot", "penalty", SLOT_KINDS | ANY_STRUCTURE_KINDS,
                               "class task (owner:name quota:int spread:int size:int)", "class room (capacity:int)",
                               "class team (members:names)", "decision agent=task value=room grain=period")
-LAB_INTERVAL_FAMILY = family_text("lab_interval", "interval", "makespan", INTERVAL_KINDS)
+LAB_INTERVAL_FAMILY = family_text("lab_interval", "interval", "makespan", INTERVAL_KINDS | ANY_STRUCTURE_KINDS)
 
 
 def write_families(folder: Path) -> None:
@@ -968,6 +968,7 @@ end
 soft 2 tardiness due table
   C 9 3
 end
+hard objective_bound horizon measure=makespan max=30
 minimize makespan
 """
 
@@ -1019,6 +1020,7 @@ soft 5 spread days agents=task min=@spread
 soft 1 stability rooms agents=task max=1
 soft 2 inactive "shown only" compactness compact_off groups=team
 soft 2 compactness compact groups=team
+hard objective_bound budget measure=penalty max=400
 minimize penalty
 """
 
@@ -1063,7 +1065,7 @@ def random_solution(ctx: EvalContext, rng: random.Random, fill: float = 1.0) -> 
 def test_complete_spec_uses_every_kind(complete_spec: list[Spec]) -> None:
     used = {kind_name(c) for spec in complete_spec for c in spec.instance.constraints}
     assert used == set(KINDS)
-    assert len(KINDS) == 21
+    assert len(KINDS) == 22
 
 
 @pytest.mark.parametrize("fill", [1.0, 0.5])

@@ -77,6 +77,8 @@ class CpsatModel:
         self.components: dict[str, list[cp_model.LinearExprT]] = {}
         self._bools: dict[tuple, cp_model.IntVar] = {}
         self.hint: Solution | None = None
+        #: rows that need the whole model first (a bound on the total penalty), added before the objective
+        self.finishers: list[Callable[[], None]] = []
         if instance.activities:
             self._interval_variables()
         else:
@@ -373,6 +375,8 @@ class CpsatModel:
     # ------------------------------------------------------------------ objective and fixing
 
     def _objective(self) -> None:
+        for finish in self.finishers:
+            finish()
         if self.instance.objective.measure == "makespan" and self.instance.activities:
             self.makespan = self.model.new_int_var(self.makespan_lower_bound(), self.horizon, "makespan")
             # the project ends when its last activities end: only those without successors matter

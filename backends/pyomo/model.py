@@ -70,6 +70,8 @@ class PyomoModel:
         self._rows: dict[str, pyo.ConstraintList] = {}
         self._vars: dict[str, pyo.VarList] = {}
         self.cache: dict[tuple, Any] = {}  # shared literals and auxiliaries, built once per key
+        #: rows that need the whole model first (a bound on the total penalty), added before the objective
+        self.finishers: list[Callable[[], None]] = []
         if instance.activities:
             self._interval_variables()
         else:
@@ -304,6 +306,8 @@ class PyomoModel:
         return pyo.quicksum(w * expr for w, expr in self.terms) if self.terms else 0
 
     def _objective(self) -> None:
+        for finish in self.finishers:
+            finish()
         if self.instance.objective.measure == "makespan" and self.instance.activities:
             self.model.C = pyo.Var(domain=pyo.NonNegativeIntegers,
                                    bounds=(self.makespan_lower_bound(), max(self.makespan_lower_bound(),

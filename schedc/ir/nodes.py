@@ -50,6 +50,11 @@ class Meta(Node, frozen=True, kw_only=True):
 
     ``bks`` is the best known objective value (minimisation); ``bks_kind`` is ``optimal``
     when a matching lower bound proves it. ``difficulty`` is the benchmark tier.
+
+    A derived instance (``schedc tighten``, ``schedc perturb``) records what it was made from:
+    ``base`` (the base instance's name), ``derivation`` (``tighten``, ``sat`` or ``boundary``),
+    ``seed``, ``factor`` (tightening factor, as written), ``reference`` (the base objective value
+    z* it was derived against) and ``changes`` (the change list, ``; ``-separated).
     """
 
     source: str | None = None
@@ -58,6 +63,12 @@ class Meta(Node, frozen=True, kw_only=True):
     lower_bound: int | None = None
     difficulty: Difficulty | None = None
     bks_source: str | None = None
+    base: str | None = None
+    derivation: str | None = None
+    seed: int | None = None
+    factor: str | None = None
+    reference: int | None = None
+    changes: str | None = None
 
 
 # --------------------------------------------------------------------------- interval scheduling

@@ -21,6 +21,7 @@ from schedc.kinds.base import (
 )
 from schedc.kinds.costs import AssignmentCost, CapacityOverflow, Compactness, CostEntry, Spread, Stability
 from schedc.kinds.counting import CountBounds, Coverage, OnePerSlot, Requirement
+from schedc.kinds.objective import ObjectiveBound
 from schedc.kinds.precedence_lag import Edge, PrecedenceLag
 from schedc.kinds.resources import CumulativeRenewable, ModeChoice, NonrenewableBudget, UnaryNoOverlap
 from schedc.kinds.sequences import ConsecutiveRunBounds, PatternCost, PatternProhibition, WindowPatternCost
@@ -49,6 +50,7 @@ _ALL: tuple[type[Constraint], ...] = (
     Spread,
     Stability,
     Compactness,
+    ObjectiveBound,
 )
 
 KINDS: dict[str, type[Constraint]] = {cls.__struct_config__.tag: cls for cls in _ALL}  # type: ignore[misc]
@@ -56,7 +58,9 @@ AnyConstraint = Union[_ALL]  # type: ignore[valid-type]  # noqa: UP007
 
 INTERVAL_KINDS = frozenset({"precedence_lag", "unary_no_overlap", "cumulative_renewable",
                             "nonrenewable_budget", "mode_choice", "time_window", "resource_downtime", "tardiness"})
-SLOT_KINDS = frozenset(KINDS) - INTERVAL_KINDS
+#: kinds that fit either structure (they speak of the objective, not of intervals or slots)
+ANY_STRUCTURE_KINDS = frozenset({"objective_bound"})
+SLOT_KINDS = frozenset(KINDS) - INTERVAL_KINDS - ANY_STRUCTURE_KINDS
 
 
 def kind_name(constraint: Constraint) -> str:
@@ -65,12 +69,12 @@ def kind_name(constraint: Constraint) -> str:
 
 
 __all__ = [
-    "KINDS", "AnyConstraint", "INTERVAL_KINDS", "SLOT_KINDS", "kind_name",
+    "KINDS", "AnyConstraint", "INTERVAL_KINDS", "SLOT_KINDS", "ANY_STRUCTURE_KINDS", "kind_name",
     "AttrRef", "Bound", "Constraint", "Row", "RowError", "Selector", "TableContext", "ValueFilter", "Windows",
     "AssignmentCost", "CapacityOverflow", "Compactness", "CostEntry", "Spread", "Stability",
     "Coverage", "CountBounds", "OnePerSlot", "Requirement", "Edge", "PrecedenceLag",
     "CumulativeRenewable", "ModeChoice", "NonrenewableBudget", "UnaryNoOverlap",
     "ConsecutiveRunBounds", "PatternCost", "PatternProhibition", "WindowPatternCost",
     "SlotConflict", "Unavailability", "Unavailable",
-    "DueDate", "Downtime", "ResourceDowntime", "Tardiness", "TimeWindow", "Window",
+    "ObjectiveBound", "DueDate", "Downtime", "ResourceDowntime", "Tardiness", "TimeWindow", "Window",
 ]

@@ -33,6 +33,7 @@ from schedc.kinds import (
     CumulativeRenewable,
     ModeChoice,
     NonrenewableBudget,
+    ObjectiveBound,
     OnePerSlot,
     PatternProhibition,
     PrecedenceLag,
@@ -251,6 +252,10 @@ def _tardiness(c: Tardiness, instance: Instance, out: Facts) -> None:
         out[("due", d.target)] = (d.due,) if d.weight == 1 else (d.due, d.weight)
 
 
+def _objective_bound(c: ObjectiveBound, instance: Instance, out: Facts) -> None:
+    out[("rule", c.id)] = rule_values(c, c.max)
+
+
 # --------------------------------------------------------------------------- slot kinds
 
 
@@ -344,6 +349,7 @@ CONSTRAINT_FACTS: dict[type[Constraint], Callable[..., None]] = {
     Spread: _spread,
     Stability: _stability,
     Compactness: _rule,
+    ObjectiveBound: _objective_bound,
 }
 """Constraint class → the function adding its facts (a new kind adds one line)."""
 

@@ -1,0 +1,28 @@
+"""CP-SAT encoder of ``objective_bound`` (formal meaning in :mod:`schedc.kinds.objective`)."""
+
+from __future__ import annotations
+
+from schedc.backends.cpsat.model import CpsatModel, encoder
+from schedc.kinds import ObjectiveBound
+
+
+@encoder(ObjectiveBound)
+def objective_bound(m: CpsatModel, c: ObjectiveBound) -> None:
+    """Makespan: ``E_a ≤ max`` for every activity. Penalty: ``Σ w·p ≤ max`` over the penalty terms,
+    added once every soft rule has added its terms (penalty variables are bounded from below by
+    the penalties they stand for, so the row bounds the true penalty too).
+
+    In explain mode the soft rules are not built, so a penalty bound adds no row there.
+    """
+    if c.measure == "makespan":
+        for end in m.end.values():
+            m.model.add(end <= c.max)
+        return
+    if m.explain:
+        return
+
+    def finish() -> None:
+        if m.terms:  # without soft rules the penalty is 0, within any (non-negative) bound
+            m.model.add(sum(w * expr for w, expr in m.terms) <= c.max)
+
+    m.finishers.append(finish)

@@ -1,0 +1,18 @@
+"""Pyomo encoder of ``objective_bound`` (formal meaning in :mod:`schedc.kinds.objective`)."""
+
+from __future__ import annotations
+
+from schedc.backends.pyomo.model import PyomoModel, encoder
+from schedc.kinds import ObjectiveBound
+
+
+@encoder(ObjectiveBound)
+def objective_bound(m: PyomoModel, c: ObjectiveBound) -> None:
+    """Makespan: ``E_a ≤ max`` for every activity. Penalty: ``Σ w·p ≤ max`` over the penalty terms,
+    added once every soft rule has added its terms (penalty variables are bounded from below by
+    the penalties they stand for, so the row bounds the true penalty too)."""
+    if c.measure == "makespan":
+        for end in m.end.values():
+            m.require(c, end <= c.max)
+        return
+    m.finishers.append(lambda: m.require(c, m.penalty() <= c.max))
