@@ -186,3 +186,18 @@ def test_solver_code_build_and_eval(tmp_path: Path) -> None:
     assert good["program_status"] == "ok" and good["feasible"] and good["gap_pct"] is not None
     assert hung["program_status"] == "timeout" and not hung["extracted"] and not hung["feasible"]
     assert failed["program_status"] == "exit" and not failed["feasible"]
+
+
+def test_interpreter_folders_inside_a_shadowed_folder_are_held_for_binding_back(tmp_path: Path) -> None:
+    """A virtual environment under /tmp (CI clones there) stays reachable once a tmpfs covers /tmp."""
+    from schedc.bench import sandbox_boot
+
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text("")
+    held = sandbox_boot.hold_shadowed([str(venv / "bin" / "python"), str(venv), "/usr"], [str(tmp_path)])
+    try:
+        assert [folder for _, folder in held] == [os.path.realpath(venv)]  # the outermost folder only, /usr untouched
+    finally:
+        for fd, _ in held:
+            os.close(fd)

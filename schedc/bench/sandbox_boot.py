@@ -84,17 +84,44 @@ def expose(libc: ctypes.CDLL, paths: list[str]) -> None:
             os.rmdir(stage)
 
 
-def isolate_filesystem(tmpfs_bytes: int, reachable: list[str]) -> None:
-    """Private mounts, tmpfs over the writable shared directories, the interpreter reachable, a fresh /proc."""
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def hold_shadowed(reachable: list[str], shadowed: list[str]) -> list[tuple[int, str]]:
+    """(descriptor, folder) of each interpreter folder that lies inside a folder about to be shadowed
+    (a virtual environment under /tmp): opened before the tmpfs hides it, bound back after."""
+    folders = sorted({os.path.realpath(p) if os.path.isdir(p) else os.path.dirname(os.path.realpath(p))
+                      for p in reachable})
+    held: list[tuple[int, str]] = []
+    for folder in folders:
+        covered = any(_inside(folder, s) for s in shadowed)
+        if covered and not any(_inside(folder, kept) for _, kept in held):
+            held.append((os.open(folder, os.O_PATH | os.O_DIRECTORY), folder))
+    return held
+
+
+def restore_held(libc: ctypes.CDLL, held: list[tuple[int, str]]) -> None:
+    """Bind each held folder back at its own path inside the tmpfs that now covers it."""
+    for fd, folder in held:
+        os.makedirs(folder, mode=0o755, exist_ok=True)
+        _mount(libc, f"/proc/self/fd/{fd}", folder, None, MS_BIND | MS_REC)
+        os.close(fd)
+
+
+def isolate_filesystem(tmpfs_bytes: int, reachable: list[str], exposed: bool) -> None:
+    """Private mounts, tmpfs over the writable shared directories (the interpreter's folders inside them
+    bound back), the interpreter reachable for ``nobody`` when ``exposed``, a fresh /proc."""
     libc = ctypes.CDLL(None, use_errno=True)
     _mount(libc, None, "/", None, MS_REC | MS_PRIVATE)
-    shadowed = list(SHADOWED)
+    shadowed = [t for t in SHADOWED if os.path.isdir(t)]
     if os.getuid() != 0 and os.environ.get("HOME"):
         shadowed.append(os.environ["HOME"])
+    held = hold_shadowed(reachable, shadowed)
     for target in shadowed:
-        if os.path.isdir(target):
-            _mount(libc, "tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, f"size={tmpfs_bytes},mode=1777")
-    if reachable:
+        _mount(libc, "tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, f"size={tmpfs_bytes},mode=1777")
+    restore_held(libc, held)
+    if exposed:
         expose(libc, reachable)
     _mount(libc, "proc", "/proc", "proc", MS_NOSUID | MS_NODEV)
 
@@ -115,7 +142,7 @@ def main() -> int:
     config = json.loads(sys.argv[1])
     program = sys.stdin.buffer.read()
     drop = os.getuid() == 0 and not config["user_namespace"]
-    isolate_filesystem(config["tmpfs_bytes"], config["reachable"] if drop else [])
+    isolate_filesystem(config["tmpfs_bytes"], config["reachable"], exposed=drop)
     os.makedirs("/tmp/work", mode=0o700)
     with open("/tmp/work/main.py", "wb") as handle:
         handle.write(program)
