@@ -61,7 +61,7 @@ def render(instance: Instance, family: Family | None = None, variant: str = "v1"
     return Rendering(instance=instance.name, family=family.name, variant=chosen.name, seed=seed,
                      theme=domain.id if domain else None, system=system_prompt(family, words),
                      background=background(instance, family, words, names), statements=tuple(statements),
-                     response_format=response_format(instance, family, names, words), names=names,
+                     response_format=response_format(instance, family, names, words), names=dict(names),
                      claims=_claim_records(ctx, statements))
 
 
