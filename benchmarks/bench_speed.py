@@ -1,29 +1,62 @@
 """SCHEDBench speed: build time of the dev data × 5 variants (projected to 1,132 instances) and eval throughput.
 
-Usage: ``python benchmarks/bench_speed.py [DATA] [--jobs N] [--no-dask]`` (DATA defaults to ../shared/data).
-Eval runs twice: on the local process pool and on a ``--jobs``-worker Dask LocalCluster (started
-before the clock starts, as a long-running cluster would be; needs ``dask[distributed]``).
+Usage: ``python benchmarks/bench_speed.py [DATA] [--jobs N] [--no-dask] [--dataset DIR] [--reference PYTHON]``
+(DATA defaults to ../shared/data). Eval runs on the local process pool and, unless ``--no-dask``, on a
+``--jobs``-worker Dask LocalCluster (started before the clock starts, as a long-running cluster would be;
+needs ``dask[distributed]``). ``--dataset DIR`` evaluates an already built benchmark instead of building one.
+``--reference PYTHON`` also times the same eval (same dataset, same answers, same ``--jobs``) with another
+interpreter — a virtual environment of an older checkout — and prints the ratio and whether both wrote the
+same ``answers.jsonl``.
 Targets (DESIGN.md §7): build of 1,132 × 5 under 2 minutes; eval of 14,716 answers under 60 s on 2 cores.
-Eval answers are the CP-SAT-free worst case for the verifier: every rendering answered with the
-canonical answer of a trivial (all-zero / empty) solution, so every answer is extracted and judged.
+
+Answers, one per record, every one extracted and judged (CP-SAT-free):
+* interval families: the canonical answer of the all-zero solution (every activity at time 0 in mode 1),
+  the verifier's worst case (every pair of activities on a machine overlaps);
+* slot families: a real-size random timetable or roster, seeded by the instance name
+  (``random.Random(crc32(name))``): every agent × day (× period) cell when the family lists every cell,
+  otherwise an agent's required count of cells (an ITC course's lectures) or, without one, 3 days in 4.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
+import subprocess
+import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
-
-from schedc.bench.build import build
-from schedc.bench.evaluate import evaluate
 
 FULL, ANSWERS = 1132, 14716
 
 
+def _slot_solution(verifier, rng: random.Random):  # type: ignore[no-untyped-def]
+    """A real-size random assignment of an agent-slot family (see the module docstring)."""
+    from schedc.kinds import CountBounds
+    from schedc.solution import Assignment, Solution
+
+    ctx = verifier.ctx
+    cells = [(d, p) for d in range(ctx.days) for p in range(ctx.periods)]
+    wanted: dict[str, int] = {}
+    for c in ctx.instance.constraints:
+        if isinstance(c, CountBounds) and c.min is not None and not isinstance(c.min, int):
+            wanted.update({a: ctx.bound(c.min, a) or 0 for a in ctx.select(c.agents)})
+    chosen = []
+    for agent in ctx.agents:
+        if verifier.exactly:
+            slots = cells
+        elif agent in wanted:
+            slots = sorted(rng.sample(cells, min(wanted[agent], len(cells))))
+        else:
+            slots = [(d, rng.randrange(ctx.periods)) for d in range(ctx.days) if rng.random() < 0.75]
+        chosen += [Assignment(agent, d, p, rng.choice(ctx.values)) for d, p in slots]
+    return Solution(assignments=tuple(chosen))
+
+
 def _responses(out: Path, path: Path) -> int:
-    """One answer per record: every activity at time 0 / the first assignment lines of the format."""
+    """One answer per record (see the module docstring); the answers' text is written to ``path``."""
     from schedc.api import load_instance
     from schedc.family import load_family
     from schedc.solution import Solution
@@ -36,40 +69,76 @@ def _responses(out: Path, path: Path) -> int:
         instance = load_instance(spec)
         family = load_family(instance.family, [spec.parent])
         verifier = Verifier(instance, family, {p["ir"]: p["shown"] for p in record["names"]})
-        solution = Solution(starts={a.name: 0 for a in instance.activities},
-                            modes={a.name: 1 for a in instance.activities})
+        if instance.activities:
+            solution = Solution(starts={a.name: 0 for a in instance.activities},
+                                modes={a.name: 1 for a in instance.activities})
+        else:
+            solution = _slot_solution(verifier, random.Random(zlib.crc32(instance.name.encode())))
         lines.append(json.dumps({"model": "bench", "id": record["id"], "text": verifier.write(solution)}))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return len(lines)
 
 
 def _eval(label: str, out: Path, responses: Path, report: Path, count: int, **options: object) -> float:
+    from schedc.bench.evaluate import evaluate
+
     began = time.perf_counter()
     evaluate(out, [responses], report, **options)  # type: ignore[arg-type]
     seconds = time.perf_counter() - began
     rate = count / seconds
     print(f"eval {label}: {count} answers in {seconds:.1f} s = {rate:.0f} answers/s "
-          f"→ projected {ANSWERS / rate:.0f} s for {ANSWERS} (target < 60 s)")
+          f"→ projected {ANSWERS / rate:.0f} s for {ANSWERS} (target < 60 s)", flush=True)
     return seconds
 
 
+def _reference(python: str, out: Path, responses: Path, report: Path, jobs: int) -> float:
+    """The eval's seconds with another interpreter (it imports its own schedc)."""
+    done = subprocess.run([python, __file__, "--eval-only", str(out), str(responses), str(report), str(jobs)],
+                          check=True, capture_output=True, text=True)
+    return float(done.stdout.split()[-1])
+
+
+def _eval_only(out: str, responses: str, report: str, jobs: str) -> None:
+    from schedc.bench.evaluate import evaluate
+
+    began = time.perf_counter()
+    evaluate(Path(out), [Path(responses)], Path(report), jobs=int(jobs))
+    print(time.perf_counter() - began)
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--eval-only"]:
+        _eval_only(*sys.argv[2:6])
+        return
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("data", nargs="?", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--no-dask", action="store_true", help="skip the eval on a local Dask cluster")
+    parser.add_argument("--dataset", help="an already built benchmark folder (skips the build)")
+    parser.add_argument("--reference", help="a Python interpreter whose schedc is timed on the same eval")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "bench"
-        began = time.perf_counter()
-        summary = build([Path(args.data)], out, jobs=args.jobs)
-        seconds = time.perf_counter() - began
-        projected = seconds / max(summary.instances, 1) * FULL
-        print(f"build: {summary.instances} instances × 5 variants in {seconds:.1f} s with {args.jobs} jobs "
-              f"→ projected {projected:.0f} s for {FULL} (target < 120 s)")
+        if args.dataset:
+            out = Path(args.dataset)
+        else:
+            from schedc.bench.build import build
+
+            out = Path(tmp) / "bench"
+            began = time.perf_counter()
+            summary = build([Path(args.data)], out, jobs=args.jobs)
+            seconds = time.perf_counter() - began
+            projected = seconds / max(summary.instances, 1) * FULL
+            print(f"build: {summary.instances} instances × 5 variants in {seconds:.1f} s with {args.jobs} jobs "
+                  f"→ projected {projected:.0f} s for {FULL} (target < 120 s)")
         responses = Path(tmp) / "responses.jsonl"
         count = _responses(out, responses)
-        _eval(f"local, {args.jobs} jobs", out, responses, Path(tmp) / "report-local", count, jobs=args.jobs)
+        local = _eval(f"local, {args.jobs} jobs", out, responses, Path(tmp) / "report-local", count, jobs=args.jobs)
+        if args.reference:
+            old = _reference(args.reference, out, responses, Path(tmp) / "report-ref", args.jobs)
+            same = (Path(tmp) / "report-ref" / "answers.jsonl").read_bytes() == \
+                (Path(tmp) / "report-local" / "answers.jsonl").read_bytes()
+            print(f"eval reference ({args.reference}): {count} answers in {old:.1f} s → "
+                  f"{old / local:.2f}× faster now; answers.jsonl identical: {same}", flush=True)
         if args.no_dask:
             return
         from distributed import LocalCluster

@@ -31,6 +31,8 @@ _BULLET = re.compile(r"^\s*(?:#{1,6}\s+|[-*+•>]\s+|[0-9]+[.)]\s+)")
 _EMPHASIS = re.compile(r"\*\*|__|`")
 _ITALIC = re.compile(r"(?<![\w*])\*(?=\S)([^*]*?\S)\*(?![\w*])|(?<![\w_])_(?=\S)([^_]*?\S)_(?![\w_])")
 _INVISIBLE = re.compile("[\ufeff\u200b\u200c\u200d\u2060]")  # a byte order mark, zero-width characters
+#: A character without which none of ``_TAG``, ``_INVISIBLE``, ``_EMPHASIS``, ``_ITALIC`` or CR removal applies.
+_MARKUP = re.compile("[\r<*_`\ufeff\u200b\u200c\u200d\u2060]")
 _COMMENT = re.compile(r"\s(?:#|//|--|—|–|<-|←)")
 _LABEL = r"(makespan|objective(?:\s+value)?|total\s+(?:cost|penalty)|penalty|cost)"
 _STATED = re.compile(r"(?i)\b" + _LABEL + r"\b[^0-9\n-]{0,12}?(-?[0-9]{1,100})\b")
@@ -136,6 +138,8 @@ def _strip_comment(text: str) -> str:
 
 def clean_line(raw: str) -> str:
     """A line without markdown, tags and trailing punctuation."""
+    if _MARKUP.search(raw) is None:  # none of the substitutions below can apply but the bullet's
+        return _strip_trailing(_BULLET.sub("", raw, count=1)).strip()
     text = _TAG.sub(" ", _INVISIBLE.sub("", raw.replace("\r", "")))
     text = _EMPHASIS.sub("", text)
     text = _ITALIC.sub(lambda m: m.group(1) or m.group(2), text)
@@ -192,11 +196,13 @@ def _match_line(cleaned: str, fmt: AnswerFormat) -> re.Match[str] | None:
     """
     if not cleaned:
         return None
+    if match := fmt.line.match(cleaned):  # the common case: no fallback is computed
+        return match
     candidates = [cleaned]
     if len(cleaned) > 1 and cleaned[0] == "|" and cleaned[-1] == "|":
         candidates.append(cleaned[1:-1].strip())
     candidates += [stripped for c in list(candidates) if (stripped := _strip_comment(c)) != c]
-    for candidate in candidates:
+    for candidate in candidates[1:]:
         if candidate and (match := fmt.line.match(candidate)):
             return match
     return None

@@ -11,7 +11,9 @@ any number of answers.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import Literal
 
 import msgspec
@@ -116,8 +118,11 @@ class Verifier:
 
     # ------------------------------------------------------------------ entry points
 
-    def check(self, text: str) -> CheckReport:
+    def check(self, text: str, detail: bool = True) -> CheckReport:
         """Verify an answer text (never raises on any text).
+
+        ``detail=False`` leaves the list of violations empty (``bench eval`` keeps only the counts);
+        every other field, counts and failure modes included, is the same as with ``detail=True``.
 
         A structured answer — a JSON object ``{"assignments": [...]}`` as ``schedc grammar
         --format json-schema`` describes, bare or in a code fence — is read as the lines it stands for;
@@ -131,7 +136,7 @@ class Verifier:
         issues: list[Issue] = []
         solution = self.decisions(extraction, issues)
         evaluation = evaluate(self.ctx, solution)
-        return self._report(extraction, solution, evaluation, issues)
+        return self._report(extraction, solution, evaluation, issues, detail)
 
     def _structured_as_text(self, text: str) -> tuple[str, str | None]:
         """(the answer as text, why a structured answer could not be read or None)."""
@@ -387,7 +392,7 @@ class Verifier:
             skipped_lines=list(extraction.skipped), failure_modes=failure_modes.count(["unparseable"]))
 
     def _report(self, extraction: Extraction, solution: Solution, evaluation: Evaluation,
-                issues: list[Issue]) -> CheckReport:
+                issues: list[Issue], detail: bool = True) -> CheckReport:
         present, required = self.coverage(solution)
         counted = sum(1 for i in issues if i.kind in self.counted)
         hard = len(evaluation.violations) + counted
@@ -403,12 +408,17 @@ class Verifier:
             gap = 0.0 if objective == 0 else None
         stated = extraction.stated_objective
         issues = [msgspec.structs.replace(i, category=failure_modes.issue_category(i.kind)) for i in issues]
+        # the category depends on (kind, amount) only: an all-at-zero job shop answer has ~10⁵ violations
+        sizes = Counter(map(attrgetter("kind", "amount"), evaluation.violations))
+        category = {key: failure_modes.violation_category(*key) for key in sizes}
         violations = [ViolationReport(kind=v.kind, constraint=v.constraint, message=v.message, amount=v.amount,
-                                      entities=v.entities, category=failure_modes.violation_category(v.kind, v.amount))
-                      for v in evaluation.violations]
-        unparseable = sum(1 for s in extraction.skipped if failure_modes.is_unparseable(s.reason))
-        modes = failure_modes.count([*(i.category for i in issues), *(v.category for v in violations),
-                                     *["unparseable"] * unparseable])
+                                      entities=v.entities, category=category[v.kind, v.amount])
+                      for v in evaluation.violations] if detail else []
+        seen = Counter(i.category for i in issues)
+        seen["unparseable"] += sum(1 for s in extraction.skipped if failure_modes.is_unparseable(s.reason))
+        for key, number in sizes.items():
+            seen[category[key]] += number
+        modes = failure_modes.count(seen.elements())
         return CheckReport(
             instance=self.instance.name, family=self.family.name, extracted=True, extraction_error=None,
             feasible=feasible, produced=produced, required=required,

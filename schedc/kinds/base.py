@@ -21,7 +21,7 @@ from schedc.diagnostics import Span
 
 if TYPE_CHECKING:
     from schedc.kinds.claims import Claim
-    from schedc.kinds.context import EvalContext, View, Violation
+    from schedc.kinds.context import EvalContext, View
 
 Boundary = Literal["observed"]
 #: An integer as the language writes it: ASCII digits with an optional sign (``int()`` also reads
@@ -156,10 +156,26 @@ class Constraint(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
     def violation(self, message: str, amount: int = 1, entities: tuple[str, ...] = (),
                   time: int | None = None, day: int | None = None) -> Violation:
         """A violation record of this constraint."""
-        from schedc.kinds.context import Violation
-
         return Violation(constraint=self.id, kind=type(self).__struct_config__.tag, hard=self.hard,  # type: ignore[arg-type]
                          amount=amount, entities=entities, time=time, day=day, message=message)
+
+
+class Violation(msgspec.Struct, frozen=True, kw_only=True):
+    """One violated (hard) or penalised (soft) unit of a constraint.
+
+    ``amount`` is the size of the violation (penalty units before the weight); ``entities``
+    the display names involved; ``time`` a time point (interval families) and ``day`` a
+    0-based day (slot families) where it happens.
+    """
+
+    constraint: str
+    kind: str
+    hard: bool
+    amount: int = 1
+    entities: tuple[str, ...] = ()
+    time: int | None = None
+    day: int | None = None
+    message: str
 
 
 class TableContext(msgspec.Struct, frozen=True, kw_only=True):

@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import msgspec
-
 from schedc.ir import Activity, Family, Instance
 from schedc.kinds.base import AttrRef, Bound, Selector, ValueFilter, Windows
+from schedc.kinds.base import Violation as Violation  # defined beside Constraint.violation, kept importable here
 from schedc.solution import Assignment, Solution
 
 WEEKEND_DEFINITIONS = {
@@ -22,24 +21,6 @@ WEEKEND_DEFINITIONS = {
     "SaturdaySundayMonday": ("Saturday", 3),
     "FridaySaturdaySundayMonday": ("Friday", 4),
 }
-
-
-class Violation(msgspec.Struct, frozen=True, kw_only=True):
-    """One violated (hard) or penalised (soft) unit of a constraint.
-
-    ``amount`` is the size of the violation (penalty units before the weight); ``entities``
-    the display names involved; ``time`` a time point (interval families) and ``day`` a
-    0-based day (slot families) where it happens.
-    """
-
-    constraint: str
-    kind: str
-    hard: bool
-    amount: int = 1
-    entities: tuple[str, ...] = ()
-    time: int | None = None
-    day: int | None = None
-    message: str
 
 
 class EvalContext:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING, Literal
 
-from schedc.kinds.base import Constraint
+from schedc.kinds.base import Constraint, Violation
 
 if TYPE_CHECKING:
-    from schedc.kinds.context import EvalContext, View, Violation
+    from schedc.kinds.context import EvalContext, View
 
 ResourceScope = Literal["all"] | tuple[str, ...]
 
@@ -51,19 +51,22 @@ class UnaryNoOverlap(Constraint, frozen=True, kw_only=True, tag="unary_no_overla
 
     def check(self, ctx: EvalContext, view: View) -> list[Violation]:
         by_resource = _intervals_by_resource(view)
-        out = []
+        out: list[Violation] = []
+        tag = type(self).__struct_config__.tag
         for resource in _in_scope(self.resources, ctx, "unary"):
             items = sorted(i for i in by_resource.get(resource, ()) if i[1] > i[0])
-            active: list[tuple[int, int, str, int]] = []
-            for item in items:
-                start = item[0]
-                active = [a for a in active if a[1] > start]
-                for other in active:
-                    a, b = ctx.show(other[2]), ctx.show(item[2])
-                    out.append(self.violation(
-                        f"{a} [{other[0]}, {other[1]}) and {b} [{item[0]}, {item[1]}) overlap on {ctx.show(resource)}",
-                        entities=(a, b, ctx.show(resource)), time=start))
-                active.append(item)
+            machine = ctx.show(resource)
+            # (end, "name [start, end)", name shown) of the intervals still running: an answer with every
+            # activity at 0 has a quadratic number of pairs, so each pair only formats its message
+            active: list[tuple[int, str, str]] = []
+            for start, end, name, _ in items:
+                active = [a for a in active if a[0] > start]
+                shown = ctx.show(name)
+                here = f"{shown} [{start}, {end})"
+                out += [Violation(constraint=self.id, kind=tag, hard=self.hard, time=start,  # type: ignore[arg-type]
+                                  entities=(other, shown, machine), message=f"{there} and {here} overlap on {machine}")
+                        for _, there, other in active]
+                active.append((end, here, shown))
         return out
 
 
