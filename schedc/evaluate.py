@@ -37,6 +37,24 @@ class Evaluation(msgspec.Struct, frozen=True, kw_only=True):
         return not self.violations
 
 
+class Tally(msgspec.Struct, frozen=True, kw_only=True):
+    """What :func:`evaluate` finds, without the violation records (``bench eval`` needs only counts).
+
+    ``sizes``: (kind, amount) → number of hard violations; ``components``, ``hard_amounts`` and
+    ``objective`` as in :class:`Evaluation` — equal to them on every schedule.
+    """
+
+    sizes: dict[tuple[str, int], int]
+    components: dict[str, int]
+    hard_amounts: dict[str, int]
+    objective: int | None
+
+    @property
+    def violations(self) -> int:
+        """The number of hard violations (``len(Evaluation.violations)``)."""
+        return sum(self.sizes.values())
+
+
 def make_context(instance: Instance, family: Family | None = None,
                  names: Mapping[str, str] | None = None) -> EvalContext:
     """The evaluation context of an instance (build once, reuse for many answers)."""
@@ -66,6 +84,28 @@ def evaluate(ctx: EvalContext, solution: Solution) -> Evaluation:
             components[constraint.id] = constraint.weight * sum(v.amount for v in found)
     return Evaluation(violations=tuple(hard), penalties=tuple(soft), components=components,
                       hard_amounts=hard_amounts, objective=_objective(ctx, view, components))
+
+
+def tally(ctx: EvalContext, solution: Solution) -> Tally:
+    """:func:`evaluate` by each constraint's :meth:`~schedc.kinds.base.Constraint.count`."""
+    view = View(ctx, solution)
+    sizes: dict[tuple[str, int], int] = {}
+    components: dict[str, int] = {}
+    hard_amounts: dict[str, int] = {}
+    for constraint in ctx.instance.constraints:
+        if not constraint.active:
+            continue
+        counts = constraint.count(ctx, view)
+        total = sum(amount * number for amount, number in counts.items())
+        if constraint.hard:
+            kind = type(constraint).__struct_config__.tag
+            for amount, number in counts.items():
+                sizes[(kind, amount)] = sizes.get((kind, amount), 0) + number  # type: ignore[index]
+            hard_amounts[constraint.id] = total
+        else:
+            components[constraint.id] = constraint.weight * total
+    return Tally(sizes=sizes, components=components, hard_amounts=hard_amounts,
+                 objective=_objective(ctx, view, components))
 
 
 def _objective(ctx: EvalContext, view: View, components: dict[str, int]) -> int | None:

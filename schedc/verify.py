@@ -20,9 +20,10 @@ import msgspec
 
 from schedc import failure_modes
 from schedc.answers import AnswerFormat, AnswerLine, Extraction, Skipped, extract
-from schedc.evaluate import Evaluation, evaluate, make_context
+from schedc.evaluate import Evaluation, Tally, evaluate, make_context, tally
 from schedc.ir import Family, Instance
 from schedc.kinds import CountBounds, Coverage, OnePerSlot
+from schedc.kinds.context import Violation
 from schedc.names import NameMap, canonical_names
 from schedc.solution import Assignment, Solution
 
@@ -121,8 +122,9 @@ class Verifier:
     def check(self, text: str, detail: bool = True) -> CheckReport:
         """Verify an answer text (never raises on any text).
 
-        ``detail=False`` leaves the list of violations empty (``bench eval`` keeps only the counts);
-        every other field, counts and failure modes included, is the same as with ``detail=True``.
+        ``detail=False`` counts violations without making their records (:func:`schedc.evaluate.tally`)
+        and leaves the report's list of violations empty (``bench eval`` keeps only the counts); every
+        other field, counts and failure modes included, is the same as with ``detail=True``.
 
         A structured answer — a JSON object ``{"assignments": [...]}`` as ``schedc grammar
         --format json-schema`` describes, bare or in a code fence — is read as the lines it stands for;
@@ -135,8 +137,8 @@ class Verifier:
             return self._not_extracted(extraction, structured_error)
         issues: list[Issue] = []
         solution = self.decisions(extraction, issues)
-        evaluation = evaluate(self.ctx, solution)
-        return self._report(extraction, solution, evaluation, issues, detail)
+        evaluation = evaluate(self.ctx, solution) if detail else tally(self.ctx, solution)
+        return self._report(extraction, solution, evaluation, issues)
 
     def _structured_as_text(self, text: str) -> tuple[str, str | None]:
         """(the answer as text, why a structured answer could not be read or None)."""
@@ -391,11 +393,19 @@ class Verifier:
             bks=self.instance.meta.bks, bks_kind=self.instance.meta.bks_kind, gap_pct=None, optimal_within={},
             skipped_lines=list(extraction.skipped), failure_modes=failure_modes.count(["unparseable"]))
 
-    def _report(self, extraction: Extraction, solution: Solution, evaluation: Evaluation,
-                issues: list[Issue], detail: bool = True) -> CheckReport:
+    def _report(self, extraction: Extraction, solution: Solution, evaluation: Evaluation | Tally,
+                issues: list[Issue]) -> CheckReport:
         present, required = self.coverage(solution)
         counted = sum(1 for i in issues if i.kind in self.counted)
-        hard = len(evaluation.violations) + counted
+        # (kind, amount) → violations: the failure-mode category depends on these only (an answer with
+        # every job-shop activity at 0 has ~10⁵ overlapping pairs)
+        if isinstance(evaluation, Tally):
+            records: tuple[Violation, ...] = ()
+            sizes = Counter(evaluation.sizes)
+        else:
+            records = evaluation.violations
+            sizes = Counter(map(attrgetter("kind", "amount"), records))
+        hard = sum(sizes.values()) + counted
         produced = len(extraction.lines)
         complete = present >= required and not any(i.kind in ("missing", "unknown_entity") for i in issues)
         feasible = complete and hard == 0
@@ -408,12 +418,10 @@ class Verifier:
             gap = 0.0 if objective == 0 else None
         stated = extraction.stated_objective
         issues = [msgspec.structs.replace(i, category=failure_modes.issue_category(i.kind)) for i in issues]
-        # the category depends on (kind, amount) only: an all-at-zero job shop answer has ~10⁵ violations
-        sizes = Counter(map(attrgetter("kind", "amount"), evaluation.violations))
         category = {key: failure_modes.violation_category(*key) for key in sizes}
         violations = [ViolationReport(kind=v.kind, constraint=v.constraint, message=v.message, amount=v.amount,
                                       entities=v.entities, category=category[v.kind, v.amount])
-                      for v in evaluation.violations] if detail else []
+                      for v in records]
         seen = Counter(i.category for i in issues)
         seen["unparseable"] += sum(1 for s in extraction.skipped if failure_modes.is_unparseable(s.reason))
         for key, number in sizes.items():

@@ -153,6 +153,17 @@ class Constraint(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
         change them (a count of free days rather than working assignments)."""
         return self.COUNTS, self.UNIT
 
+    def count(self, ctx: EvalContext, view: View) -> dict[int, int]:
+        """amount → how many violations :meth:`check` lists with that amount (without their messages).
+
+        Kinds whose violations can number ~10⁵ in one answer override this with a direct count;
+        ``tests/test_verify_counts.py`` compares every override with ``check``.
+        """
+        counts: dict[int, int] = {}
+        for v in self.check(ctx, view):
+            counts[v.amount] = counts.get(v.amount, 0) + 1
+        return counts
+
     def violation(self, message: str, amount: int = 1, entities: tuple[str, ...] = (),
                   time: int | None = None, day: int | None = None) -> Violation:
         """A violation record of this constraint."""

@@ -8,6 +8,7 @@ whose *chosen* mode uses the resource.
 
 from __future__ import annotations
 
+import heapq
 from collections import defaultdict
 from typing import TYPE_CHECKING, Literal
 
@@ -68,6 +69,20 @@ class UnaryNoOverlap(Constraint, frozen=True, kw_only=True, tag="unary_no_overla
                         for _, there, other in active]
                 active.append((end, here, shown))
         return out
+
+
+    def count(self, ctx: EvalContext, view: View) -> dict[int, int]:
+        """The number of overlapping pairs by a sweep over start times with a heap of running ends."""
+        by_resource = _intervals_by_resource(view)
+        pairs = 0
+        for resource in _in_scope(self.resources, ctx, "unary"):
+            running: list[int] = []
+            for start, end, _, _ in sorted(i for i in by_resource.get(resource, ()) if i[1] > i[0]):
+                while running and running[0] <= start:
+                    heapq.heappop(running)
+                pairs += len(running)
+                heapq.heappush(running, end)
+        return {1: pairs} if pairs else {}
 
 
 class CumulativeRenewable(Constraint, frozen=True, kw_only=True, tag="cumulative_renewable"):

@@ -1,0 +1,132 @@
+"""The counting path of ``bench eval`` gives the same verdicts as ``schedc check``.
+
+``Verifier.check(text, detail=False)`` evaluates with :func:`schedc.evaluate.tally` (each
+constraint's ``count``, e.g. the heap sweep of ``unary_no_overlap``) instead of building every
+violation record. These tests compare it with the plain path constraint by constraint on random
+schedules of specs that use every kind, and answer by answer — valid, all-at-zero, perturbed,
+structured, unknown names, prose — against the JSON of the ``schedc check`` command.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+
+import msgspec
+import pytest
+from typer.testing import CliRunner
+
+from schedc.api import load_instance
+from schedc.bench.evaluate import _verdict, check_group
+from schedc.cli import app
+from schedc.evaluate import evaluate, make_context, tally
+from schedc.family import load_family
+from schedc.heuristics import serial_schedule
+from schedc.kinds.context import View
+from schedc.solution import Solution
+from schedc.verify import Verifier
+from tests.test_kinds import complete_spec, random_solution  # noqa: F401  (fixture)
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+SPECS = sorted(p for p in EXAMPLES.glob("*.sched"))
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_every_constraints_count_matches_its_check(complete_spec, seed: int) -> None:  # noqa: F811
+    rng = random.Random(seed)
+    for spec in complete_spec:
+        ctx = spec.context()
+        for fill in (1.0, 0.6):
+            solution = random_solution(ctx, rng, fill)
+            view = View(ctx, solution)
+            for constraint in spec.instance.constraints:
+                listed = Counter(v.amount for v in constraint.check(ctx, view))
+                assert constraint.count(ctx, view) == dict(listed), (constraint.id, seed)
+            full, counted = evaluate(ctx, solution), tally(ctx, solution)
+            assert counted.sizes == dict(Counter((v.kind, v.amount) for v in full.violations))
+            assert (counted.components, counted.hard_amounts, counted.objective) == \
+                (full.components, full.hard_amounts, full.objective)
+            assert counted.violations == len(full.violations)
+
+
+def test_unary_count_on_crowded_and_empty_intervals() -> None:
+    """All at 0 (every pair overlaps), touching intervals and zero-length ones (never conflict)."""
+    instance = load_instance(EXAMPLES / "ft06.sched")
+    ctx = make_context(instance)
+    [unary] = [c for c in instance.constraints if type(c).__struct_config__.tag == "unary_no_overlap"]
+    rng = random.Random(7)
+    names = list(ctx.activities)
+    schedules = [{n: 0 for n in names}, {n: 3 * k for k, n in enumerate(names)},
+                 {n: rng.randrange(4) for n in names}, {n: rng.randrange(60) for n in names}]
+    for starts in schedules:
+        view = View(ctx, Solution(starts=starts, modes={n: 1 for n in names}))
+        assert unary.count(ctx, view) == dict(Counter(v.amount for v in unary.check(ctx, view)))
+    zero = View(ctx, Solution(starts={n: 0 for n in names}, modes={n: 1 for n in names}))
+    assert unary.count(ctx, zero) == {1: 6 * 15}  # 6 machines, every pair of 6 jobs
+
+
+def _answers(verifier: Verifier, rng: random.Random) -> list[str]:
+    """Good and bad answers to one instance."""
+    instance = verifier.instance
+    if instance.activities:
+        valid = verifier.write(serial_schedule(instance))
+        zero = verifier.write(Solution(starts={a.name: 0 for a in instance.activities},
+                                       modes={a.name: 1 for a in instance.activities}))
+    else:
+        ctx = verifier.ctx
+        valid = verifier.write(random_solution(ctx, rng, 0.7))
+        zero = verifier.write(random_solution(ctx, rng, 1.0))
+    lines = valid.splitlines()
+    shuffled = lines[:]
+    rng.shuffle(shuffled)
+    dropped = [line for line in lines if rng.random() > 0.2]
+    repeated = lines + lines[: max(1, len(lines) // 5)]
+    renamed = [line.replace(line.split("|")[0].split(",")[0][:3], "Zz", 1) if k % 4 == 0 else line
+               for k, line in enumerate(lines)]
+    digits = [line.replace("1", "7").replace("0", "2") for line in lines]
+    structured = json.dumps({"assignments": [{"line": line} for line in lines[:3]]})
+    return [valid, zero, "\n".join(shuffled), "\n".join(dropped), "\n".join(repeated), "\n".join(renamed),
+            "\n".join(digits), "```\n" + valid + "```\nMakespan: 12\nTotal cost: 4", structured,
+            "I cannot solve this.", "", "**" + "\n- ".join(lines[:5]) + "** (done)"]
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.stem)
+def test_counting_path_gives_the_check_commands_json(spec: Path, tmp_path: Path) -> None:
+    instance = load_instance(spec)
+    family = load_family(instance.family)
+    verifier = Verifier(instance, family)
+    rng = random.Random(spec.stem)
+    answers = _answers(verifier, rng)
+    feasible = 0
+    for k, text in enumerate(answers):
+        full, fast = verifier.check(text), verifier.check(text, detail=False)
+        assert msgspec.structs.replace(full, violations=[]) == fast, (spec.stem, k)
+        assert fast.hard_violations >= len(full.violations)
+        feasible += full.feasible
+        if k < 8:  # the command's JSON is the plain path's report
+            path = tmp_path / f"answer{k}.txt"
+            path.write_text(text, encoding="utf-8")
+            result = runner.invoke(app, ["check", str(spec), str(path), "--json"])
+            assert result.exit_code == (0 if full.feasible else 1), result.output
+            assert json.loads(result.output) == json.loads(msgspec.json.encode(full))
+    assert 0 < sum(not verifier.check(t).feasible for t in answers)
+    if instance.activities:
+        assert feasible > 0  # the heuristic's answer
+
+
+def test_bench_eval_rows_equal_the_plain_reports(tmp_path: Path) -> None:
+    """``check_group`` (the eval worker) against ``_verdict`` of the plain report, answer by answer."""
+    for spec in SPECS:
+        instance = load_instance(spec)
+        verifier = Verifier(instance, load_family(instance.family))
+        answers = _answers(verifier, random.Random(spec.stem + "eval"))
+        slots = [{"model": "m", "id": f"{spec.stem}/{k}", "instance": instance.name, "family": instance.family,
+                  "difficulty": "easy", "variant": "v1", "seed": 42, "names": [], "text": text}
+                 for k, text in enumerate(answers)]
+        rows = check_group({"spec": str(spec), "slots": slots, "reference": None})
+        for slot, row in zip(slots, rows, strict=True):
+            base = {k: slot[k] for k in ("model", "id", "instance", "family", "difficulty", "variant", "seed")}
+            assert row == _verdict(base, verifier.check(slot["text"])), slot["id"]
