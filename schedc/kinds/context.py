@@ -145,6 +145,7 @@ class View:
         for a in solution.assignments:
             self.cells.setdefault(a.agent, {}).setdefault((a.day, a.period), []).append(a.value)
         self._days: dict[str, list[list[str]]] = {}
+        self._sequences: dict[tuple[str, ValueFilter, int], tuple[Sequence[tuple[int, ...]], list[bool]]] = {}
 
     def uses(self, activity: str) -> tuple[Any, ...]:
         """The resource uses of the chosen mode of a scheduled activity."""
@@ -163,10 +164,20 @@ class View:
 
     def sequence(self, agent: str, vf: ValueFilter, windows: Sequence[tuple[int, ...]]) -> list[bool]:
         """Whether each window (a day, or a weekend: any of its days) matches the filter."""
+        # several rules of one contract (runs of work, free days, weekends) read the same sequence;
+        # (the entry keeps ``windows`` alive, so its id cannot name another list meanwhile)
+        key = (agent, vf, id(windows))
+        entry = self._sequences.get(key)
+        if entry is not None and entry[0] is windows:
+            return entry[1]
         days = self.day_values(agent)
+        matches = self.ctx.matches
         if vf.mode == "free":  # a window is free when all its days are free
-            return [all(self.ctx.matches(vf, days[d]) for d in w) for w in windows]
-        return [any(self.ctx.matches(vf, days[d]) for d in w) for w in windows]
+            cached = [all(matches(vf, days[d]) for d in w) for w in windows]
+        else:
+            cached = [any(matches(vf, days[d]) for d in w) for w in windows]
+        self._sequences[key] = (windows, cached)
+        return cached
 
 
 def runs(flags: Sequence[bool]) -> list[tuple[int, int]]:
