@@ -52,7 +52,9 @@ COMPLETE_SOURCES_NOTE = (
     "give easy/medium/hard 406 / 294 / 432 (JSPLib 139/42/81, RCPSP-SM 100/100/200, RCPSP-MM 100/100/100, "
     "ITC 7/7/7, INRC 33/18/18, NSPLib 27/27/26). The paper's 295 / 431 differ by one instance: the JSPLib "
     "classification used here (2026-06-09, open → hard) has one instance in hard that the paper's earlier "
-    "classification counted as medium. Without references, NSPLib stays unassigned.")
+    "classification counted as medium. Only the JSPLib share rests on that table (the complete JSPLib "
+    "`bks.csv`/`classification.csv`); the other five families follow from the rules and the file names. "
+    "Without references, NSPLib stays unassigned.")
 FORMAT_OF = {"jsplib": "jsplib", "psplib-sm": "psplib-sm", "psplib-mm": "psplib-mm", "itc2007": "itc2007",
              "inrc2010": "inrc2010", "nsplib": "nsplib"}
 
