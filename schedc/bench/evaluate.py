@@ -160,7 +160,7 @@ def check_group(task: dict[str, Any]) -> list[dict[str, Any]]:
     spec = Path(task["spec"])
     instance = with_reference(load_instance(spec), task.get("reference"))
     family = load_family(instance.family, [spec.parent])
-    verifiers: dict[str, Verifier] = {}
+    verifiers: dict[tuple[tuple[str, str], ...], Verifier] = {}
     results = []
     for slot in task["slots"]:
         base = {k: slot[k] for k in ("model", "id", "instance", "family", "difficulty", "variant", "seed")}
@@ -175,7 +175,7 @@ def check_group(task: dict[str, Any]) -> list[dict[str, Any]]:
             if text is None:
                 results.append(_program_failed(base, program_status))
                 continue
-        naming = json.dumps(slot["names"], sort_keys=True)
+        naming = tuple((p["ir"], p["shown"]) for p in slot["names"])  # variants v1, v2, v3b share one
         if naming not in verifiers:
             verifiers[naming] = Verifier(instance, family, {p["ir"]: p["shown"] for p in slot["names"]})
         # structured answers are read as lines; the report's counts suffice (no violation list)

@@ -115,10 +115,8 @@ class PatternProhibition(Constraint, frozen=True, kw_only=True, tag="pattern_pro
         out = []
         for agent in ctx.select(self.agents):
             days = view.day_values(agent)
-            # each entry judged once per day, not once per (start, offset)
-            flags = {entry: [_entry_matches(ctx, entry, values) for values in days] for entry in self.pattern}
             for t in starts:
-                if all(flags[entry][t + i] for i, entry in enumerate(self.pattern)):
+                if all(_entry_matches(ctx, entry, days[t + i]) for i, entry in enumerate(self.pattern)):
                     where = ctx.day_label(t)
                     out.append(self.violation(f"{ctx.show(agent)} has the unwanted pattern [{shown}] from {where}",
                                               entities=(ctx.show(agent),), day=t))
