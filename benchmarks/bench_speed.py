@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -79,13 +80,24 @@ def _responses(out: Path, path: Path) -> int:
     return len(lines)
 
 
+def _cpu() -> float:
+    """CPU seconds (user + system) of this process and of its finished children (the pool's workers)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def _timed(out: Path, responses: Path, report: Path, jobs: int = 1, **options: object) -> tuple[float, float]:
-    """(seconds of the whole eval, seconds of its verification alone: ``verify_all``, run separately)."""
+    """(seconds of the whole eval, seconds of its verification alone: ``verify_all``, run separately).
+
+    Also prints the verification's CPU seconds: on a machine shared with other work the wall time
+    varies from run to run, the CPU time much less.
+    """
     from schedc.bench.evaluate import evaluate, verify_all
 
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), _cpu()
     verify_all(out, [responses], jobs, **options)  # type: ignore[arg-type]
     verify = time.perf_counter() - began
+    print(f"verification CPU {_cpu() - cpu:.1f}", file=sys.stderr, flush=True)
     began = time.perf_counter()
     evaluate(out, [responses], report, jobs, **options)  # type: ignore[arg-type]
     return time.perf_counter() - began, verify
@@ -111,6 +123,7 @@ def _reference(python: str, out: Path, responses: Path, report: Path, jobs: int)
     done = subprocess.run([python, __file__, "--eval-only", str(out), str(responses), str(report), str(jobs)],
                           check=True, capture_output=True, text=True)
     total, verify = done.stdout.split()[-2:]
+    print(f"reference verification: {done.stderr.strip()} s", flush=True)
     return float(total), float(verify)
 
 
