@@ -37,6 +37,7 @@ runner = CliRunner()
 @pytest.mark.parametrize("seed", range(12))
 def test_every_constraints_count_matches_its_check(complete_spec, seed: int) -> None:  # noqa: F811
     rng = random.Random(seed)
+    violated: set[str] = set()
     for spec in complete_spec:
         ctx = spec.context()
         for fill in (1.0, 0.6):
@@ -45,14 +46,17 @@ def test_every_constraints_count_matches_its_check(complete_spec, seed: int) -> 
             for constraint in spec.instance.constraints:
                 listed = Counter(v.amount for v in constraint.check(ctx, view))
                 assert constraint.count(ctx, view) == dict(listed), (constraint.id, seed)
+                if listed:
+                    violated.add(type(constraint).__struct_config__.tag)
             full, counted = evaluate(ctx, solution), tally(ctx, solution)
             assert counted.sizes == dict(Counter((v.kind, v.amount) for v in full.violations))
             assert (counted.components, counted.hard_amounts, counted.objective) == \
                 (full.components, full.hard_amounts, full.objective)
             assert counted.violations == len(full.violations)
+    assert violated  # random schedules break some constraints
 
 
-def test_unary_count_on_crowded_and_empty_intervals() -> None:
+def test_counts_on_crowded_and_spread_schedules() -> None:
     """All at 0 (every pair overlaps), touching intervals and zero-length ones (never conflict)."""
     instance = load_instance(EXAMPLES / "ft06.sched")
     ctx = make_context(instance)
@@ -63,9 +67,12 @@ def test_unary_count_on_crowded_and_empty_intervals() -> None:
                  {n: rng.randrange(4) for n in names}, {n: rng.randrange(60) for n in names}]
     for starts in schedules:
         view = View(ctx, Solution(starts=starts, modes={n: 1 for n in names}))
-        assert unary.count(ctx, view) == dict(Counter(v.amount for v in unary.check(ctx, view)))
+        for constraint in instance.constraints:  # unary_no_overlap and precedence_lag override count
+            assert constraint.count(ctx, view) == dict(Counter(v.amount for v in constraint.check(ctx, view)))
     zero = View(ctx, Solution(starts={n: 0 for n in names}, modes={n: 1 for n in names}))
     assert unary.count(ctx, zero) == {1: 6 * 15}  # 6 machines, every pair of 6 jobs
+    [routes] = [c for c in instance.constraints if type(c).__struct_config__.tag == "precedence_lag"]
+    assert routes.count(ctx, zero) == {1: 6 * 5}  # every step after the first of each of the 6 jobs
 
 
 def _answers(verifier: Verifier, rng: random.Random) -> list[str]:

@@ -68,6 +68,13 @@ class PrecedenceLag(Constraint, frozen=True, kw_only=True, tag="precedence_lag")
                     entities=(before, after), time=view.start[e.after]))
         return out
 
+    def count(self, ctx: EvalContext, view: View) -> dict[int, int]:
+        """The edges :meth:`check` lists (amount 1 each), without formatting their messages."""
+        start, end = view.start, view.end
+        broken = sum(1 for e in self.edges
+                     if e.before in end and e.after in start and start[e.after] < end[e.before] + e.lag)
+        return {1: broken} if broken else {}
+
 
 def _arrow_lag(row: Row, index: int) -> int | None:
     match = _ARROW.match(row.cells[index])
