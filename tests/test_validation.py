@@ -18,9 +18,10 @@ import pytest
 from schedc.api import load_instance
 from schedc.diagnostics import SchedcError
 from schedc.family import load_family
+from schedc.kind_checks import field_minimums
 from schedc.kinds import AttrRef
 from schedc.parser import parse_file, parse_instance_text
-from schedc.semantic import check_instance, field_minimums
+from schedc.semantic import check_instance
 from tests.test_extraction import ALL_EXAMPLES, EXAMPLES
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
