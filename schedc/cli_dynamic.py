@@ -130,3 +130,59 @@ def plot_cmd(
         echo_json({"written": str(written)})
     else:
         typer.echo(str(written))
+
+
+@app.command("agent", epilog="Example: schedc agent shops/dfjsp_grid_000.sched --endpoint http://127.0.0.1:8000/v1 "
+             "--model m --level L2 --mode cot -o answer.txt --transcript episode.jsonl")
+@reports_errors
+def agent_cmd(
+    spec: Annotated[Path, typer.Argument(help="a dfjsp .sched instance or a .world.json from schedc generate")],
+    endpoint: Annotated[str, typer.Option(help="OpenAI-compatible base URL (…/v1)")],
+    model: Annotated[str, typer.Option(help="model name sent with every request")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="write the episode's schedule (answer) here")],
+    level: Annotated[str, typer.Option(help="observation level: L1, L2 or L3")] = "L1",
+    mode: Annotated[str, typer.Option(help="direct, cot or tool")] = "direct",
+    fmt: Annotated[str, typer.Option("--format", help="observation formatting: text or xml")] = "text",
+    variant: Annotated[list[str], typer.Option(help="prompt variant of the mechanism ablation: padding, targets, "
+                                                    "bottleneck, xml-priors; repeatable")] = [],  # noqa: B006
+    reflection: Annotated[int, typer.Option(help="R auditor rounds after each proposal")] = 0,
+    best_of: Annotated[int, typer.Option("--best-of", help="N samples per decision, majority vote")] = 1,
+    temperature: Annotated[float, typer.Option(help="sampling temperature (best-of-N: see --vote-temperature)")]
+    = 0.0,
+    vote_temperature: Annotated[float, typer.Option(help="temperature of the best-of-N samples")] = 0.7,
+    max_tool_rounds: Annotated[int, typer.Option(help="tool-call rounds per proposal before the fallback")] = 4,
+    max_tokens: Annotated[int | None, typer.Option(help="max_tokens of every request")] = None,
+    fallback: Annotated[str, typer.Option(help="rule that decides when the answer is unusable")] = "SPT+LIT",
+    transcript: Annotated[Path | None, typer.Option(help="write every epoch's exchange here (JSON Lines)")] = None,
+    seed: Annotated[int, typer.Option(help="seed of the best-of-N request seeds and of the retry jitter")] = 0,
+    timeout: Annotated[float, typer.Option(help="seconds per request")] = 120.0,
+    retries: Annotated[int, typer.Option(help="retries per request on transport faults")] = 4,
+    backoff: Annotated[float, typer.Option(help="base of the exponential backoff, seconds")] = 1.0,
+    api_key_env: Annotated[str, typer.Option(help="environment variable holding the API key")] = "OPENAI_API_KEY",
+    as_json: Annotated[bool, typer.Option("--json", help="print the episode record as JSON")] = False,
+) -> None:
+    """Dispatch a dynamic shop online with an LLM agent (L1–L3 observations, direct/CoT/tools); write the answer."""
+    import os
+
+    from schedc.bench.run import Settings
+    from schedc.dynamic.agent import AgentConfig, agent_file, split_variants
+    from schedc.dynamic.agent_llm import LlmOptions
+
+    options = LlmOptions(model=model, mode=mode, temperature=temperature, max_tokens=max_tokens,
+                         reflection=reflection, best_of=best_of, best_of_temperature=vote_temperature,
+                         max_tool_rounds=max_tool_rounds, seed=seed)
+    config = AgentConfig(llm=options, level=level, format=fmt, variants=split_variants(variant), fallback=fallback)
+    settings = Settings(endpoint=endpoint, api_key=os.environ.get(api_key_env), timeout=timeout, retries=retries,
+                        backoff=backoff, concurrency=1, seed=seed)
+    episode, _, violations = agent_file(spec, config, settings, out, transcript)
+    record = episode.record() | {"violations": violations}
+    if as_json:
+        typer.echo(json.dumps(record, indent=1))
+    else:
+        fb = ", ".join(f"{k} {v}" for k, v in episode.fallbacks.items() if v) or "none"
+        typer.echo(f"{record['instance']} {mode}/{level}: makespan {record['makespan']}, weighted tardiness "
+                   f"{record['weighted_tardiness']}, {record['decisions']} decisions, fallbacks: {fb}, "
+                   f"{record['usage']['total_tokens']} tokens in {record['usage']['requests']} requests, "
+                   f"{violations} violations")
+    if violations:
+        raise typer.Exit(1)
