@@ -233,3 +233,51 @@ def test_simulate_action_matches_the_rollout(world: World) -> None:
             checked += 1
         state = sim.step(state, op, machine)
     assert checked >= 0.9 * state.decisions
+
+
+def test_transport_faults_are_retried_and_then_fall_back(world: World) -> None:
+    with FakeServer(reply=Oracle(world), rate=0.5, faulty_attempts=2, slow=0.3, seed=3) as server:
+        episode = run_episode(world, config("L2", "tool"), settings(server, retries=2, timeout=0.2))
+    assert sum(server.injected.values()) > 5 and set(server.injected) > {"500", "reset"}
+    assert_reproduces(world, episode)  # every fault met its retry: nothing was lost
+    assert sum(episode.fallbacks.values()) == 0
+
+    with FakeServer(reply=Oracle(world), plan=lambda key, attempt: "500") as server:
+        episode = run_episode(world, config("L1", "direct", reflection=1), settings(server, retries=1))
+    n = episode.rollout.decisions
+    assert episode.fallbacks["transport"] == n and len(server.requests) == 2 * n  # 1 retry each, no reflection
+    assert episode.usage["requests"] == 0
+    assert episode.rollout.solution == simulate(world, "SPT+LIT").solution
+
+
+def test_cli_writes_a_checkable_answer_and_transcript(world: World, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from schedc.cli import app
+    from schedc.dynamic.api import world_json
+
+    spec = tmp_path / "shop.world.json"
+    spec.write_bytes(world_json(world))
+    answer, transcript = tmp_path / "answer.txt", tmp_path / "episode.jsonl"
+    runner = CliRunner()
+    with FakeServer(reply=Oracle(world, "cot")) as server:
+        result = runner.invoke(app, ["agent", str(spec), "--endpoint", server.url, "--model", "fake", "--level", "L3",
+                                     "--mode", "cot", "--best-of", "3", "-o", str(answer), "--transcript",
+                                     str(transcript), "--json", "--retries", "0"])
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.output)
+    assert record["violations"] == 0 and record["fallback_total"] == 0
+    assert record["usage"]["requests"] == 3 * record["decisions"]
+    lines = [json.loads(line) for line in transcript.read_text().splitlines()]
+    assert len(lines) == record["decisions"] and all(len(r["messages"]) == 3 for r in lines)
+    assert answer.read_text() == rollout_answer(world, simulate(world, RULE))
+    from schedc.dynamic.spec import world_to_instance
+    from schedc.printer import print_instance
+
+    sched = tmp_path / "shop.sched"
+    sched.write_text(print_instance(world_to_instance(world)))
+    checked = runner.invoke(app, ["check", str(sched), str(answer)])
+    assert checked.exit_code == 0, checked.output
+    bad = runner.invoke(app, ["agent", str(spec), "--endpoint", server.url, "--model", "m", "--level", "L4",
+                              "-o", str(answer)])
+    assert bad.exit_code == 2 and "unknown --level 'L4'" in bad.output
