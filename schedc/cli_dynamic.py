@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from schedc.bench.cli import Executor, Jobs, Scheduler
 from schedc.cli import AsJson, app, echo_json, reports_errors
 from schedc.dynamic import api
 
@@ -25,9 +26,14 @@ def generate_cmd(
     calibrate: Annotated[bool | None, typer.Option("--calibrate/--no-calibrate",
                                                    help="override the configuration's calibration switch")] = None,
     limit: Annotated[int | None, typer.Option(help="only the first N grid points")] = None,
+    jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
 ) -> None:
-    """Generate every point of a configuration's target grid as a dfjsp instance (and its world)."""
-    for path in api.generate_dir(config, out, calibrate, limit):
+    """Generate every point of a configuration's target grid as a dfjsp instance (and its world).
+
+    Points run in parallel with --jobs / --executor; an interrupted run resumes where it stopped."""
+    from schedc.dynamic.batch import generate
+
+    for path in generate(config, out, calibrate, limit, jobs, executor, scheduler, progress=jobs > 1):
         typer.echo(str(path))
 
 
@@ -39,9 +45,14 @@ def calibrate_cmd(
     limit: Annotated[int | None, typer.Option(help="only the first N grid points")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print every report as JSON")] = False,
     plot: Annotated[Path | None, typer.Option("--plot", help="draw the L2 errors per grid point here")] = None,
+    jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
+    resume: Annotated[Path | None, typer.Option(help="JSON Lines file of finished rows: appended to, and rows "
+                                                     "already there are not recomputed")] = None,
 ) -> None:
     """Calibrate every grid point with SESC: L2 error before and after, success, runtime."""
-    rows = api.calibration_table(config, baseline, limit)
+    from schedc.dynamic.batch import calibrate as calibrate_points
+
+    rows = calibrate_points(config, baseline, limit, jobs, executor, scheduler, resume, progress=jobs > 1)
     if plot is not None:
         api.plot_calibration(rows, plot)
     if as_json:
@@ -186,3 +197,26 @@ def agent_cmd(
                    f"{violations} violations")
     if violations:
         raise typer.Exit(1)
+
+
+@app.command("subset", epilog="Example: schedc subset shops -k 20 -o subset")
+@reports_errors
+def subset_cmd(
+    pool: Annotated[Path, typer.Argument(help="folder of generated shops (searched recursively for .world.json)")],
+    k: Annotated[int, typer.Option("-k", help="number of instances to choose")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="output folder: chosen files, manifest, subset.json")],
+    jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+) -> None:
+    """Choose k representative shops by farthest-point k-center on z-scored metrics and difficulty rank."""
+    from schedc.dynamic.subset import select
+
+    report = select(pool, k, out, jobs, executor, scheduler)
+    if as_json:
+        typer.echo(json.dumps(report, indent=1))
+        return
+    typer.echo(f"{report['k']} of {report['pool']} instances, covering radius {report['covering_radius']:.3f}: "
+               + ", ".join(c["instance"] for c in report["chosen"]))
+    typer.echo("| metric | KS statistic | p-value |\n|---|---|---|")
+    for metric, ks in report["ks"].items():
+        typer.echo(f"| {metric} | {ks['statistic']:.3f} | {ks['pvalue']:.3f} |")
