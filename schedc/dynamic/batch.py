@@ -85,7 +85,7 @@ def _calibrate_task(task: tuple[Any, bool]) -> dict[str, Any]:
     row: dict[str, Any] = {"instance": point.name, "sesc": msgspec.to_builtins(sesc(point)[1])}
     if baseline:
         row["baseline"] = msgspec.to_builtins(random_search(point)[1])
-    return row
+    return json.loads(json.dumps(row))  # tuples become lists: a fresh row equals one read back from --resume
 
 
 def calibrate(config: Path, baseline: bool = False, limit: int | None = None, jobs: int = 1,
