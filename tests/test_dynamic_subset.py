@@ -173,3 +173,36 @@ def test_subset_on_dask_matches_local(pool: Path, tmp_path: Path, cluster: str) 
     local = select(pool, 4, tmp_path / "local")
     remote = select(pool, 4, tmp_path / "dask", jobs=2, executor="dask", scheduler=cluster)
     assert local == remote
+
+
+# --------------------------------------------------------------------------- the dataset configurations
+
+
+def test_dataset_configurations() -> None:
+    import tomllib
+
+    from schedc.diagnostics import SchedcError
+    from schedc.dynamic.config import grid_size, load_config
+
+    folder = ROOT / "examples" / "dfjsp"
+    sizes = {"dynasched_sweep_centroid": 5, "dynasched_sweep_utilisation": 40, "dynasched_sweep_tightness": 35,
+             "dynasched_sweep_arrival_scv": 30, "dynasched_sweep_disturbance": 30,
+             **{f"dynasched_scale_{n}": 5 for n in (200, 400, 800, 1600)}}
+    for name, size in sizes.items():
+        config = load_config(folder / f"{name}.toml")
+        assert grid_size(config) == size
+        assert len(config.plant.machines) == 10 and len(config.plant.groups()) == 4
+        assert len(config.plant.templates) == 3 and {len(t.route) for t in config.plant.templates} == {4}
+    assert [load_config(folder / f"dynasched_scale_{n}.toml").scale.jobs for n in (200, 1600)] == [200, 1600]
+    seeds = []
+    for s in range(1, 6):
+        path = folder / f"dynasched_grid_s{s}.toml"
+        raw = tomllib.loads(path.read_text())
+        counts = [len(v) for v in raw["targets"].values() if isinstance(v, list)]
+        assert np.prod(counts) == 6000 and len(counts) == 6 and raw["scale"]["jobs"] == 200
+        seeds.append(set(range(raw["seed"], raw["seed"] + 6000)))
+        try:
+            assert grid_size(load_config(path)) == 6000
+        except SchedcError as exc:  # χ* = 0 needs item 1's reader; any other error is a defect of the file
+            assert "χ* < 10, got 0.0" in str(exc), str(exc)
+    assert sum(len(s) for s in seeds) == len(set().union(*seeds))  # disjoint seed blocks
