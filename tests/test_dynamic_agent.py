@@ -33,8 +33,8 @@ _DECISION = re.compile(r'Decision (\d+) at time|decision="(\d+)"')
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     out = tmp_path_factory.mktemp("shop")
-    config = out / "shop.toml"  # the small example with 10 jobs instead of 24: ~30 decisions, every level's data
-    config.write_text((EXAMPLES / "dfjsp" / "small.toml").read_text().replace("jobs = 24", "jobs = 10"))
+    config = out / "shop.toml"  # the small example with 6 jobs instead of 24: ~20 decisions, every level's data
+    config.write_text((EXAMPLES / "dfjsp" / "small.toml").read_text().replace("jobs = 24", "jobs = 6"))
     generate_dir(config, out, calibrate=False)
     return load_world(out / "dfjsp_small.world.json")
 
@@ -238,7 +238,7 @@ def test_simulate_action_matches_the_rollout(world: World) -> None:
 def test_transport_faults_are_retried_and_then_fall_back(world: World) -> None:
     with FakeServer(reply=Oracle(world), rate=0.5, faulty_attempts=2, slow=0.3, seed=3) as server:
         episode = run_episode(world, config("L2", "tool"), settings(server, retries=2, timeout=0.2))
-    assert sum(server.injected.values()) > 5 and set(server.injected) > {"500", "reset"}
+    assert sum(server.injected.values()) > 5 and len(server.injected) >= 4  # several kinds of fault met
     assert_reproduces(world, episode)  # every fault met its retry: nothing was lost
     assert sum(episode.fallbacks.values()) == 0
 
