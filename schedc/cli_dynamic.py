@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -16,6 +17,38 @@ import typer
 from schedc.bench.cli import Executor, Jobs, Scheduler
 from schedc.cli import AsJson, app, echo_json, reports_errors
 from schedc.dynamic import api
+
+
+class Level(StrEnum):
+    """Observation levels of ``schedc agent`` (:data:`schedc.dynamic.agent_obs.LEVELS`)."""
+
+    L1 = "L1"
+    L2 = "L2"
+    L3 = "L3"
+
+
+class Mode(StrEnum):
+    """Prompting modes (:data:`schedc.dynamic.agent_prompts.MODES`)."""
+
+    direct = "direct"
+    cot = "cot"
+    tool = "tool"
+
+
+class ObsFormat(StrEnum):
+    """Observation formatting (:data:`schedc.dynamic.agent_obs.FORMATS`)."""
+
+    text = "text"
+    xml = "xml"
+
+
+class PromptVariant(StrEnum):
+    """Mechanism-ablation prompt variants (:data:`schedc.dynamic.agent_prompts.VARIANTS`)."""
+
+    padding = "padding"
+    targets = "targets"
+    bottleneck = "bottleneck"
+    xml_priors = "xml-priors"
 
 
 @app.command("generate", epilog="Example: schedc generate examples/dfjsp/grid.toml -o shops --limit 1")
@@ -151,11 +184,12 @@ def agent_cmd(
     endpoint: Annotated[str, typer.Option(help="OpenAI-compatible base URL (…/v1)")],
     model: Annotated[str, typer.Option(help="model name sent with every request")],
     out: Annotated[Path, typer.Option("-o", "--out", help="write the episode's schedule (answer) here")],
-    level: Annotated[str, typer.Option(help="observation level: L1, L2 or L3")] = "L1",
-    mode: Annotated[str, typer.Option(help="direct, cot or tool")] = "direct",
-    fmt: Annotated[str, typer.Option("--format", help="observation formatting: text or xml")] = "text",
-    variant: Annotated[list[str], typer.Option(help="prompt variant of the mechanism ablation: padding, targets, "
-                                                    "bottleneck, xml-priors; repeatable")] = [],  # noqa: B006
+    level: Annotated[Level, typer.Option(help="observation level", case_sensitive=False)] = Level.L1,
+    mode: Annotated[Mode, typer.Option(help="prompting mode", case_sensitive=False)] = Mode.direct,
+    fmt: Annotated[ObsFormat, typer.Option("--format", help="observation formatting", case_sensitive=False)]
+    = ObsFormat.text,
+    variant: Annotated[list[PromptVariant], typer.Option(help="prompt variant of the mechanism ablation; "
+                                                              "repeatable", case_sensitive=False)] = [],  # noqa: B006
     reflection: Annotated[int, typer.Option(help="R auditor rounds after each proposal")] = 0,
     best_of: Annotated[int, typer.Option("--best-of", help="N samples per decision, majority vote")] = 1,
     temperature: Annotated[float, typer.Option(help="sampling temperature (best-of-N: see --vote-temperature)")]
@@ -176,13 +210,14 @@ def agent_cmd(
     import os
 
     from schedc.bench.run import Settings
-    from schedc.dynamic.agent import AgentConfig, agent_file, split_variants
+    from schedc.dynamic.agent import AgentConfig, agent_file
     from schedc.dynamic.agent_llm import LlmOptions
 
-    options = LlmOptions(model=model, mode=mode, temperature=temperature, max_tokens=max_tokens,
+    options = LlmOptions(model=model, mode=mode.value, temperature=temperature, max_tokens=max_tokens,
                          reflection=reflection, best_of=best_of, best_of_temperature=vote_temperature,
                          max_tool_rounds=max_tool_rounds, seed=seed)
-    config = AgentConfig(llm=options, level=level, format=fmt, variants=split_variants(variant), fallback=fallback)
+    config = AgentConfig(llm=options, level=level.value, format=fmt.value, variants=tuple(v.value for v in variant),
+                         fallback=fallback)
     settings = Settings(endpoint=endpoint, api_key=os.environ.get(api_key_env), timeout=timeout, retries=retries,
                         backoff=backoff, concurrency=1, seed=seed)
     episode, _, violations = agent_file(spec, config, settings, out, transcript)
@@ -191,8 +226,9 @@ def agent_cmd(
         typer.echo(json.dumps(record, indent=1))
     else:
         fb = ", ".join(f"{k} {v}" for k, v in episode.fallbacks.items() if v) or "none"
-        typer.echo(f"{record['instance']} {mode}/{level}: makespan {record['makespan']}, weighted tardiness "
-                   f"{record['weighted_tardiness']}, {record['decisions']} decisions, fallbacks: {fb}, "
+        typer.echo(f"{record['instance']} {mode.value}/{level.value}: makespan {record['makespan']}, "
+                   f"weighted tardiness {record['weighted_tardiness']}, {record['decisions']} decisions, "
+                   f"fallbacks: {fb}, "
                    f"{record['usage']['total_tokens']} tokens in {record['usage']['requests']} requests, "
                    f"{violations} violations")
     if violations:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from schedc.bench.run import Settings
+from schedc.diagnostics import SchedcError
 from schedc.dynamic.agent import AgentConfig, count_violations, run_episode
 from schedc.dynamic.agent_llm import LlmOptions
 from schedc.dynamic.api import generate_dir, load_world, rollout_answer
@@ -280,4 +281,18 @@ def test_cli_writes_a_checkable_answer_and_transcript(world: World, tmp_path: Pa
     assert checked.exit_code == 0, checked.output
     bad = runner.invoke(app, ["agent", str(spec), "--endpoint", server.url, "--model", "m", "--level", "L4",
                               "-o", str(answer)])
-    assert bad.exit_code == 2 and "unknown --level 'L4'" in bad.output
+    assert bad.exit_code == 2 and "'L4' is not one of" in bad.output
+
+
+def test_cli_choices_are_the_registries() -> None:
+    from schedc.cli_dynamic import Level, Mode, ObsFormat, PromptVariant
+    from schedc.dynamic.agent_obs import FORMATS, LEVELS
+    from schedc.dynamic.agent_prompts import MODES, VARIANTS
+
+    assert [v.value for v in Level] == list(LEVELS) and [v.value for v in Mode] == list(MODES)
+    assert [v.value for v in ObsFormat] == list(FORMATS) and [v.value for v in PromptVariant] == list(VARIANTS)
+    bad = AgentConfig(LlmOptions(model="m", mode="tool", reflection=1, best_of=2))
+    with pytest.raises(SchedcError, match="exclude each other"):
+        bad.check()
+    with pytest.raises(SchedcError, match="unknown --level 'L9'"):
+        AgentConfig(LlmOptions(model="m"), level="L9").check()

@@ -24,7 +24,7 @@ import asyncio
 import json
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -174,8 +174,3 @@ def count_violations(world: World, answer: str) -> int:
 
     report = Verifier(world_to_instance(world), load_family("dfjsp")).check(answer)
     return report.hard_violations + (report.coverage < 1.0)
-
-
-def split_variants(values: Sequence[str]) -> tuple[str, ...]:
-    """``--variant a,b --variant c`` → ("a", "b", "c")."""
-    return tuple(v.strip() for value in values for v in value.split(",") if v.strip())
