@@ -70,7 +70,7 @@ class Oracle:
         last = body["messages"][-1]
         if body.get("seed") in self.wrong_seeds:
             action = action % count + 1  # a minority sample that disagrees (when there are two actions or more)
-        if "tools" in body and last["role"] == "user":
+        if "tools" in body and body.get("tool_choice") != "none" and last["role"] == "user":
             calls = [{"id": "c1", "type": "function",
                       "function": {"name": "simulate_action", "arguments": json.dumps({"action_id": action})}},
                      {"id": "c2", "type": "function",
@@ -157,6 +157,11 @@ def test_reflection_and_best_of_n(world: World) -> None:
     assert_reproduces(world, episode)
     assert episode.usage["requests"] == 3 * episode.rollout.decisions
     assert sum("audit" in b["messages"][-1]["content"] for b in server.requests) == 2 * episode.rollout.decisions
+    with FakeServer(reply=Oracle(world)) as server:  # tools, then one audit that may not call them
+        episode = run_episode(world, config("L3", "tool", reflection=1), settings(server))
+    assert_reproduces(world, episode)
+    audits = [b for b in server.requests if b.get("tool_choice") == "none"]
+    assert len(audits) == episode.rollout.decisions and all(b["messages"][-2]["role"] == "assistant" for b in audits)
     # 5 samples, 2 of which (seeds 1 and 3) disagree: the majority is the rule's choice
     with FakeServer(reply=Oracle(world, wrong_seeds=(1, 3))) as server:
         episode = run_episode(world, config("L1", "direct", best_of=5), settings(server))

@@ -14,7 +14,8 @@ Per decision (:meth:`Decider.decide`):
   so the N bodies differ) and keeps the admissible ID proposed most often; ties go to the ID
   that reached that count first;
 * **reflection** follows an admissible proposal with R auditor rounds in the same conversation: each
-  answer that names an admissible ID replaces the current choice, any other answer keeps it.
+  answer that names an admissible ID replaces the current choice, any other answer keeps it (in
+  ``tool`` mode the tools stay declared with ``tool_choice: "none"``: an audit calls no tool).
 
 The outcome is an action ID or the reason there is none: unparseable | inadmissible | transport |
 tool-rounds (the loop then applies the fallback rule and counts the reason).
@@ -164,7 +165,8 @@ class Decider:
         for _ in range(self.options.reflection):
             assert outcome.action is not None
             messages.append({"role": "user", "content": auditor_prompt(outcome.action)})
-            message = await self._ask(messages, self.options.temperature, None, False)
+            # tools stay declared (a conversation holding tool turns needs them) but may not be called now
+            message = await self._ask(messages, self.options.temperature, None, self.options.mode == "tool", "none")
             if message is None:
                 return  # the proposal stands: reflection only ever refines an admissible choice
             messages.append(_assistant(message))
@@ -173,14 +175,14 @@ class Decider:
                 outcome.action = revised
 
     async def _ask(self, messages: list[dict[str, Any]], temperature: float, seed: int | None,
-                   use_tools: bool) -> dict[str, Any] | None:
+                   use_tools: bool, tool_choice: str = "auto") -> dict[str, Any] | None:
         body: dict[str, Any] = {"model": self.options.model, "messages": messages, "temperature": temperature}
         if self.options.max_tokens is not None:
             body["max_tokens"] = self.options.max_tokens
         if seed is not None:
             body["seed"] = seed
         if use_tools:
-            body |= {"tools": TOOLS, "tool_choice": "auto"}
+            body |= {"tools": TOOLS, "tool_choice": tool_choice}
         message, usage, error = await self.sender.complete(body)
         if error is not None:
             return None
