@@ -14,8 +14,8 @@ answer format and verified like any other answer.
 
 The episode record holds the objective values, decisions, fallbacks by reason, tool calls,
 token usage (sums of the endpoint's ``usage`` fields over every request), requests and wall time.
-The transcript (``--transcript``, JSON Lines) has one line per epoch: time, observation, messages
-exchanged, the action taken and whether it came from the fallback.
+The transcript (``--transcript``, JSON Lines, written as the episode runs) has one line per epoch:
+time, number of actions, the messages exchanged, the action taken and the fallback reason if any.
 """
 
 from __future__ import annotations
@@ -150,19 +150,26 @@ def _describe(config: AgentConfig) -> dict[str, Any]:
 def agent_file(spec: Path, config: AgentConfig, settings: Settings, out: Path | None = None,
                transcript: Path | None = None) -> tuple[Episode, str, int]:
     """``schedc agent``: run one episode on a ``.sched`` / ``.world.json`` shop; (episode, answer text,
-    number of violations the verifier finds in it). The answer and transcript are written when asked."""
+    number of violations the verifier finds in it). The answer and the transcript are written when asked."""
     from schedc.dynamic.api import load_world, rollout_answer
     from schedc.importers.common import write_atomic
 
     world = load_world(spec)
-    lines: list[str] = []
-    episode = run_episode(world, config, settings, lambda r: lines.append(json.dumps(r, ensure_ascii=False)))
+    if transcript is None:
+        episode = run_episode(world, config, settings)
+    else:
+        transcript.parent.mkdir(parents=True, exist_ok=True)
+        with transcript.open("w", encoding="utf-8") as stream:  # line by line: an interrupted episode keeps its epochs
+
+            def write(record: dict[str, Any]) -> None:
+                stream.write(json.dumps(record, ensure_ascii=False) + "\n")
+                stream.flush()
+
+            episode = run_episode(world, config, settings, write)
     answer = rollout_answer(world, episode.rollout)
     violations = count_violations(world, answer)
     if out is not None:
         write_atomic(out, answer)
-    if transcript is not None:
-        write_atomic(transcript, "".join(line + "\n" for line in lines))
     return episode, answer, violations
 
 
