@@ -108,7 +108,8 @@ def derive(instance: Any, family: Any, derivation: Derivation) -> list[tuple[Any
     if derivation.mode == "sat":
         from schedc.variants.sat import sat_instances
 
-        return sat_instances(instance, family, derivation.count, derivation.seed, derivation.time_limit, workers=1)
+        made = sat_instances(instance, family, derivation.count, derivation.seed, derivation.time_limit, workers=1)
+        return [(variant, record) for variant, record, _certificate in made]
     from schedc.variants.tighten import tighten
 
     result = tighten(instance, family, derivation.factor, derivation.time_limit, derivation.seed)

@@ -169,8 +169,9 @@ def sat_variant(instance: Instance, family: Family, certificate: Solution, rng: 
 
 
 def sat_instances(instance: Instance, family: Family, count: int, seed: int, time_limit: float,
-                  strength: float = 0.2, workers: int = 2) -> list[tuple[Instance, dict[str, Any]]]:
-    """Up to ``count`` sat variants of ``instance``, each with its manifest record (no ``file`` yet).
+                  strength: float = 0.2, workers: int = 2) -> list[tuple[Instance, dict[str, Any], Solution]]:
+    """Up to ``count`` sat variants of ``instance``, each with its manifest record (no ``file`` yet) and the
+    certificate (the base's CP-SAT schedule, feasible for every variant).
 
     The variant's ``meta bks`` is its re-solved objective (``optimal`` when CP-SAT proves it,
     else ``upper_bound``): a verified schedule of that value exists.
@@ -203,16 +204,22 @@ def sat_instances(instance: Instance, family: Family, count: int, seed: int, tim
                               "reference_objective": reference.objective, "base_objective": base.objective,
                               "optimum_moved": solved.objective != base.objective
                               if solved.status == base.status == "optimal" else None,
-                              "proof": "verified (reference schedule and re-solved schedule)"}))
+                              "proof": "verified (reference schedule and re-solved schedule)"}, base.solution))
     return out
 
 
 def sat_records(instance: Instance, family: Family, outdir: Path, count: int, seed: int, time_limit: float,
                 search: Sequence[Path], strength: float = 0.2) -> list[dict[str, Any]]:
     """Write ``count`` sat variants of ``instance``; their manifest records."""
+    from schedc.importers.common import write_atomic
+    from schedc.verify import Verifier
+
     records = []
-    for variant, record in sat_instances(instance, family, count, seed, time_limit, strength):
+    made = sat_instances(instance, family, count, seed, time_limit, strength)
+    for variant, record, _certificate in made:
         path = outdir / f"{variant.name}.sched"
         write_instance(variant, family, path, search)
-        records.append({"file": path.name, **record})
+        records.append({"file": path.name, **record, "certificate": f"{instance.name}_certificate.txt"})
+    if made:  # the certificate as an answer in canonical names: `schedc check VARIANT CERTIFICATE` accepts it
+        write_atomic(outdir / f"{instance.name}_certificate.txt", Verifier(instance, family).write(made[0][2]))
     return records
