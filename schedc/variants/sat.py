@@ -173,8 +173,9 @@ def sat_instances(instance: Instance, family: Family, count: int, seed: int, tim
     """Up to ``count`` sat variants of ``instance``, each with its manifest record (no ``file`` yet) and the
     certificate (the base's CP-SAT schedule, feasible for every variant).
 
-    The variant's ``meta bks`` is its re-solved objective (``optimal`` when CP-SAT proves it,
-    else ``upper_bound``): a verified schedule of that value exists.
+    The variant's ``meta bks`` is its re-solved objective (``optimal`` when CP-SAT proves it, else
+    ``upper_bound``): a verified schedule of that value exists. A re-solve stopped by the time limit
+    with a worse value than the certificate's (or none) gives way to the certificate's value.
     """
     from schedc.variants.perturb import derived
 
@@ -195,15 +196,19 @@ def sat_instances(instance: Instance, family: Family, count: int, seed: int, tim
         if not reference.feasible:  # the certificate is the proof: never write a variant it does not hold for
             raise AssertionError(f"{name}: the reference schedule is infeasible after the changes {changes}")
         solved = solve_instance(variant, family, time_limit, seed, workers)
-        if solved.objective is not None:
-            kind = "optimal" if solved.status == "optimal" else "upper_bound"
+        status, objective = solved.status, solved.objective
+        if status != "optimal" and reference.objective is not None and (objective is None
+                                                                         or reference.objective < objective):
+            status, objective = "feasible", reference.objective  # a re-solve cut short is no better than the proof
+        if objective is not None:
+            kind = "optimal" if status == "optimal" else "upper_bound"
             variant = msgspec.structs.replace(variant, meta=msgspec.structs.replace(
-                variant.meta, bks=solved.objective, bks_kind=kind, bks_source="CP-SAT, verified"))
+                variant.meta, bks=objective, bks_kind=kind, bks_source="CP-SAT, verified"))
         out.append((variant, {"name": name, "mode": "sat", "changes": changes,
-                              "status": solved.status, "objective": solved.objective,
+                              "status": status, "objective": objective,
                               "reference_objective": reference.objective, "base_objective": base.objective,
-                              "optimum_moved": solved.objective != base.objective
-                              if solved.status == base.status == "optimal" else None,
+                              "optimum_moved": objective != base.objective
+                              if status == base.status == "optimal" else None,
                               "proof": "verified (reference schedule and re-solved schedule)"}, base.solution))
     return out
 
