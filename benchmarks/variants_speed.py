@@ -18,6 +18,7 @@ budget. One variant of each mode per family with its change list, and every boun
 printed after the tables (``--json PATH`` writes everything).
 
     python benchmarks/variants_speed.py [--per-family 3] [--count 5] [--boundaries 3] [--time-limit 2]
+        [--formats itc2007,inrc2010] [--smallest] [--json rows.json]
 """
 
 from __future__ import annotations
@@ -45,19 +46,25 @@ SHARED = ROOT.parent / "shared" / "data"
 DATA = SHARED if SHARED.exists() else ROOT / "tests" / "data"
 
 
-def dev_instances(per_family: int) -> list[tuple[str, Instance]]:
-    """(source label, instance): the first ``per_family`` dev instances of each format, then the examples."""
+def dev_instances(per_family: int, formats: set[str] | None = None,
+                  smallest: bool = False) -> list[tuple[str, Instance]]:
+    """(source label, instance): the first ``per_family`` dev instances of each format (of ``formats``
+    only, when given, and then no examples; the smallest files first with ``smallest``), then the examples."""
     from tests.sources import source_files
 
     taken: dict[str, int] = defaultdict(int)
     out = []
-    for fmt, path, cases in source_files(DATA):
-        if "solutions" in path.parts or taken[fmt] >= per_family:
+    files = source_files(DATA)
+    if smallest:
+        files.sort(key=lambda f: (f[0], f[1].stat().st_size, str(f[1])))
+    for fmt, path, cases in files:
+        if "solutions" in path.parts or taken[fmt] >= per_family or (formats and fmt not in formats):
             continue
         taken[fmt] += 1
         label = path.name + (f"+{cases[0].name}" if cases else "")
         out.append((label, import_paths(fmt, [path], cases=cases)[0]))
-    out += [(f"examples/{p.name}", load_instance(p)) for p in sorted((ROOT / "examples").glob("*.sched"))]
+    if not formats:
+        out += [(f"examples/{p.name}", load_instance(p)) for p in sorted((ROOT / "examples").glob("*.sched"))]
     return out
 
 
@@ -138,9 +145,11 @@ def main() -> None:
     parser.add_argument("--boundaries", type=int, default=3, help="boundary kinds per instance")
     parser.add_argument("--time-limit", type=float, default=2.0, help="CP-SAT seconds per solve")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--formats", default="", help="only these comma-separated source formats (no examples)")
+    parser.add_argument("--smallest", action="store_true", help="the smallest files of each format, not the first")
     parser.add_argument("--json", type=Path, default=None, help="write every row to this file")
     args = parser.parse_args()
-    items = dev_instances(args.per_family)
+    items = dev_instances(args.per_family, {f for f in args.formats.split(",") if f} or None, args.smallest)
     start = time.perf_counter()
     rows = measure(items, args.count, args.boundaries, args.time_limit, args.seed)
     print(f"# perturb on {len(items)} instances from {DATA} and examples/ (--count {args.count}, "

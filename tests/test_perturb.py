@@ -12,8 +12,10 @@ from typer.testing import CliRunner
 from schedc.api import load_instance
 from schedc.cli import app
 from schedc.family import load_family
+from schedc.render import render
 from schedc.variants import solve_instance
 from schedc.variants.perturb import perturb
+from tests import claim_audit as audit
 from tests.conftest import ROOT
 
 EXAMPLES = sorted(p.stem for p in (ROOT / "examples").glob("*.sched"))
@@ -63,6 +65,8 @@ def test_boundary_pairs_are_feasible_and_infeasible_as_claimed_by_both_backends(
             assert solved.objective == record["objective"]
         pyomo = solve(variant, family, SolveOptions(time_limit=30), None).status
         assert (pyomo == "infeasible") == (record["status"] == "infeasible"), record["file"]
+        rendering = render(variant, family, "v4", 7)  # renders like any instance, stating the moved value
+        assert not audit.bijection(rendering, variant) + audit.surface(rendering), record["file"]
 
 
 def test_a_release_date_is_moved_against_the_bases_makespan() -> None:
