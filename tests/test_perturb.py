@@ -59,12 +59,11 @@ def test_boundary_pairs_are_feasible_and_infeasible_as_claimed_by_both_backends(
         variant = load_instance(tmp_path / record["file"])
         assert variant.meta.base == name and variant.meta.derivation == "boundary" and variant.meta.seed == 1
         assert variant.meta.changes == "; ".join(record["changes"])
-        solved = solve_instance(variant, family, time_limit=2.0)
-        assert solved.status == record["status"]
-        if record["status"] != "infeasible":
-            assert solved.objective == record["objective"]
-        pyomo = solve(variant, family, SolveOptions(time_limit=30), None).status
-        assert (pyomo == "infeasible") == (record["status"] == "infeasible"), record["file"]
+        # the manifest's status and objective are CP-SAT's; Pyomo/HiGHS judges the written file independently
+        pyomo = solve(variant, family, SolveOptions(time_limit=30), None)
+        assert (pyomo.status == "infeasible") == (record["status"] == "infeasible"), record["file"]
+        if record["status"] == "optimal" and pyomo.status == "optimal":
+            assert pyomo.objective == record["objective"], record["file"]
         rendering = render(variant, family, "v4", 7)  # renders like any instance, stating the moved value
         assert not audit.bijection(rendering, variant) + audit.surface(rendering), record["file"]
 
@@ -129,7 +128,7 @@ def test_the_cli_writes_variants_and_rejects_a_bad_mode(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_twenty_sat_variants_stay_feasible_and_are_verified(name: str, tmp_path: Path) -> None:
     """Each variant is checked by the verifier against the written certificate (an answer text, as
-    `schedc check` reads it); every fifth is re-solved independently (the solves are the cost)."""
+    `schedc check` reads it); every tenth is re-solved independently (the solves are the cost)."""
     from schedc.verify import Verifier
 
     instance, family = base(name)
@@ -149,7 +148,7 @@ def test_twenty_sat_variants_stay_feasible_and_are_verified(name: str, tmp_path:
         assert record["objective"] <= record["reference_objective"]  # the certificate is one feasible schedule
         if record["status"] == "optimal":
             assert (variant.meta.bks, variant.meta.bks_kind) == (record["objective"], "optimal")
-        if k % 5 == 0:
+        if k % 10 == 0:
             solved = solve_instance(variant, family, time_limit=1.0)
             assert solved.status in ("optimal", "feasible")
             if solved.status == record["status"] == "optimal":
