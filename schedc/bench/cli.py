@@ -45,15 +45,26 @@ def build_cmd(
     order: Annotated[str, typer.Option(help="'first 100' order: natural or lexicographic")] = "natural",
     answer_mode: Annotated[str, typer.Option(help="text (a schedule) or solver-code (a program run in a sandbox)")]
     = "text",
+    perturb: Annotated[str | None, typer.Option(help="sat:N: N variants of each instance that its CP-SAT schedule "
+                                                "keeps feasible, in place of the instance")] = None,
+    tighten: Annotated[str | None, typer.Option(help="F: each instance with a hard objective bound at "
+                                                "⌊F × z*⌋, in place of the instance")] = None,
+    variant_seed: Annotated[int, typer.Option(help="with --perturb/--tighten: seed of the changes and of CP-SAT")]
+    = 0,
+    variant_time_limit: Annotated[float, typer.Option(help="with --perturb/--tighten: CP-SAT seconds per solve")]
+    = 10.0,
     jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
 ) -> None:
     """Select, import and render the SCHEDBench instances into a JSONL dataset (resumable)."""
     from schedc.bench.build import build
+    from schedc.bench.derive import parse_derivation
 
     try:
         default_variants, default_seeds = DESIGN_DEFAULTS.get(selection, (DEFAULT_VARIANTS, DEFAULT_SEEDS))
+        derivation = parse_derivation(perturb, tighten, variant_seed, variant_time_limit)
         summary = build(sources, out, parse_list(variants, default_variants), parse_list(seeds, default_seeds, int),
-                        selection, order, jobs, executor, scheduler, progress=True, answer_mode=answer_mode)
+                        selection, order, jobs, executor, scheduler, progress=True, answer_mode=answer_mode,
+                        derivation=derivation)
     except SchedcError as exc:
         raise _fail(exc) from None
     typer.echo(f"{summary.instances} instances, {summary.records} records in {out / 'dataset.jsonl'} "
