@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from schedc.cli import AsJson, app, echo_json, reports_errors
+from schedc.cli_app import AsJson, app, echo_json, reports_errors
 from schedc.dynamic import api
 
 
