@@ -10,6 +10,7 @@ Everything wrong with the input is raised together as one :class:`SchedcError`.
 from __future__ import annotations
 
 import datetime as dt
+import textwrap
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -19,6 +20,7 @@ import lark
 import msgspec
 from lark import Token, Transformer, v_args
 
+from schedc import tables
 from schedc.diagnostics import Diagnostic, SchedcError, Span
 from schedc.ir import (
     WEEKDAYS,
@@ -79,7 +81,7 @@ class _ToStatements(Transformer):
         return ("word", str(items[0]))
 
     def string(self, meta: Any, items: list[Token]) -> tuple[str, Any]:
-        return ("string", _unquote(str(items[0])))
+        return ("string", unquote(str(items[0])))
 
     def long_string(self, meta: Any, items: list[Token]) -> tuple[str, Any]:
         return ("string", _dedent_long(str(items[0])[3:-3]))
@@ -100,12 +102,7 @@ class _ToStatements(Transformer):
         return (str(items[0])[:-1], items[1], _span(meta))
 
 
-_unquote = unquote
-
-
 def _dedent_long(text: str) -> str:
-    import textwrap
-
     return textwrap.dedent(text).strip("\n")
 
 
@@ -173,7 +170,7 @@ class InstanceBuilder:
         self.activities: list[Activity] = []
         self.entities: list[Entity] = []
         self.constraints: list[Constraint] = []
-        self.resource_columns: list[Token] = []
+        self.resource_columns: list[tuple[str, Span]] = []
         self.resources_complete = True  # False once a resources row failed (its name is then unknown)
 
     def build(self, stmts: list[Stmt]) -> Instance | None:
@@ -286,7 +283,7 @@ class InstanceBuilder:
             elif name == "jobs":
                 self.activities.extend(read_jobs(rows))
             elif name == "activities":
-                self.resource_columns.extend(stmt.parts[1].parts if columns else [])
+                self.resource_columns.extend((str(t), _tok_span(t)) for t in (stmt.parts[1].parts if columns else []))
                 self.activities.extend(read_activities(rows, columns or []))
             else:
                 self.read_entities(name, columns, rows, stmt)
@@ -295,18 +292,10 @@ class InstanceBuilder:
             self.resources_complete = self.resources_complete and name != "resources"
 
     def check_resource_columns(self) -> None:
-        """Every column of an ``activities (R1 R2 ...)`` header names a resource.
-
-        Checked here, once per column on the header, rather than by the semantic pass once
-        per activity that uses the column.
-        """
-        known = {r.name for r in self.resources}
-        for tok in self.resource_columns if self.resources_complete else ():
-            if str(tok) not in known:
-                self.out.error("E202", f"activities: column {str(tok)!r} is not a declared resource",
-                               _tok_span(tok), _closest(str(tok), known) or
-                               ("resources: " + ", ".join(r.name for r in self.resources) if known else
-                                "declare it in the resources table"))
+        """Every column of an ``activities (...)`` header names a resource (unless a resource row failed)."""
+        if self.resources_complete:
+            for message, span, hint in tables.unknown_columns(self.resource_columns, self.resources):
+                self.out.error("E202", message, span, hint)
 
     def read_entities(self, cls_name: str, columns: list[str] | None, rows: list[Row], stmt: Stmt) -> None:
         if self.family is None:
@@ -373,7 +362,7 @@ def _build_constraint(stmt: Stmt, out: Collector, ctx: TableContext) -> Constrai
     strength = parts.pop(0)
     reason = None
     if isinstance(parts[0], Stmt) and parts[0].rule == "inactive":
-        reason = _unquote(str(parts.pop(0).parts[0]))
+        reason = unquote(str(parts.pop(0).parts[0]))
     kind_tok, id_tok = parts[0], parts[1]
     table = parts[-1] if parts and isinstance(parts[-1], Token) and parts[-1].type == "TABLE" else None
     params = [p for p in parts[2:] if isinstance(p, tuple)]

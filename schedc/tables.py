@@ -8,8 +8,9 @@ errors point at the exact cell.
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from schedc.diagnostics import Span
@@ -187,3 +188,19 @@ def read_entity(row: Row, cls: EntityClass) -> Entity:
         else:
             attrs[decl.name] = text
     return Entity(name=row.cells[0], cls=cls.name, attrs=attrs, span=Span(line=row.line, column=row.columns[0]))
+
+
+def unknown_columns(columns: Sequence[tuple[str, Span]], resources: Sequence[Resource]) -> list[tuple[str, Span, str]]:
+    """(message, position, hint) for every column of an ``activities (R1 R2 ...)`` header that names no resource.
+
+    One error on the header per bad column, rather than one per activity that uses the column.
+    """
+    known = [r.name for r in resources]
+    out = []
+    for name, span in columns:
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = (f"did you mean {close[0]!r}?" if close else
+                    "resources: " + ", ".join(known) if known else "declare it in the resources table")
+            out.append((f"activities: column {name!r} is not a declared resource", span, hint))
+    return out
