@@ -296,9 +296,14 @@ def grammar_cmd(
     names: Annotated[Path | None, typer.Option(help="JSON {IR name: shown name}")] = None,
     lines: Annotated[str, typer.Option(help="lark/gbnf: any number of lines, or exact (where the instance fixes it)")]
     = "any",
+    as_json: AsJson = False,
 ) -> None:
     """The answer format an LLM must follow: the prompt stanza, a Lark or GBNF grammar, or a JSON Schema."""
     text = api.grammar_file(spec, str(fmt.value), choice_value(variant), seed, api.read_names(names), lines=lines)
+    if as_json:  # the grammar as a string (a JSON Schema too), with what it was made for
+        echo_json({"spec": str(spec), "format": str(fmt.value), "variant": choice_value(variant), "seed": seed,
+                   "lines": lines, "grammar": text})
+        return
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
