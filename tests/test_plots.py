@@ -521,3 +521,13 @@ def test_release_and_due_dates_are_drawn_on_the_lanes_they_bound() -> None:
 
 def kind_of(c: Constraint) -> str:
     return type(c).__struct_config__.tag
+
+
+def test_a_cover_short_on_a_day_marks_that_day() -> None:
+    """N1 on S2 instead of S1 on day 0 leaves S1 uncovered that day: day 0's name is red, no other."""
+    moved = [a if (a.agent, a.day) != ("N1", 0) else Assignment(agent="N1", day=0, period=0, value="S2")
+             for a in roster_solution(()).assignments]
+    fig = roster_figure(example("nsplib_small"), load_family("nsplib"), Solution(assignments=tuple(moved)))
+    colours = [t.get_color() for t in fig.axes[0].get_xticklabels()]
+    assert colours[0] == "#d62728" and all(c != "#d62728" for c in colours[1:])
+    assert set(patches_by_gid(fig, "violation-")) == {"violation-N1-0-0"}  # the one-day S2 run

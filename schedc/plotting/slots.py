@@ -12,13 +12,14 @@ A slot family decides assignments ``x[agent, (day, period), value] = 1`` (:mod:`
 Hard violations are marked where they happen: a cell whose agent (roster) or one of whose
 agents (timetable) a violation names on that cell's day gets a red frame (SVG id
 ``violation-…``); a violation that names an agent but no day marks the agent's row name in
-red. Every cell is one rectangle with an SVG id (``cell-…``), so tests count them exactly.
+red, and one that names a value on a day (a cover short that day) the day's name in red.
+Every cell is one rectangle with an SVG id (``cell-…``), so tests count them exactly.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from matplotlib.axes import Axes
@@ -46,6 +47,7 @@ class Grid:
     cells: dict[tuple[int, int], list[str]]
     marked: set[tuple[int, int]]  # cells with a hard violation
     marked_rows: set[int]  # rows named by a violation without a day
+    marked_days: set[int] = field(default_factory=set)  # days of violations that name a value, not an agent
 
 
 def _decision(instance: Instance, family: Family) -> tuple[str, str, str, str | None]:
@@ -75,23 +77,26 @@ def _hard_violations(instance: Instance, family: Family, solution: Solution) -> 
 
 def roster_grid(instance: Instance, family: Family, solution: Solution) -> Grid:
     """Agents × days: each cell the values assigned to that agent that day (the free value left out)."""
-    agent_cls, _, _, free = _decision(instance, family)
+    agent_cls, value_cls, _, free = _decision(instance, family)
     agents = _names(instance, agent_cls)
+    values = set(_names(instance, value_cls))
     rows = {a: i for i, a in enumerate(agents)}
     days = instance.calendar.days if instance.calendar else 0
     cells: dict[tuple[int, int], list[str]] = {}
     for a in solution.assignments:
         if a.agent in rows and 0 <= a.day < days and a.value != free:
             cells.setdefault((rows[a.agent], a.day), []).append(a.value)
-    marked, marked_rows = set(), set()
+    marked, marked_rows, marked_days = set(), set(), set()
     for entities, day in _hard_violations(instance, family, solution):
         for name in entities:
             if name in rows and day is not None and 0 <= day < days:
                 marked.add((rows[name], day))
             elif name in rows:
                 marked_rows.add(rows[name])
+            elif name in values and day is not None:  # a cover requirement of that day
+                marked_days.add(day)
     return Grid(rows=agents, columns=[(d, 0) for d in range(days)], cells=cells, marked=marked,
-                marked_rows=marked_rows)
+                marked_rows=marked_rows, marked_days=marked_days)
 
 
 def timetable_grid(instance: Instance, family: Family, solution: Solution) -> Grid:
@@ -183,7 +188,9 @@ def roster_figure(instance: Instance, family: Family, solution: Solution, title:
     _draw_grid(ax, grid, colours, "roster")
     ticks, labels = _day_ticks(instance, grid.columns, 1)
     ax.set_xticks(ticks, labels=labels, fontsize=FONT_PT)
-    ax.set_xlabel("day")
+    for day in grid.marked_days:  # e.g. a shift short of its cover that day
+        ax.get_xticklabels()[day].set_color(VIOLATION_COLOUR)
+    ax.set_xlabel("day (IR numbering, from 0)")
     _legend(ax, colours, family.decision.value if family.decision else "value", bool(grid.marked or grid.marked_rows))
     fig.suptitle(title or f"{instance.name} ({instance.family}): roster")
     return fig
