@@ -25,9 +25,14 @@ def generate_cmd(
     calibrate: Annotated[bool | None, typer.Option("--calibrate/--no-calibrate",
                                                    help="override the configuration's calibration switch")] = None,
     limit: Annotated[int | None, typer.Option(help="only the first N grid points")] = None,
+    as_json: AsJson = False,
 ) -> None:
     """Generate every point of a configuration's target grid as a dfjsp instance (and its world)."""
-    for path in api.generate_dir(config, out, calibrate, limit):
+    written = api.generate_dir(config, out, calibrate, limit)
+    if as_json:
+        echo_json({"written": [str(p) for p in written]})
+        return
+    for path in written:
         typer.echo(str(path))
 
 

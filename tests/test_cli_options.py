@@ -178,3 +178,18 @@ def test_bench_commands_speak_json(tmp_path: Path) -> None:
     report = json.loads(evaluated.stdout)
     assert report["report"] == str(tmp_path / "report")
     assert report["feasibility"] == json.loads((tmp_path / "report" / "report.json").read_text())["feasibility"]
+
+
+@pytest.mark.parametrize("path", [p for p, _ in COMMANDS], ids=[" ".join(p) for p, _ in COMMANDS])
+def test_every_command_has_json(path: tuple[str, ...]) -> None:
+    command = dict(COMMANDS)[path]
+    assert any("--json" in getattr(p, "opts", ()) for p in command.params), path
+
+
+def test_generate_speaks_json(tmp_path: Path) -> None:
+    result = run("generate", ROOT / "examples" / "dfjsp" / "small.toml", "-o", tmp_path, "--limit", "1",
+                 "--no-calibrate", "--json")
+    assert result.exit_code == 0, result.output
+    written = json.loads(result.stdout)["written"]
+    assert written and all(Path(p).is_file() for p in written)
+    assert any(p.endswith(".sched") for p in written) and any(p.endswith(".world.json") for p in written)
