@@ -42,13 +42,16 @@ LAZY_CYCLE_EDGES: dict[tuple[str, str], str] = {
 
 
 def module_names() -> dict[str, Path]:
-    """Every module of the package by its dotted name (a package by its own name)."""
+    """Every module of the package by its dotted name (a package by its own name), with the
+    top-level ``backends/`` folder installed as ``schedc.backends``."""
     out = {}
-    for path in PACKAGE.rglob("*.py"):
-        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        out[".".join(parts)] = path
+    folders = [(PACKAGE, "schedc"), (PACKAGE.parent / "backends", "schedc.backends")]
+    for folder, name in folders:
+        for path in folder.rglob("*.py") if folder.is_dir() else ():
+            parts = [name, *path.relative_to(folder).with_suffix("").parts]
+            if parts[-1] == "__init__":
+                parts.pop()
+            out[".".join(parts)] = path
     return out
 
 
