@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from schedc.bench.cli import Executor, Jobs, Scheduler
-from schedc.cli import AsJson, app, echo_json, reports_errors
+from schedc.cli_app import AsJson, app, echo_json, reports_errors
 from schedc.dynamic import api
 
 
@@ -60,13 +60,18 @@ def generate_cmd(
                                                    help="override the configuration's calibration switch")] = None,
     limit: Annotated[int | None, typer.Option(help="only the first N grid points")] = None,
     jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
+    as_json: AsJson = False,
 ) -> None:
     """Generate every point of a configuration's target grid as a dfjsp instance (and its world).
 
     Points run in parallel with --jobs / --executor; an interrupted run resumes where it stopped."""
     from schedc.dynamic.batch import generate
 
-    for path in generate(config, out, calibrate, limit, jobs, executor, scheduler, progress=jobs > 1):
+    written = generate(config, out, calibrate, limit, jobs, executor, scheduler, progress=jobs > 1 and not as_json)
+    if as_json:
+        echo_json({"written": [str(p) for p in written]})
+        return
+    for path in written:
         typer.echo(str(path))
 
 

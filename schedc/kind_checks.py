@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from schedc.diagnostics import Span
 from schedc.ir import WEEKDAYS
 from schedc.kinds import (
     AssignmentCost,
@@ -53,6 +54,11 @@ MAX_ITEMS = 10**6
 MAX_DAYS = 10_000
 
 
+def row_of(c: Constraint, index: int) -> Span | None:
+    """Where item ``index`` (0-based) of ``c``'s table is written: its row, else the statement."""
+    return c.span.entry(index) if c.span is not None else None
+
+
 def known_names(names: dict[str, Any], limit: int = 8) -> str | None:
     if not names:
         return None
@@ -84,7 +90,7 @@ def check_annotations(ch: Checker, c: Constraint) -> None:
             value = getattr(row, name)
             if isinstance(value, int) and value < low:
                 ch.error("E203", f"{c.id}: {name} must be at least {low}, found {value} (table entry {index}: "
-                         f"{_row_text(row)})", c.span)
+                         f"{_row_text(row)})", row_of(c, index - 1))
     _duplicate_rows(ch, c, rows)
 
 
@@ -120,9 +126,11 @@ def _duplicate_rows(ch: Checker, c: Constraint, rows: tuple[Any, ...]) -> None:
     if repeats:
         index, earlier, row = repeats[0]
         more = f"; {len(repeats)} repeated entries in all" if len(repeats) > 1 else ""
-        ch.error("E201", f"{c.id}: table entry {index} ({_row_text(row)}) repeats entry {earlier} (the same "
-                 f"{', '.join(fields)}){more}", c.span, "each key may appear once in a table: remove or merge "
-                 "the repeated row")
+        first = row_of(c, earlier - 1)
+        where = f" at line {first.line}" if first is not None and c.span is not None and c.span.rows else ""
+        ch.error("E201", f"{c.id}: table entry {index} ({_row_text(row)}) repeats entry {earlier}{where} (the "
+                 f"same {', '.join(fields)}){more}", row_of(c, index - 1),
+                 "each key may appear once in a table: remove or merge the repeated row")
 
 
 def _row_text(row: Any) -> str:
@@ -156,16 +164,18 @@ def _ge(tp: Any) -> int | None:
 
 def _precedence(ch: Checker, c: PrecedenceLag) -> None:
     succ: dict[str, list[str]] = {}
-    for e in c.edges:
+    for index, e in enumerate(c.edges):
         for name in (e.before, e.after):
             if name not in ch.activities:
-                ch.error("E202", f"{c.id}: undefined activity {name!r}", c.span, known_names(ch.activities))
+                ch.error("E202", f"{c.id}: undefined activity {name!r}", row_of(c, index),
+                         known_names(ch.activities))
         if e.lag > MAX_TIME:
-            ch.error("E207", f"{c.id}: lag {e.lag} exceeds {MAX_TIME}", c.span)
+            ch.error("E207", f"{c.id}: lag {e.lag} exceeds {MAX_TIME}", row_of(c, index))
         succ.setdefault(e.before, []).append(e.after)
     cycle = _find_cycle(succ)
-    if cycle:
-        ch.error("E205", f"{c.id}: precedence cycle {' -> '.join(cycle)}", c.span,
+    if cycle:  # pointed at the row of the edge that closes the cycle
+        closing = next(i for i, e in enumerate(c.edges) if (e.before, e.after) == (cycle[-2], cycle[-1]))
+        ch.error("E205", f"{c.id}: precedence cycle {' -> '.join(cycle)}", row_of(c, closing),
                  "no schedule can satisfy a cycle of end-to-start precedences")
 
 
@@ -207,40 +217,43 @@ def _resource_scope(kind: str) -> Callable[[Checker, Any], None]:
     return check
 
 
-def _target(ch: Checker, target: str, c: Constraint) -> None:
+def _target(ch: Checker, target: str, c: Constraint, at: Span | None) -> None:
     """A time row's target must be a job (the ``job`` of some activity) or an activity."""
     if target not in ch.activities and target not in ch.jobs:
-        ch.error("E202", f"{c.id}: {target!r} is neither a job nor an activity", c.span,
+        ch.error("E202", f"{c.id}: {target!r} is neither a job nor an activity", at,
                  known_names(ch.jobs) or known_names(ch.activities))
 
 
 def _time_window(ch: Checker, c: TimeWindow) -> None:
-    for w in c.windows:
-        _target(ch, w.target, c)
+    for index, w in enumerate(c.windows):
+        at = row_of(c, index)
+        _target(ch, w.target, c, at)
         if max(w.release, w.deadline or 0) > MAX_TIME:
-            ch.error("E207", f"{c.id}: a time of {w.target} exceeds {MAX_TIME}", c.span)
+            ch.error("E207", f"{c.id}: a time of {w.target} exceeds {MAX_TIME}", at)
         if w.deadline is not None and w.deadline <= w.release:
             ch.error("E210", f"{c.id}: deadline {w.deadline} of {w.target} is not after its release {w.release}",
-                     c.span)
+                     at)
 
 
 def _downtime(ch: Checker, c: ResourceDowntime) -> None:
-    for w in c.windows:
+    for index, w in enumerate(c.windows):
+        at = row_of(c, index)
         r = ch.resources.get(w.resource)
         if r is None:
-            ch.error("E202", f"{c.id}: undefined resource {w.resource!r}", c.span, known_names(ch.resources))
+            ch.error("E202", f"{c.id}: undefined resource {w.resource!r}", at, known_names(ch.resources))
         elif r.kind == "nonrenewable":
             ch.error("E209", f"{c.id}: resource {w.resource} is nonrenewable; only unary and renewable "
-                     "resources can be down", c.span)
+                     "resources can be down", at)
         if w.end > MAX_TIME:
-            ch.error("E207", f"{c.id}: downtime end {w.end} exceeds {MAX_TIME}", c.span)
+            ch.error("E207", f"{c.id}: downtime end {w.end} exceeds {MAX_TIME}", at)
 
 
 def _tardiness(ch: Checker, c: Tardiness) -> None:
-    for d in c.due_dates:
-        _target(ch, d.target, c)
+    for index, d in enumerate(c.due_dates):
+        at = row_of(c, index)
+        _target(ch, d.target, c, at)
         if d.due > MAX_TIME:
-            ch.error("E207", f"{c.id}: due date {d.due} of {d.target} exceeds {MAX_TIME}", c.span)
+            ch.error("E207", f"{c.id}: due date {d.due} of {d.target} exceeds {MAX_TIME}", at)
 
 
 def _objective_bound(ch: Checker, c: ObjectiveBound) -> None:
@@ -257,10 +270,11 @@ def _objective_bound(ch: Checker, c: ObjectiveBound) -> None:
 
 
 def _coverage(ch: Checker, c: Coverage) -> None:
-    for r in c.requirements:
-        ch.day(r.day, c, r.period)
-        ch.value(r.value, c)
-        ch.bounds(r.min, r.max, c)
+    for index, r in enumerate(c.requirements):
+        at = row_of(c, index)
+        ch.day(r.day, c, r.period, at)
+        ch.value(r.value, c, at=at)
+        ch.bounds(r.min, r.max, c, at)
 
 
 def _count_bounds(ch: Checker, c: CountBounds) -> None:
@@ -305,17 +319,19 @@ def _agents_only(ch: Checker, c: Any) -> None:
 
 
 def _unavailability(ch: Checker, c: Unavailability) -> None:
-    for u in c.slots:
-        ch.agent(u.agent, c)
-        ch.day(u.day, c, u.period)
+    for index, u in enumerate(c.slots):
+        at = row_of(c, index)
+        ch.agent(u.agent, c, at)
+        ch.day(u.day, c, u.period, at)
 
 
 def _assignment_cost(ch: Checker, c: AssignmentCost) -> None:
-    for e in c.entries:
-        ch.agent(e.agent, c)
+    for index, e in enumerate(c.entries):
+        at = row_of(c, index)
+        ch.agent(e.agent, c, at)
         if e.day != ANY_DAY:
-            ch.day(e.day, c)
-        ch.value(e.value, c, allow_any=True)
+            ch.day(e.day, c, at=at)
+        ch.value(e.value, c, allow_any=True, at=at)
 
 
 def _capacity(ch: Checker, c: CapacityOverflow) -> None:

@@ -43,6 +43,7 @@ class Checker:
         self.family = family
         self.file = file
         self.diagnostics: list[Diagnostic] = []
+        self._seen: set[Diagnostic] = set()
         self.resources = {r.name: r for r in instance.resources}
         self.activities = {a.name: a for a in instance.activities}
         self.jobs = {a.job: a for a in instance.activities if a.job is not None}
@@ -51,7 +52,12 @@ class Checker:
             self.by_class.setdefault(e.cls, {})[e.name] = e
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
-        self.diagnostics.append(Diagnostic(code=code, message=message, file=self.file, span=span, hint=hint))
+        """Record a diagnostic; the same one twice (two items of one table row, say) is recorded once."""
+        diag = Diagnostic(code=code, message=message, file=self.file, span=span.head() if span else None,
+                          hint=hint)
+        if diag not in self._seen:
+            self._seen.add(diag)
+            self.diagnostics.append(diag)
 
     # ---------------------------------------------------------------- whole instance
 
@@ -197,32 +203,33 @@ class Checker:
         decision = self.family.decision
         return self.by_class.get(decision.value, {}) if decision else {}
 
-    def value(self, name: str, c: Constraint, allow_any: bool = False) -> None:
+    def value(self, name: str, c: Constraint, allow_any: bool = False, at: Span | None = None) -> None:
+        """``name`` is a value of the decision; ``at`` is the table row that names it (else the statement)."""
         if allow_any and name == "*":
             return
         if name not in self.value_names():
             decision = self.family.decision
-            self.error("E202", f"{c.id}: undefined {decision.value if decision else 'value'} {name!r}", c.span,
-                       known_names(self.value_names()))
+            self.error("E202", f"{c.id}: undefined {decision.value if decision else 'value'} {name!r}",
+                       at or c.span, known_names(self.value_names()))
 
-    def agent(self, name: str, c: Constraint) -> None:
+    def agent(self, name: str, c: Constraint, at: Span | None = None) -> None:
         decision = self.family.decision
         if decision and name not in self.by_class.get(decision.agent, {}):
-            self.error("E202", f"{c.id}: undefined {decision.agent} {name!r}", c.span,
+            self.error("E202", f"{c.id}: undefined {decision.agent} {name!r}", at or c.span,
                        known_names(self.by_class.get(decision.agent, {})))
 
     def value_filter(self, vf: ValueFilter, c: Constraint) -> None:
         for v in vf.values:
             self.value(v, c)
 
-    def day(self, day: int, c: Constraint, period: int | None = None) -> None:
+    def day(self, day: int, c: Constraint, period: int | None = None, at: Span | None = None) -> None:
         cal = self.instance.calendar
         if cal is None:
             return
         if not 0 <= day < cal.days:
-            self.error("E208", f"{c.id}: day {day} is outside the calendar (days 0..{cal.days - 1})", c.span)
+            self.error("E208", f"{c.id}: day {day} is outside the calendar (days 0..{cal.days - 1})", at or c.span)
         if period is not None and not 0 <= period < cal.periods_per_day:
-            self.error("E208", f"{c.id}: period {period} is outside 0..{cal.periods_per_day - 1}", c.span)
+            self.error("E208", f"{c.id}: period {period} is outside 0..{cal.periods_per_day - 1}", at or c.span)
 
     def bound(self, bound: Any, sel: Selector, c: Constraint) -> None:
         if isinstance(bound, AttrRef):
@@ -231,11 +238,11 @@ class Checker:
             if cls is not None and (decl is None or decl.type != "int"):
                 self.error("E209", f"{c.id}: @{bound.attr} is not an int attribute of {sel.cls}", c.span)
 
-    def bounds(self, lo: Any, hi: Any, c: Constraint) -> None:
+    def bounds(self, lo: Any, hi: Any, c: Constraint, at: Span | None = None) -> None:
         if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
-            self.error("E210", f"{c.id}: min {lo} is greater than max {hi}", c.span)
+            self.error("E210", f"{c.id}: min {lo} is greater than max {hi}", at or c.span)
         if lo is None and hi is None:
-            self.error("E210", f"{c.id}: give min=, max= or both", c.span)
+            self.error("E210", f"{c.id}: give min=, max= or both", at or c.span)
 
     def windows(self, w: Windows, c: Constraint) -> None:
         if w.over == "weekends" and w.weekend not in WEEKEND_DEFINITIONS:

@@ -209,5 +209,10 @@ def plot_file(spec: Path, answer: Path | None, out: Path, view: str = "machines"
     instance = load_instance(spec)
     verifier = verifier_for(spec, variant=variant, seed=seed)
     solution = plotting.solution_from_answer(verifier, read_answer(answer))
+    if not instance.activities:  # a slot family: its roster or timetable, whatever the view
+        from schedc.family import load_family
+
+        family = load_family(instance.family, [spec.parent])
+        return plotting.plot_slots(instance, family, solution, out, title=f"{instance.name} — {answer.name}")
     draw = plotting.plot_gantt if view == "machines" else plotting.plot_job_gantt
     return draw(instance, solution, out, title=f"{instance.name} — {answer.name}")

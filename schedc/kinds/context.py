@@ -8,13 +8,15 @@ and return :class:`Violation` records, so each kind's meaning lives in its own `
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from schedc.ir import Activity, Family, Instance
 from schedc.kinds.base import AttrRef, Bound, Selector, ValueFilter, Windows
 from schedc.solution import Assignment, Solution
+
+if TYPE_CHECKING:  # the IR holds constraints of these kinds: importing it here would close a circle
+    from schedc.ir import Activity, Family, Instance
 
 WEEKEND_DEFINITIONS = {
     "SaturdaySunday": ("Saturday", 2),
