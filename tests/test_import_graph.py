@@ -33,6 +33,8 @@ LAZY_CYCLE_EDGES: dict[tuple[str, str], str] = {
     ("schedc.verify", "schedc.grammars"):
         "the verifier decodes structured answers with the grammars, whose answer spec reads the verifier",
     ("schedc.bench.build", "schedc.bench.validate"): "build reads the reference values kept by validate",
+    ("schedc.bench.build", "schedc.bench.derive"):
+        "build --perturb/--tighten hands each base to derive, which writes its records with build's writers",
     ("schedc.bench.evaluate", "schedc.bench.validate"): "eval reads the reference values kept by validate",
     ("schedc.dynamic.calibrate", "schedc.dynamic.baseline"):
         "calibration by the baseline's random search; the baseline builds on calibrate",
