@@ -10,11 +10,15 @@ from pathlib import Path
 
 from setuptools import setup
 
-PACKAGES = [
-    "schedc", "schedc.ir", "schedc.kinds", "schedc.importers",
-    "schedc.grammar", "schedc.specs", "schedc.templates", "schedc.backends", "schedc.backends.cpsat",
-    "schedc.backends.pyomo", "schedc.render", "schedc.bench", "schedc.dynamic", "schedc.plotting",
-]
+#: Folders of their own outside ``schedc/`` (mapped in ``pyproject.toml``'s ``package-dir``).
+MAPPED = ["schedc.grammar", "schedc.specs", "schedc.templates", "schedc.backends", "schedc.backends.cpsat",
+          "schedc.backends.pyomo"]
+
+
+def code_packages(root: Path = Path(__file__).resolve().parent / "schedc") -> list[str]:
+    """``schedc`` and every package below it (a folder with an ``__init__.py``), so a new one needs no edit."""
+    return ["schedc"] + ["schedc." + ".".join(p.parent.relative_to(root).parts)
+                         for p in sorted(root.rglob("__init__.py")) if p.parent != root]
 
 
 def template_packages(root: Path = Path(__file__).resolve().parent / "templates") -> list[str]:
@@ -23,4 +27,4 @@ def template_packages(root: Path = Path(__file__).resolve().parent / "templates"
             for p in sorted(root.rglob("*")) if p.is_dir() and p.name != "__pycache__"]
 
 
-setup(packages=PACKAGES + template_packages())
+setup(packages=code_packages() + MAPPED + template_packages())

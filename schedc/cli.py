@@ -8,56 +8,16 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 import typer
 
-from schedc import __version__, api
+from schedc import api
+from schedc.cli_app import AsJson, app, echo_json, reports_errors
 from schedc.cli_choices import Backend, Duplicates, GrammarFormat, Variant, choice_value
 from schedc.diagnostics import SchedcError
 from schedc.importers import ALL_FORMATS
-
-app = typer.Typer(no_args_is_help=True,
-                  help="schedc: one formal spec of a scheduling problem for solvers, prompts and verifiers.")
-
-
-def _print_version(show: bool) -> None:
-    if show:
-        typer.echo(f"schedc {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def main_options(
-    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
-                                          help="print the version and exit")] = False,
-) -> None:
-    """schedc: one formal spec of a scheduling problem for solvers, prompts and verifiers."""
-
-F = TypeVar("F", bound=Callable[..., Any])
-AsJson = Annotated[bool, typer.Option("--json", help="print the result as JSON")]
-
-
-def echo_json(data: Any) -> None:
-    """Print ``data`` as indented JSON on standard output."""
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
-
-
-def reports_errors(func: F) -> F:
-    """Print SchedcError diagnostics to stderr and exit 2 instead of a traceback."""
-
-    @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except SchedcError as exc:
-            typer.echo(str(exc), err=True)
-            raise typer.Exit(2) from None
-
-    return wrapper  # type: ignore[return-value]
 
 
 @app.command("import", epilog="Example: schedc import jsplib examples/sources/ft06.txt "
@@ -336,9 +296,14 @@ def grammar_cmd(
     names: Annotated[Path | None, typer.Option(help="JSON {IR name: shown name}")] = None,
     lines: Annotated[str, typer.Option(help="lark/gbnf: any number of lines, or exact (where the instance fixes it)")]
     = "any",
+    as_json: AsJson = False,
 ) -> None:
     """The answer format an LLM must follow: the prompt stanza, a Lark or GBNF grammar, or a JSON Schema."""
     text = api.grammar_file(spec, str(fmt.value), choice_value(variant), seed, api.read_names(names), lines=lines)
+    if as_json:  # the grammar as a string (a JSON Schema too), with what it was made for
+        echo_json({"spec": str(spec), "format": str(fmt.value), "variant": choice_value(variant), "seed": seed,
+                   "lines": lines, "grammar": text})
+        return
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
@@ -346,7 +311,8 @@ from schedc.bench.cli import bench_app  # noqa: E402
 
 app.add_typer(bench_app, name="bench")
 
-# registers generate, calibrate, ssi, simulate, plot; and tighten, perturb
+# registers generate, calibrate, ssi, simulate, plot; and tighten, perturb (each imports the app from
+# schedc.cli_app, not from here, so no module imports back into this one)
 from schedc import cli_dynamic, cli_variants  # noqa: E402, F401
 
 

@@ -8,13 +8,47 @@ from __future__ import annotations
 
 import json
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from schedc.cli import AsJson, app, echo_json, reports_errors
+from schedc.bench.cli import Executor, Jobs, Scheduler
+from schedc.cli_app import AsJson, app, echo_json, reports_errors
 from schedc.dynamic import api
+
+
+class Level(StrEnum):
+    """Observation levels of ``schedc agent`` (:data:`schedc.dynamic.agent_obs.LEVELS`)."""
+
+    L1 = "L1"
+    L2 = "L2"
+    L3 = "L3"
+
+
+class Mode(StrEnum):
+    """Prompting modes (:data:`schedc.dynamic.agent_prompts.MODES`)."""
+
+    direct = "direct"
+    cot = "cot"
+    tool = "tool"
+
+
+class ObsFormat(StrEnum):
+    """Observation formatting (:data:`schedc.dynamic.agent_obs.FORMATS`)."""
+
+    text = "text"
+    xml = "xml"
+
+
+class PromptVariant(StrEnum):
+    """Mechanism-ablation prompt variants (:data:`schedc.dynamic.agent_prompts.VARIANTS`)."""
+
+    padding = "padding"
+    targets = "targets"
+    bottleneck = "bottleneck"
+    xml_priors = "xml-priors"
 
 
 @app.command("generate", epilog="Example: schedc generate examples/dfjsp/grid.toml -o shops --limit 1")
@@ -25,9 +59,19 @@ def generate_cmd(
     calibrate: Annotated[bool | None, typer.Option("--calibrate/--no-calibrate",
                                                    help="override the configuration's calibration switch")] = None,
     limit: Annotated[int | None, typer.Option(help="only the first N grid points")] = None,
+    jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
+    as_json: AsJson = False,
 ) -> None:
-    """Generate every point of a configuration's target grid as a dfjsp instance (and its world)."""
-    for path in api.generate_dir(config, out, calibrate, limit):
+    """Generate every point of a configuration's target grid as a dfjsp instance (and its world).
+
+    Points run in parallel with --jobs / --executor; an interrupted run resumes where it stopped."""
+    from schedc.dynamic.batch import generate
+
+    written = generate(config, out, calibrate, limit, jobs, executor, scheduler, progress=jobs > 1 and not as_json)
+    if as_json:
+        echo_json({"written": [str(p) for p in written]})
+        return
+    for path in written:
         typer.echo(str(path))
 
 
@@ -39,9 +83,14 @@ def calibrate_cmd(
     limit: Annotated[int | None, typer.Option(help="only the first N grid points")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print every report as JSON")] = False,
     plot: Annotated[Path | None, typer.Option("--plot", help="draw the L2 errors per grid point here")] = None,
+    jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
+    resume: Annotated[Path | None, typer.Option(help="JSON Lines file of finished rows: appended to, and rows "
+                                                     "already there are not recomputed")] = None,
 ) -> None:
     """Calibrate every grid point with SESC: L2 error before and after, success, runtime."""
-    rows = api.calibration_table(config, baseline, limit)
+    from schedc.dynamic.batch import calibrate as calibrate_points
+
+    rows = calibrate_points(config, baseline, limit, jobs, executor, scheduler, resume, progress=jobs > 1)
     if plot is not None:
         api.plot_calibration(rows, plot)
     if as_json:
@@ -130,3 +179,85 @@ def plot_cmd(
         echo_json({"written": str(written)})
     else:
         typer.echo(str(written))
+
+
+@app.command("agent", epilog="Example: schedc agent shops/dfjsp_grid_000.sched --endpoint http://127.0.0.1:8000/v1 "
+             "--model m --level L2 --mode cot -o answer.txt --transcript episode.jsonl")
+@reports_errors
+def agent_cmd(
+    spec: Annotated[Path, typer.Argument(help="a dfjsp .sched instance or a .world.json from schedc generate")],
+    endpoint: Annotated[str, typer.Option(help="OpenAI-compatible base URL (…/v1)")],
+    model: Annotated[str, typer.Option(help="model name sent with every request")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="write the episode's schedule (answer) here")],
+    level: Annotated[Level, typer.Option(help="observation level", case_sensitive=False)] = Level.L1,
+    mode: Annotated[Mode, typer.Option(help="prompting mode", case_sensitive=False)] = Mode.direct,
+    fmt: Annotated[ObsFormat, typer.Option("--format", help="observation formatting", case_sensitive=False)]
+    = ObsFormat.text,
+    variant: Annotated[list[PromptVariant], typer.Option(help="prompt variant of the mechanism ablation; "
+                                                              "repeatable", case_sensitive=False)] = [],  # noqa: B006
+    reflection: Annotated[int, typer.Option(help="R auditor rounds after each proposal")] = 0,
+    best_of: Annotated[int, typer.Option("--best-of", help="N samples per decision, majority vote")] = 1,
+    temperature: Annotated[float, typer.Option(help="sampling temperature (best-of-N: see --vote-temperature)")]
+    = 0.0,
+    vote_temperature: Annotated[float, typer.Option(help="temperature of the best-of-N samples")] = 0.7,
+    max_tool_rounds: Annotated[int, typer.Option(help="tool-call rounds per proposal before the fallback")] = 4,
+    max_tokens: Annotated[int | None, typer.Option(help="max_tokens of every request")] = None,
+    fallback: Annotated[str, typer.Option(help="rule that decides when the answer is unusable")] = "SPT+LIT",
+    transcript: Annotated[Path | None, typer.Option(help="write every epoch's exchange here (JSON Lines)")] = None,
+    seed: Annotated[int, typer.Option(help="seed of the best-of-N request seeds and of the retry jitter")] = 0,
+    timeout: Annotated[float, typer.Option(help="seconds per request")] = 120.0,
+    retries: Annotated[int, typer.Option(help="retries per request on transport faults")] = 4,
+    backoff: Annotated[float, typer.Option(help="base of the exponential backoff, seconds")] = 1.0,
+    api_key_env: Annotated[str, typer.Option(help="environment variable holding the API key")] = "OPENAI_API_KEY",
+    as_json: Annotated[bool, typer.Option("--json", help="print the episode record as JSON")] = False,
+) -> None:
+    """Dispatch a dynamic shop online with an LLM agent (L1–L3 observations, direct/CoT/tools); write the answer."""
+    import os
+
+    from schedc.bench.run import Settings
+    from schedc.dynamic.agent import AgentConfig, agent_file
+    from schedc.dynamic.agent_llm import LlmOptions
+
+    options = LlmOptions(model=model, mode=mode.value, temperature=temperature, max_tokens=max_tokens,
+                         reflection=reflection, best_of=best_of, best_of_temperature=vote_temperature,
+                         max_tool_rounds=max_tool_rounds, seed=seed)
+    config = AgentConfig(llm=options, level=level.value, format=fmt.value, variants=tuple(v.value for v in variant),
+                         fallback=fallback)
+    settings = Settings(endpoint=endpoint, api_key=os.environ.get(api_key_env), timeout=timeout, retries=retries,
+                        backoff=backoff, concurrency=1, seed=seed)
+    episode, _, violations = agent_file(spec, config, settings, out, transcript)
+    record = episode.record() | {"violations": violations}
+    if as_json:
+        typer.echo(json.dumps(record, indent=1))
+    else:
+        fb = ", ".join(f"{k} {v}" for k, v in episode.fallbacks.items() if v) or "none"
+        typer.echo(f"{record['instance']} {mode.value}/{level.value}: makespan {record['makespan']}, "
+                   f"weighted tardiness {record['weighted_tardiness']}, {record['decisions']} decisions, "
+                   f"fallbacks: {fb}, "
+                   f"{record['usage']['total_tokens']} tokens in {record['usage']['requests']} requests, "
+                   f"{violations} violations")
+    if violations:
+        raise typer.Exit(1)
+
+
+@app.command("subset", epilog="Example: schedc subset shops -k 20 -o subset")
+@reports_errors
+def subset_cmd(
+    pool: Annotated[Path, typer.Argument(help="folder of generated shops (searched recursively for .world.json)")],
+    k: Annotated[int, typer.Option("-k", help="number of instances to choose")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="output folder: chosen files, manifest, subset.json")],
+    jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+) -> None:
+    """Choose k representative shops by farthest-point k-center on z-scored metrics and difficulty rank."""
+    from schedc.dynamic.subset import select
+
+    report = select(pool, k, out, jobs, executor, scheduler)
+    if as_json:
+        typer.echo(json.dumps(report, indent=1))
+        return
+    typer.echo(f"{report['k']} of {report['pool']} instances, covering radius {report['covering_radius']:.3f}: "
+               + ", ".join(c["instance"] for c in report["chosen"]))
+    typer.echo("| metric | KS statistic | p-value |\n|---|---|---|")
+    for metric, ks in report["ks"].items():
+        typer.echo(f"| {metric} | {ks['statistic']:.3f} | {ks['pvalue']:.3f} |")

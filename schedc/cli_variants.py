@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from schedc.cli import AsJson, app, echo_json, reports_errors
+from schedc.cli_app import AsJson, app, echo_json, reports_errors
 
 
 @app.command("tighten", epilog="Example: schedc tighten examples/ft06.sched -o ft06_tight.sched --factor 1.15")

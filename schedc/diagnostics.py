@@ -10,18 +10,40 @@ source line, a caret line and the hint, and exits with status 2. Nothing else is
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Mapping, Sequence
+from operator import itemgetter
 
 import msgspec
 
 
-class Span(msgspec.Struct, frozen=True, kw_only=True):
-    """A 1-based source position: where a node starts and ends in its file."""
+class Span(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A 1-based source position: where a node starts and ends in its file.
+
+    The span of a node read from a ``table ... end`` block also holds the block's line table:
+    ``rows`` has one ``(line, column, end)`` triple per table row, in order, where items
+    ``[end of the previous row, end)`` of the node's table field come from that row (a coverage
+    row ``0 S1=1.. S2=1..`` gives two). :meth:`entry` maps an item back to its row, so errors
+    about one item point at the row that states it.
+    """
 
     line: int
     column: int
     end_line: int = 0
     end_column: int = 0
+    rows: tuple[tuple[int, int, int], ...] = ()
+
+    def entry(self, index: int) -> Span:
+        """The position of item ``index`` (0-based) of the table: its row, or this span without a table."""
+        k = bisect.bisect_right(self.rows, index, key=itemgetter(2))
+        if k == len(self.rows):
+            return self.head()
+        line, column, _ = self.rows[k]
+        return Span(line=line, column=column)
+
+    def head(self) -> Span:
+        """This span without its line table (the statement's own position)."""
+        return msgspec.structs.replace(self, rows=()) if self.rows else self
 
 
 class Diagnostic(msgspec.Struct, frozen=True, kw_only=True):

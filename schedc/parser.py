@@ -10,6 +10,7 @@ Everything wrong with the input is raised together as one :class:`SchedcError`.
 from __future__ import annotations
 
 import datetime as dt
+import textwrap
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -19,6 +20,7 @@ import lark
 import msgspec
 from lark import Token, Transformer, v_args
 
+from schedc import tables
 from schedc.diagnostics import Diagnostic, SchedcError, Span
 from schedc.ir import (
     WEEKDAYS,
@@ -79,7 +81,7 @@ class _ToStatements(Transformer):
         return ("word", str(items[0]))
 
     def string(self, meta: Any, items: list[Token]) -> tuple[str, Any]:
-        return ("string", _unquote(str(items[0])))
+        return ("string", unquote(str(items[0])))
 
     def long_string(self, meta: Any, items: list[Token]) -> tuple[str, Any]:
         return ("string", _dedent_long(str(items[0])[3:-3]))
@@ -100,12 +102,7 @@ class _ToStatements(Transformer):
         return (str(items[0])[:-1], items[1], _span(meta))
 
 
-_unquote = unquote
-
-
 def _dedent_long(text: str) -> str:
-    import textwrap
-
     return textwrap.dedent(text).strip("\n")
 
 
@@ -151,8 +148,9 @@ def word_of(raw: tuple[str, Any]) -> str | None:
     return raw[1] if raw[0] in ("word", "string") else None
 
 
-def _rows(tok: Token) -> list[Row]:
-    return split_table(str(tok), tok.line or 1)
+def _rows(tok: Token, owner: str) -> list[Row]:
+    """The rows of a TABLE token; ``owner`` names the table in the message about a missing ``end``."""
+    return split_table(str(tok), tok.line or 1, owner)
 
 
 
@@ -172,6 +170,8 @@ class InstanceBuilder:
         self.activities: list[Activity] = []
         self.entities: list[Entity] = []
         self.constraints: list[Constraint] = []
+        self.resource_columns: list[tuple[str, Span]] = []
+        self.resources_complete = True  # False once a resources row failed (its name is then unknown)
 
     def build(self, stmts: list[Stmt]) -> Instance | None:
         if not stmts or stmts[0].rule != "instance_stmt":
@@ -186,6 +186,7 @@ class InstanceBuilder:
                                "instance file", stmt.span)
                 continue
             handler(stmt)
+        self.check_resource_columns()
         if "objective" not in self.fields and self.family is not None:
             self.fields["objective"] = Objective(measure=self.family.objective)
         if self.out.diagnostics:
@@ -276,17 +277,25 @@ class InstanceBuilder:
         name = str(stmt.parts[0])
         columns = [str(t) for t in stmt.parts[1].parts] if len(stmt.parts) == 3 else None
         try:
-            rows = _rows(stmt.parts[-1])
+            rows = _rows(stmt.parts[-1], f"table {name}")
             if name == "resources":
                 self.resources.extend(read_resources(rows, stmt.span))
             elif name == "jobs":
                 self.activities.extend(read_jobs(rows))
             elif name == "activities":
+                self.resource_columns.extend((str(t), _tok_span(t)) for t in (stmt.parts[1].parts if columns else []))
                 self.activities.extend(read_activities(rows, columns or []))
             else:
                 self.read_entities(name, columns, rows, stmt)
         except RowError as exc:
             self.out.row_error(exc)
+            self.resources_complete = self.resources_complete and name != "resources"
+
+    def check_resource_columns(self) -> None:
+        """Every column of an ``activities (...)`` header names a resource (unless a resource row failed)."""
+        if self.resources_complete:
+            for message, span, hint in tables.unknown_columns(self.resource_columns, self.resources):
+                self.out.error("E202", message, span, hint)
 
     def read_entities(self, cls_name: str, columns: list[str] | None, rows: list[Row], stmt: Stmt) -> None:
         if self.family is None:
@@ -299,8 +308,10 @@ class InstanceBuilder:
             return
         declared = [a.name for a in cls.attributes]
         if (columns or []) != declared:
+            tokens = stmt.parts[1].parts if columns is not None else []
+            wrong = next((t for k, t in enumerate(tokens) if k >= len(declared) or str(t) != declared[k]), None)
             self.out.error("E113", f"columns of {cls_name} must be ({' '.join(declared)}), found "
-                           f"({' '.join(columns or [])})", stmt.span)
+                           f"({' '.join(columns or [])})", _tok_span(wrong) if wrong is not None else stmt.span)
             return
         for row in rows:
             if not cls.attributes:  # a class without attributes lists several names per row
@@ -351,7 +362,7 @@ def _build_constraint(stmt: Stmt, out: Collector, ctx: TableContext) -> Constrai
     strength = parts.pop(0)
     reason = None
     if isinstance(parts[0], Stmt) and parts[0].rule == "inactive":
-        reason = _unquote(str(parts.pop(0).parts[0]))
+        reason = unquote(str(parts.pop(0).parts[0]))
     kind_tok, id_tok = parts[0], parts[1]
     table = parts[-1] if parts and isinstance(parts[-1], Token) and parts[-1].type == "TABLE" else None
     params = [p for p in parts[2:] if isinstance(p, tuple)]
@@ -374,8 +385,11 @@ def _build_constraint(stmt: Stmt, out: Collector, ctx: TableContext) -> Constrai
     values = _kind_params(cls, params, out, stmt)
     if values is None:
         return None
-    if not _fill_table(cls, table, values, out, stmt, ctx):
+    lines = _fill_table(cls, table, values, out, ctx, f"the table of constraint {cid}")
+    if lines is None:
         return None
+    if lines and stmt.span is not None:
+        common["span"] = msgspec.structs.replace(stmt.span, rows=lines)
     try:
         return cls(**common, **values)
     except TypeError as exc:
@@ -410,19 +424,30 @@ def _kind_params(cls: type[Constraint], params: list[tuple[str, Any, Span | None
 
 
 def _fill_table(cls: type[Constraint], table: Token | None, values: dict[str, Any], out: Collector,
-                stmt: Stmt, ctx: TableContext) -> bool:
+                ctx: TableContext, owner: str) -> tuple[tuple[int, int, int], ...] | None:
+    """Read the statement's table into ``values``; return its line table (None after an error).
+
+    The kind reads one row at a time, so that the line table records how many items each row
+    gives (see :class:`~schedc.diagnostics.Span`).
+    """
     tag = cls.__struct_config__.tag
     if table is None:
-        return True
+        return ()
     if cls.TABLE_FIELD is None:
         out.error("E112", f"{tag} takes no table", _tok_span(table))
-        return False
+        return None
+    items: list[object] = []
+    lines: list[tuple[int, int, int]] = []
     try:
-        values[cls.TABLE_FIELD] = cls.parse_rows(_rows(table), values, ctx)
+        for row in _rows(table, owner):
+            got = cls.parse_rows([row], values, ctx)
+            items.extend(got)
+            lines.append((row.line, row.columns[0], len(items)))
     except RowError as exc:
         out.row_error(exc)
-        return False
-    return True
+        return None
+    values[cls.TABLE_FIELD] = tuple(items)
+    return tuple(lines)
 
 
 def _closest(word: str, options: Any) -> str | None:

@@ -73,7 +73,11 @@ def syntax_error(exc: lark.exceptions.LarkError, file: str, text: str) -> Schedc
         if token.type == "$END":
             return _eof_error(exc, file, text)
         message = f"unexpected {_show(token)}; expected {_expected(exc.expected, looks_like_family(text))}"
-        if str(token) == "table" and "TABLE" in exc.expected:
+        unclosed = _unclosed_table_word(exc, text)
+        if unclosed is not None:
+            token = unclosed
+            message, hint = _broken_table(token, text)
+        elif str(token) == "table" and "TABLE" in exc.expected:
             message, hint = _broken_table(token, text)
         else:
             hint = _hint_for(token, exc)
@@ -163,8 +167,33 @@ def _broken_table(token: Token, text: str) -> tuple[str, str]:
     if rest and not rest.startswith("#"):
         return ("'table' must end its line",
                 "the rows of a table start on the next line; the table ends with 'end' alone on a line")
-    return ("table is never closed: no line holding only 'end' follows",
+    owner = _table_owner(lines[token.line - 1][:token.column - 1] if token.line and token.line <= len(lines) else "")
+    return (f"{owner} is never closed: no line holding only 'end' follows",
             "a table ends with 'end' alone on a line (blanks and a # comment may follow)")
+
+
+def _table_owner(head: str) -> str:
+    """How to name a table from the text before its word 'table' (``jobs``, ``hard KIND ID ...``)."""
+    cells = head.split("#", 1)[0].split()
+    if cells and cells[0] in ("hard", "soft"):
+        at = 2 if cells[0] == "hard" else 3
+        if len(cells) > at and "=" not in cells[at] and cells[1] != "inactive":
+            return f"the table of constraint {cells[at]}"
+        return "the table"
+    return f"table {cells[0]}" if cells else "the table"
+
+
+def _unclosed_table_word(exc: lark.exceptions.UnexpectedToken, text: str) -> Token | None:
+    """The word 'table' ending its line that was read as a name because no 'end' follows it.
+
+    Without a closing ``end`` the lexer cannot form a table block, so ``table`` becomes a word
+    (taken for the name of a table statement) and the parser fails on the first row after it.
+    """
+    stack = _value_stack(exc)
+    word = stack[-1] if stack and isinstance(stack[-1], Token) else None
+    if word is None or word.type != "WORD" or str(word) != "table" or exc.token.line == word.line:
+        return None
+    return word
 
 
 def _value_stack(exc: lark.exceptions.UnexpectedToken) -> list[Any]:

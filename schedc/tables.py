@@ -8,8 +8,9 @@ errors point at the exact cell.
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from schedc.diagnostics import Span
@@ -20,10 +21,13 @@ from schedc.params import unquote
 _CELL = re.compile(r'"(?:[^"\\]|\\.)*"|[^\s"#]+|#|"')
 
 
-def split_table(token_text: str, first_line: int) -> list[Row]:
+def split_table(token_text: str, first_line: int, owner: str | None = None) -> list[Row]:
     """The rows of a TABLE token whose text starts at line ``first_line``.
 
-    The token's first line (``table``) and last line (``end``) are not rows.
+    The token's first line (``table``) and last line (``end``) are not rows. A table whose
+    ``end`` is missing swallows the statements after it up to the next table's ``end``; with
+    ``owner`` (how to name the table in a message) a row that reads as a statement is reported
+    as the missing ``end``, naming the table and the line where it opened.
     """
     lines = token_text.split("\n")
     rows: list[Row] = []
@@ -32,12 +36,41 @@ def split_table(token_text: str, first_line: int) -> list[Row]:
             cells = line.split()
             if not cells:
                 continue
-            rows.append(Row(cells, _columns(line, cells), first_line + offset))
-            continue
-        row = _split_quoted(line, first_line + offset)
-        if row is not None:
-            rows.append(row)
+            row = Row(cells, _columns(line, cells), first_line + offset)
+        else:
+            quoted = _split_quoted(line, first_line + offset)
+            if quoted is None:
+                continue
+            row = quoted
+        if owner is not None and _is_statement(row.cells):
+            raise row.error(f"{owner}, opened at line {first_line}, has no 'end' before this statement", 0,
+                            f"close the table with 'end' on a line of its own before line {row.line}")
+        rows.append(row)
     return rows
+
+
+_OBJECTIVES = ("makespan", "penalty")
+
+
+def _is_statement(cells: list[str]) -> bool:
+    """Whether a table row reads as a statement of the language (so an ``end`` is missing before it).
+
+    Only shapes no data row has: a table header (``NAME [(...)] table``), a constraint
+    (``hard KIND ID ...`` or ``soft W KIND ID ...`` with a known kind), ``minimize makespan``,
+    ``instance X family F``.
+    """
+    from schedc.kinds import KINDS  # the registry module imports this package's base
+
+    head = cells[0]
+    if cells[-1] == "table" and (len(cells) == 2 or cells[1].startswith("(") or head in ("hard", "soft")):
+        return True
+    if head == "hard":
+        return len(cells) >= 3 and cells[1] in KINDS
+    if head == "soft":
+        return len(cells) >= 4 and cells[2] in KINDS
+    if head == "minimize":
+        return len(cells) == 2 and cells[1] in _OBJECTIVES
+    return head == "instance" and len(cells) == 4 and cells[2] == "family"
 
 
 def _columns(line: str, cells: list[str]) -> list[int]:
@@ -155,3 +188,19 @@ def read_entity(row: Row, cls: EntityClass) -> Entity:
         else:
             attrs[decl.name] = text
     return Entity(name=row.cells[0], cls=cls.name, attrs=attrs, span=Span(line=row.line, column=row.columns[0]))
+
+
+def unknown_columns(columns: Sequence[tuple[str, Span]], resources: Sequence[Resource]) -> list[tuple[str, Span, str]]:
+    """(message, position, hint) for every column of an ``activities (R1 R2 ...)`` header that names no resource.
+
+    One error on the header per bad column, rather than one per activity that uses the column.
+    """
+    known = [r.name for r in resources]
+    out = []
+    for name, span in columns:
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = (f"did you mean {close[0]!r}?" if close else
+                    "resources: " + ", ".join(known) if known else "declare it in the resources table")
+            out.append((f"activities: column {name!r} is not a declared resource", span, hint))
+    return out

@@ -57,7 +57,7 @@ class FakeServer:
     def __init__(self, rate: float = 0.0, faults: tuple[str, ...] = FAULTS, faulty_attempts: int = 2, seed: int = 0,
                  slow: float = 0.5, retry_after: str = "0.01", dialect: str = "vllm",
                  plan: Callable[[str, int], str | None] | None = None,
-                 reply: Callable[[dict[str, Any]], str] = answer_of, delay: float = 0.0):
+                 reply: Callable[[dict[str, Any]], str | dict[str, Any]] = answer_of, delay: float = 0.0):
         self.rate, self.faults, self.faulty_attempts, self.seed = rate, faults, faulty_attempts, seed
         self.slow, self.retry_after, self.dialect, self.reply, self.delay = slow, retry_after, dialect, reply, delay
         self.plan = plan or self._default_plan
@@ -142,9 +142,11 @@ def _handler(server: FakeServer) -> type[BaseHTTPRequestHandler]:
             if problem:
                 self._send(400, {"error": {"message": problem, "type": "invalid_request_error"}})
                 return
+            answer = server.reply(body)  # a text, or a whole message (e.g. with tool_calls)
+            message = answer if isinstance(answer, dict) else {"role": "assistant", "content": answer}
             reply = {"id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": body["model"],
-                     "choices": [{"index": 0, "finish_reason": "stop",
-                                  "message": {"role": "assistant", "content": server.reply(body)}}],
+                     "choices": [{"index": 0, "finish_reason": "tool_calls" if message.get("tool_calls") else "stop",
+                                  "message": message}],
                      "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
             data = json.dumps(reply).encode()
             if fault == "truncated":

@@ -712,3 +712,102 @@ def test_validate_flags_a_solver_disagreement_without_crashing(built: Path, monk
     assert table and all(r["flags"] == "solver_disagreement" and "331" in r["error"] for r in table)
     assert not list((built / "validate").rglob("*.json")) or all(
         json.loads(p.read_text())["time_limit"] != 1.5 for p in (built / "validate").rglob("*.json"))
+
+
+# ------------------------------------------------------------------------- benchmarks of variants (issue 16)
+
+
+def _ft06_source(target: Path) -> Path:
+    """A source folder with JSPLib ft06 only (bks 55, proven optimal: CP-SAT solves it in well under a second)."""
+    (target / "jsplib").mkdir(parents=True)
+    shutil.copy(DATA / "jsplib" / "ft06.txt", target / "jsplib" / "ft06.txt")
+    shutil.copy(DATA / "jsplib" / "bks.csv", target / "jsplib" / "bks.csv")
+    return target
+
+
+def _records(out: Path) -> list[dict]:
+    return [json.loads(line) for line in (out / "dataset.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_perturbed_build_holds_verified_variants_that_name_their_base(tmp_path: Path) -> None:
+    from schedc.api import load_instance
+    from schedc.bench.derive import Derivation
+    from schedc.evaluate import evaluate as evaluate_solution
+    from schedc.evaluate import make_context
+    from schedc.family import load_family
+    from schedc.variants import solve_instance
+
+    source = _ft06_source(tmp_path / "src")
+    derivation = Derivation(mode="sat", count=3, seed=5, time_limit=5.0)
+    out = tmp_path / "sat"
+    summary = bench_build.build([source], out, ["v1", "v4"], [42], derivation=derivation)
+    assert not summary.failed and summary.instances == 3 and summary.records == 3 * 2
+    records = _records(out)
+    assert [r["id"] for r in records] == [f"jsplib/ft06_sat_{k}/{v}/s42" for k in (1, 2, 3) for v in ("v1", "v4")]
+    index = json.loads((out / "variants" / "jsplib" / "ft06.json").read_text(encoding="utf-8"))
+    by_name = {v["name"]: v for v in index["variants"]}
+    for record in records:
+        variant = load_instance(out / record["spec"])
+        family = load_family(variant.family)
+        listed = by_name[record["instance"]]
+        assert record["base"] == variant.meta.base == "ft06" and record["derivation"] == "sat"
+        assert record["changes"] == variant.meta.changes == "; ".join(listed["changes"]) != ""
+        assert record["difficulty"] == "easy" and record["bks"] == listed["objective"]
+        solved = solve_instance(variant, family, time_limit=5.0)  # every variant is feasible, its bks the optimum
+        assert solved.status == "optimal" and solved.objective == record["bks"]
+        assert evaluate_solution(make_context(variant, family), solved.solution).feasible
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["derivation"] == {"mode": "sat", "count": 3, "seed": 5, "time_limit": 5.0}
+    assert {i["base"] for i in manifest["instances"]} == {"ft06"}
+    assert "| jsplib | 3 | 0 | 0 |" in (out / "composition.md").read_text(encoding="utf-8")
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert "- name: base" in card and "variants, not the originals" in card
+    before = _snapshot(out)
+    bench_build.build([source], out, ["v1", "v4"], [42], derivation=derivation)
+    assert _snapshot(out) == before  # a rerun touches nothing
+    again = tmp_path / "again"
+    bench_build.build([source], again, ["v1", "v4"], [42], derivation=derivation)
+    assert _bytes(again) == _bytes(out)  # deterministic per seed
+    other = tmp_path / "other"
+    bench_build.build([source], other, ["v1"], [42], derivation=Derivation(mode="sat", count=3, seed=6,
+                                                                          time_limit=5.0))
+    assert [r["changes"] for r in _records(other)] != [r["changes"] for r in records if r["variant"] == "v1"]
+
+
+def test_a_tightened_build_accepts_the_optimum_and_rejects_a_worse_answer(tmp_path: Path) -> None:
+    """End to end through ``bench eval``: makespan 55 is feasible under ⌊1.15 × 55⌋ = 63, makespan 65 is not."""
+    from schedc.api import load_instance
+    from schedc.family import load_family
+    from schedc.solution import Solution
+    from schedc.variants import solve_instance
+    from schedc.verify import Verifier
+
+    out = tmp_path / "tight"
+    _ok("build", _ft06_source(tmp_path / "src"), "-o", out, "--tighten", "1.15", "--variants", "v1")
+    (record,) = _records(out)
+    assert (record["id"], record["base"], record["derivation"]) == ("jsplib/ft06_tight/v1/s42", "ft06", "tighten")
+    assert record["changes"] == "added objective_bound near_optimal with max=63" and record["bks"] == 55
+    assert "63" in record["prompt"]  # the rendering states the bound
+    instance = load_instance(out / record["spec"])
+    family = load_family(instance.family)
+    best = solve_instance(instance, family, time_limit=5.0).solution
+    assert best is not None
+    late = Solution(starts={a: s + 10 for a, s in best.starts.items()}, modes=best.modes)
+    writer = Verifier(instance, family, {p["ir"]: p["shown"] for p in record["names"]})
+    responses = tmp_path / "responses.jsonl"
+    responses.write_text("".join(json.dumps({"model": m, "id": record["id"], "text": writer.write(s), "error": None})
+                                 + "\n" for m, s in (("best", best), ("late", late))))
+    data = evaluate(out, [responses], tmp_path / "report")
+    feasible = {r["model"]: r["feasible"] for r in data["feasibility"] if r["family"] == "all"}
+    assert feasible == {"best": 1, "late": 0}
+
+
+def test_variant_build_options_are_checked(tmp_path: Path) -> None:
+    source = _ft06_source(tmp_path / "src")
+    _fails("build", source, "-o", tmp_path / "a", "--perturb", "boundary:2", message="B107")
+    _fails("build", source, "-o", tmp_path / "a", "--perturb", "sat:0", message="B107")
+    _fails("build", source, "-o", tmp_path / "a", "--tighten", "0.9", message="B107")
+    _fails("build", source, "-o", tmp_path / "a", "--tighten", "1.1", "--perturb", "sat:1", message="not both")
+    assert not (tmp_path / "a").exists()
+    _ok("build", source, "-o", tmp_path / "b", "--tighten", "1.1", "--variants", "v1")
+    _fails("build", source, "-o", tmp_path / "b", "--variants", "v1", message="B108")  # a plain build on top

@@ -74,7 +74,7 @@ def test_bad_spec_gives_diagnostics_and_exit_2(tmp_path: Path) -> None:
                    "  J1.1 -> J9.9\nend\n")
     result = run("parse", bad)
     assert result.exit_code == 2
-    assert "bad.sched:5:1: error[E202]: p: undefined activity 'J1.1'" in result.output
+    assert "bad.sched:6:3: error[E202]: p: undefined activity 'J1.1'" in result.output  # at the row
     assert "Traceback" not in result.output
 
 

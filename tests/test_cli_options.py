@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -138,3 +139,57 @@ def test_a_repeated_lecture_is_an_error_by_default_and_a_warning_on_request(tmp_
     # the validator's verdict on this file: repeated entries skipped with a warning, feasible, cost 5
     assert report["feasible"] and report["hard_violations"] == 0 and report["objective"] == 5
     assert [i["kind"] for i in report["issues"]] == ["duplicate", "conflicting_duplicate"]
+
+
+def test_grammar_speaks_json() -> None:
+    plain = run("grammar", EXAMPLES / "ft06.sched", "--format", "gbnf")
+    data = json.loads(run("grammar", EXAMPLES / "ft06.sched", "--format", "gbnf", "--json").stdout)
+    assert data["format"] == "gbnf" and data["variant"] is None and data["seed"] == 42
+    assert data["grammar"].rstrip("\n") == plain.stdout.rstrip("\n") and "root ::=" in data["grammar"]
+
+
+def test_bench_commands_speak_json(tmp_path: Path) -> None:
+    """build, validate, run and eval with --json print one JSON document on stdout (progress stays on stderr)."""
+    from tests.fake_server import FakeServer
+
+    shutil.copytree(DATA / "nsplib", tmp_path / "src" / "nsplib")
+    bench = tmp_path / "bench"
+    built = run("bench", "build", tmp_path / "src", "-o", bench, "--variants", "v1", "--json")
+    assert built.exit_code == 0, built.output
+    summary = json.loads(built.stdout)
+    assert summary["dataset"] == str(bench / "dataset.jsonl") and summary["instances"] == 3
+    assert summary["records"] == 3 and summary["built"] == 3 and summary["failed"] == {}
+    assert summary["records"] == len((bench / "dataset.jsonl").read_text(encoding="utf-8").splitlines())
+
+    validated = json.loads(run("bench", "validate", bench, "--time-limit", "1", "--json").stdout)
+    assert validated["instances"] == 3 and len(validated["rows"]) == 3
+    assert {r["family"] for r in validated["rows"]} == {"nsplib"} and all(r["verified"] for r in validated["rows"])
+
+    responses = tmp_path / "r.jsonl"
+    with FakeServer(reply=lambda body: "no schedule here") as server:
+        ran = run("bench", "run", bench, "--endpoint", server.url, "--model", "m", "--responses", responses,
+                  "--limit", "2", "--json")
+    assert ran.exit_code == 0, ran.output
+    record = json.loads(ran.stdout)
+    assert (record["total"], record["sent"], record["errors"], record["interrupted"]) == (2, 2, 0, False)
+
+    evaluated = run("bench", "eval", bench, responses, "-o", tmp_path / "report", "--json")
+    assert evaluated.exit_code == 0, evaluated.output
+    report = json.loads(evaluated.stdout)
+    assert report["report"] == str(tmp_path / "report")
+    assert report["feasibility"] == json.loads((tmp_path / "report" / "report.json").read_text())["feasibility"]
+
+
+@pytest.mark.parametrize("path", [p for p, _ in COMMANDS], ids=[" ".join(p) for p, _ in COMMANDS])
+def test_every_command_has_json(path: tuple[str, ...]) -> None:
+    command = dict(COMMANDS)[path]
+    assert any("--json" in getattr(p, "opts", ()) for p in command.params), path
+
+
+def test_generate_speaks_json(tmp_path: Path) -> None:
+    result = run("generate", ROOT / "examples" / "dfjsp" / "small.toml", "-o", tmp_path, "--limit", "1",
+                 "--no-calibrate", "--json")
+    assert result.exit_code == 0, result.output
+    written = json.loads(result.stdout)["written"]
+    assert written and all(Path(p).is_file() for p in written)
+    assert any(p.endswith(".sched") for p in written) and any(p.endswith(".world.json") for p in written)

@@ -198,6 +198,8 @@ INSTANCE_CASES: dict[str, str] = {
     "syntax_blank_inside_selector": _edit(INRC, "agents=employee[contract=0] max=10",
                                           "agents=employee[contract = 0] max=10"),
     "syntax_blank_inside_call": _edit(INRC, "windows=weekends(SaturdaySunday)", "windows=weekends( SaturdaySunday)"),
+    "syntax_missing_end_before_constraint": _edit(JOBSHOP, "  J2 M2:4 M1:1\nend\n", "  J2 M2:4 M1:1\n"),
+    "syntax_missing_end_of_last_table": _edit(RCPSP, "  A1 -> A2 A3\nend\n", "  A1 -> A2 A3\n"),
     "syntax_precedence_row_outside_table": _edit(JOBSHOP, "  J2.1 -> J2.2\nend\n", "end\nJ2.1 -> J2.2\n"),
     # -- statements and tables -----------------------------------------------------------------
     "unknown_family": _edit(JOBSHOP, "family jobshop", "family jobshoop"),
@@ -205,6 +207,7 @@ INSTANCE_CASES: dict[str, str] = {
     "unknown_table": _edit(JOBSHOP, "jobs table", "job table"),
     "wrong_entity_columns": _edit(ITC, "room (capacity) table", "room (cap) table"),
     "missing_entity_columns": _edit(ITC, "room (capacity) table", "room table"),
+    "unknown_resource_column": _edit(RCPSP, "activities (R1) table", "activities (R9) table"),
     "non_integer_cell": _edit(ITC, "B 200", "B 2OO"),
     "entity_row_too_short": _edit(ITC, "c2 t2 2 2 40", "c2 t2 2 40"),
     "unterminated_quoted_cell": _edit(INRC, "Nurse Late", 'Nurse "Late'),
@@ -526,3 +529,23 @@ def test_source_diagnostic(name: str, in_tmp: Path, snapshot) -> None:
         import_paths(fmt, [Path(p) for p in paths], cases=[Path(c) for c in cases])
     assert str(in_tmp) not in str(info.value)
     assert str(info.value) == snapshot
+
+
+def test_every_table_item_knows_its_row() -> None:
+    """The line table of a constraint maps each item to the row that states it (two items per coverage row)."""
+    text = _edit(NSPLIB, "hard coverage coverage table\n", "hard coverage coverage table\n  # a comment line\n\n")
+    instance = parse_instance_text(text, file="ok.sched")
+    coverage = next(c for c in instance.constraints if c.id == "coverage")
+    lines = text.split("\n")
+    assert len(coverage.requirements) == 4
+    for index, req in enumerate(coverage.requirements):
+        at = coverage.span.entry(index)
+        assert lines[at.line - 1].split()[0] == str(req.day) and at.column == 3
+    assert coverage.span.entry(4) == coverage.span.head()  # past the table: the statement itself
+    assert not coverage.span.head().rows
+
+
+def test_a_row_with_two_bad_items_gives_one_error_per_problem() -> None:
+    text = _edit(NSPLIB, "1 S1=1.. S2=1..", "9 S1=1.. S2=1..\n  8 S1=1..")
+    error = _error_of(parse_instance_text, text)
+    assert [(d.code, d.span.line) for d in error.diagnostics] == [("E208", 12), ("E208", 13)]

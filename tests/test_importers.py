@@ -182,3 +182,16 @@ def test_a_bad_file_among_many_writes_nothing(tmp_path: Path) -> None:
         import_sources("jsplib", [DATA / "jsplib" / "ft06.txt", bad], out)
     assert exc.value.diagnostics[0].span is not None and exc.value.diagnostics[0].span.line == 3
     assert not out.exists()
+
+
+def test_the_inrc_reader_is_split_into_modules_under_500_lines() -> None:
+    """Records, positioned XML access, contracts and the entry point each stay small; old imports still work."""
+    from schedc.importers import inrc2010_contracts, inrc2010_reader, inrc2010_records, inrc2010_xml
+
+    for module in (inrc2010_reader, inrc2010_records, inrc2010_xml, inrc2010_contracts):
+        lines = Path(module.__file__).read_text(encoding="utf-8").count("\n")
+        assert lines <= 500, (module.__name__, lines)
+    for name in inrc2010_reader.__all__:
+        assert getattr(inrc2010_reader, name) is getattr(inrc2010_records, name, getattr(inrc2010_reader, name))
+    assert inrc2010_reader.InrcContract is inrc2010_records.InrcContract
+    assert inrc2010_reader.read_contracts is inrc2010_contracts.read_contracts

@@ -329,3 +329,205 @@ def test_unwritable_output_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(SchedcError) as excinfo:
         plot_gantt(example("ft06"), schedule("ft06"), blocker / "g.png")
     assert code_of(excinfo) == "E704"
+
+
+# ---------------------------------------------------------------------------- what the pictures show
+# Each figure is built (Agg, nothing written) and its artists read back: texts with their positions,
+# cell rectangles and marks by gid. One picture per plot kind is also written and opened as an image.
+
+from matplotlib.image import imread  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import Rectangle  # noqa: E402
+
+from schedc.family import load_family  # noqa: E402
+from schedc.parser import parse_instance_text  # noqa: E402
+from schedc.plotting import gantt_figure, job_gantt_figure, plot_slots, roster_figure, timetable_figure  # noqa: E402
+from schedc.solution import Assignment  # noqa: E402
+
+
+def texts_by_gid(fig) -> dict[str, object]:
+    return {t.get_gid(): t for ax in fig.axes for t in ax.texts if t.get_gid()}
+
+
+def patches_by_gid(fig, prefix: str) -> dict[str, Rectangle]:
+    return {p.get_gid(): p for ax in fig.axes for p in ax.patches if (p.get_gid() or "").startswith(prefix)}
+
+
+#: A feasible nsplib_small roster (CP-SAT's), one row of shifts per nurse (``-`` for Off).
+ROSTER = {"N1": "S1 S1 - S1 S1 - -", "N2": "S2 S2 S2 - - - -", "N3": "- S1 S1 S1 - S1 S1", "N4": "S2 S2 - S2 S2 S1 -"}
+
+
+def roster_solution(extra: tuple[Assignment, ...] = (Assignment(agent="N1", day=0, period=0, value="S2"),)) -> Solution:
+    """The feasible roster, N1 also on S2 on day 0 (two shifts that day: hard violations on that cell only)."""
+    cells = [Assignment(agent=n, day=d, period=0, value="Off" if v == "-" else v)
+             for n, row in ROSTER.items() for d, v in enumerate(row.split())]
+    return Solution(assignments=(*cells, *extra))
+
+
+def test_the_roster_without_the_extra_shift_is_feasible() -> None:
+    from schedc.evaluate import evaluate, make_context
+
+    assert evaluate(make_context(example("nsplib_small")), roster_solution(())).violations == ()
+
+
+def test_roster_heat_map_shows_each_shift_in_its_cell_and_marks_violations() -> None:
+    instance = example("nsplib_small")
+    fig = roster_figure(instance, load_family("nsplib"), roster_solution())
+    [ax] = fig.axes
+    cells = patches_by_gid(fig, "cell-")
+    assert len(cells) == 4 * 7
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["N1", "N2", "N3", "N4"]
+    labels = texts_by_gid(fig)
+    for nurse, row in ROSTER.items():
+        for day, value in enumerate(row.split()):
+            gid = f"label-{nurse}-{day}-0"
+            if value == "-":  # a free day: white, no text
+                assert gid not in labels and cells[f"cell-{nurse}-{day}-0"].get_facecolor() == (1, 1, 1, 1)
+            else:
+                assert labels[gid].get_text() == (value if (nurse, day) != ("N1", 0) else "S1+S2")
+                assert labels[gid].get_position() == (day, list(ROSTER).index(nurse))  # column day, row nurse
+    assert cells["cell-N2-0-0"].get_facecolor() == cells["cell-N4-1-0"].get_facecolor()  # both S2
+    assert cells["cell-N2-0-0"].get_facecolor() != cells["cell-N3-1-0"].get_facecolor()  # S2 vs S1
+    assert cells["cell-N1-0-0"].get_facecolor() == cells["cell-N3-1-0"].get_facecolor()  # by the first shift
+    assert set(patches_by_gid(fig, "violation-")) == {"violation-N1-0-0"}
+    assert all(t.get_color() != "#d62728" for t in ax.get_yticklabels())
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend == ["S1", "S2", "hard violation"]
+
+
+def timetable_solution() -> Solution:
+    """itc2007_small: Math and Phys share room Aula in day 0 period 1 (a room clash)."""
+    rows = [("Math", 0, 0, "Aula"), ("Math", 0, 1, "Aula"), ("Phys", 0, 1, "Aula"), ("Chem", 1, 2, "Lab")]
+    return Solution(assignments=tuple(Assignment(agent=a, day=d, period=p, value=r) for a, d, p, r in rows))
+
+
+def test_timetable_grid_shows_courses_per_room_and_period_and_marks_the_clash() -> None:
+    instance = example("itc2007_small")
+    cal = instance.calendar
+    fig = timetable_figure(instance, load_family("itc2007"), timetable_solution())
+    [ax] = fig.axes
+    rooms = [t.get_text() for t in ax.get_yticklabels()]
+    assert rooms == [e.name for e in instance.entities if e.cls == "room"]
+    assert len(patches_by_gid(fig, "cell-")) == len(rooms) * cal.days * cal.periods_per_day
+    labels = texts_by_gid(fig)
+    clash = labels["label-Aula-0-1"]
+    assert clash.get_text() == "Math+Phys" and clash.get_position() == (1, rooms.index("Aula"))
+    assert labels["label-Lab-1-2"].get_position() == (cal.periods_per_day + 2, rooms.index("Lab"))
+    assert "violation-Aula-0-1" in patches_by_gid(fig, "violation-")
+    assert "violation-Lab-1-2" not in patches_by_gid(fig, "violation-")
+    separators = [line for line in ax.lines if (line.get_gid() or "").startswith("day-")]
+    assert len(separators) == cal.days - 1
+
+
+def test_slot_pictures_are_written_and_open_as_images(tmp_path: Path) -> None:
+    for name, family, solution in (("nsplib_small", "nsplib", roster_solution()),
+                                   ("itc2007_small", "itc2007", timetable_solution())):
+        out = plot_slots(example(name), load_family(family), solution, tmp_path / f"{name}.png")
+        image = imread(out)
+        assert image.ndim == 3 and image.shape[1] == 11 * 120  # the fixed width at 120 dpi
+
+
+def test_plot_command_draws_a_roster_for_a_slot_family(tmp_path: Path) -> None:
+    """An answer in the canonical names (``Nurse 1|1|Shift 1``, days from 1) drawn by ``schedc plot``."""
+    from typer.testing import CliRunner
+
+    from schedc.cli import app
+
+    def shown(a: Assignment) -> str:
+        value = a.value if a.value == "Off" else f"Shift {a.value[1:]}"
+        return f"Nurse {a.agent[1:]}|{a.day + 1}|{value}"
+
+    # N1 on S2 instead of S1 on day 0: a run of one S2 shift (min 2), a violation at that cell
+    moved = [a if (a.agent, a.day) != ("N1", 0) else Assignment(agent="N1", day=0, period=0, value="S2")
+             for a in roster_solution(()).assignments]
+    answer = tmp_path / "answer.txt"
+    answer.write_text("\n".join(shown(a) for a in moved), encoding="utf-8")
+    result = CliRunner().invoke(app, ["plot", str(EXAMPLES / "nsplib_small.sched"), str(answer), "-o",
+                                      str(tmp_path / "r.svg"), "--json"])
+    assert result.exit_code == 0, result.output
+    svg = (tmp_path / "r.svg").read_text(encoding="utf-8")
+    assert len(ids(svg, "cell-")) == 28 and ids(svg, "violation-") == ["violation-N1-0-0"]
+
+
+SHORT_BARS = """\
+instance short family jobshop
+resources table
+  M1 unary
+  M10 unary
+  M2 unary
+end
+jobs table
+  J1 M1:1 M2:40
+  J2 M1:40 M10:1
+  Job_with_a_long_name M10:1 M2:1
+end
+hard precedence_lag routes table
+  J1.1 -> J1.2
+  J2.1 -> J2.2
+  Job_with_a_long_name.1 -> Job_with_a_long_name.2
+end
+hard unary_no_overlap machines
+hard mode_choice modes
+minimize makespan
+"""
+
+
+def test_short_bars_keep_their_labels_and_lanes_are_in_natural_order() -> None:
+    instance = parse_instance_text(SHORT_BARS)
+    fig = gantt_figure(instance, serial_schedule(instance))
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["M1", "M2", "M10"]
+    labels = texts_by_gid(fig)
+    bars = patches_by_gid(fig, "bar-")
+    assert set(labels) == {f"label-{gid}" for gid in bars}  # every bar keeps a label
+    legend = next(t.get_text() for t in fig.texts if t.get_gid() == "key-legend")
+    keys = dict(item.split(" = ") for item in legend.removeprefix("labels: ").split(", "))
+    for gid, bar in bars.items():
+        activity = gid.split("-", 2)[2]
+        text = labels[f"label-{gid}"]
+        assert text.get_text() == activity or keys[text.get_text()] == activity
+        x, y = text.get_position()
+        assert bar.get_x() <= x <= bar.get_x() + bar.get_width() + 3 and abs(y - bar.get_y() - 0.35) <= 0.36
+    # the 1-unit bar of J1.1 is followed by J2.1 at once: no room beside it, so J1.1 is a key
+    assert keys[labels["label-bar-M1-J1.1"].get_text()] == "J1.1"
+    assert labels["label-bar-M2-J1.2"].get_text() == "J1.2"  # a long bar: its name inside
+
+
+def test_release_and_due_dates_are_drawn_on_the_lanes_they_bound() -> None:
+    instance = example("dfjsp_small")
+    solution = serial_schedule(instance)
+    fig = job_gantt_figure(instance, solution)
+    ax = fig.axes[0]
+    lanes = [t.get_text() for t in ax.get_yticklabels()]
+    marks = {line.get_gid(): line for line in ax.lines if isinstance(line, Line2D) and line.get_gid()}
+    windows = {w.target: w for c in instance.constraints if kind_of(c) == "time_window" for w in c.windows}
+    dues = {d.target: d for c in instance.constraints if kind_of(c) == "tardiness" for d in c.due_dates}
+    assert windows and dues
+    job_of = {a.name: a.job for a in instance.activities} | {a.job: a.job for a in instance.activities}
+    assert any(target in {a.name for a in instance.activities} for target in windows)  # a step's own release
+    for target, w in windows.items():
+        if w.release:
+            line = marks[f"release-{target}"]
+            assert (list(line.get_xdata()), list(line.get_ydata())) == ([w.release], [lanes.index(job_of[target])])
+    for target, d in dues.items():
+        line = marks[f"due-{target}"]
+        assert (list(line.get_xdata()), list(line.get_ydata())) == ([d.due], [lanes.index(job_of[target])])
+        assert ax.get_xlim()[1] > d.due  # a due date after the makespan is still inside the axis
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "release date" in legend and "due date" in legend
+    machine_view = gantt_figure(instance, solution).axes[0]
+    assert {line.get_gid() for line in machine_view.lines if line.get_gid()} >= {f"due-{j}" for j in dues}
+
+
+def kind_of(c: Constraint) -> str:
+    return type(c).__struct_config__.tag
+
+
+def test_a_cover_short_on_a_day_marks_that_day() -> None:
+    """N1 on S2 instead of S1 on day 0 leaves S1 uncovered that day: day 0's name is red, no other."""
+    moved = [a if (a.agent, a.day) != ("N1", 0) else Assignment(agent="N1", day=0, period=0, value="S2")
+             for a in roster_solution(()).assignments]
+    fig = roster_figure(example("nsplib_small"), load_family("nsplib"), Solution(assignments=tuple(moved)))
+    colours = [t.get_color() for t in fig.axes[0].get_xticklabels()]
+    assert colours[0] == "#d62728" and all(c != "#d62728" for c in colours[1:])
+    assert set(patches_by_gid(fig, "violation-")) == {"violation-N1-0-0"}  # the one-day S2 run

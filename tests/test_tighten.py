@@ -158,3 +158,52 @@ def test_bad_objective_bounds_are_semantic_errors(statement: str, message: str) 
     with pytest.raises(SchedcError, match=message) as info:
         parse_instance_text(text.replace("minimize makespan", f"{statement}\nminimize makespan"))
     assert "E212" in str(info.value)
+
+
+def _worse_neighbours(instance, solution: Solution):
+    """Schedules near an optimum that are feasible for the base more often than not: every start shifted
+    past the last outage (interval families), or two agents' rows exchanged, or two assignments of
+    one slot exchanging their values (slot families). The caller keeps the feasible, worse ones."""
+    if solution.starts:
+        from schedc.kinds.timing import ResourceDowntime
+
+        outages = [w.end for c in instance.constraints if isinstance(c, ResourceDowntime) for w in c.windows]
+        shift = max([10, *outages])
+        yield Solution(starts={a: s + shift for a, s in solution.starts.items()}, modes=solution.modes)
+        return
+    rows = solution.assignments
+    agents = sorted({a.agent for a in rows})
+    for i, first in enumerate(agents):
+        for second in agents[i + 1:]:
+            swap = {first: second, second: first}
+            yield Solution(assignments=tuple(msgspec.structs.replace(a, agent=swap.get(a.agent, a.agent))
+                                             for a in rows))
+    for i, a in enumerate(rows):
+        for j in range(i + 1, len(rows)):
+            b = rows[j]
+            if (a.day, a.period) == (b.day, b.period) and a.value != b.value:
+                changed = list(rows)
+                changed[i], changed[j] = (msgspec.structs.replace(a, value=b.value),
+                                          msgspec.structs.replace(b, value=a.value))
+                yield Solution(assignments=tuple(changed))
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_on_every_family_a_known_worse_answer_is_infeasible_once_tightened(name: str) -> None:
+    """At factor 1 the bound is z*: the optimum stays feasible, and a feasible answer of the base that
+    is worse (found near the optimum) is rejected by exactly its excess."""
+    instance, family, result = tightened(name, "1")
+    optimum = solve_instance(instance, family, time_limit=2.0)
+    assert optimum.status == "optimal" and optimum.objective == result.bound
+    assert evaluate(make_context(result.instance, family), optimum.solution).feasible
+    base_ctx, tight_ctx = make_context(instance, family), make_context(result.instance, family)
+    for k, candidate in enumerate(_worse_neighbours(instance, optimum.solution)):
+        verdict = evaluate(base_ctx, candidate)
+        if verdict.feasible and verdict.objective > result.bound:
+            tight = evaluate(tight_ctx, candidate)
+            assert not tight.feasible
+            assert {k: v for k, v in tight.hard_amounts.items() if v} == {"near_optimal": verdict.objective
+                                                                           - result.bound}
+            return
+        assert k < 2000, "no worse feasible answer near the optimum"
+    pytest.fail(f"{name}: no worse feasible answer near the optimum")

@@ -18,9 +18,10 @@ import pytest
 from schedc.api import load_instance
 from schedc.diagnostics import SchedcError
 from schedc.family import load_family
+from schedc.kind_checks import field_minimums
 from schedc.kinds import AttrRef
 from schedc.parser import parse_file, parse_instance_text
-from schedc.semantic import check_instance, field_minimums
+from schedc.semantic import check_instance
 from tests.test_extraction import ALL_EXAMPLES, EXAMPLES
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
@@ -43,13 +44,13 @@ def example_text(example: str) -> str:
 # ---------------------------------------------------------------------------- regressions
 
 
-def test_a_repeated_dense_cost_row_is_one_error_at_its_table(tmp_path: Path) -> None:
+def test_a_repeated_dense_cost_row_is_one_error_at_the_repeat(tmp_path: Path) -> None:
     text = example_text("nsplib_small")
     row = "  N2 3 1 2  3 1 2  3 1 2  2 2 2  3 1 2  4 4 1  4 4 1\n"
     assert row in text
     assert errors(text.replace(row, row + row), tmp_path) == [
-        "27 E201 preferences: table entry 43 (agent=N2 day=0 value=S1 cost=3 when=assigned) repeats entry 22 "
-        "(the same agent, day, value, when); 21 repeated entries in all"]
+        "30 E201 preferences: table entry 43 (agent=N2 day=0 value=S1 cost=3 when=assigned) repeats entry 22 "
+        "at line 29 (the same agent, day, value, when); 21 repeated entries in all"]
 
 
 def test_a_negative_attribute_read_as_a_count_is_an_error_on_its_row(tmp_path: Path) -> None:
@@ -67,7 +68,8 @@ def test_a_negative_attribute_not_read_as_a_count_is_fine(tmp_path: Path) -> Non
 def test_a_repeated_unavailability_row(tmp_path: Path) -> None:
     text = example_text("itc2007_small").replace("  Math 0 0\n", "  Math 0 0\n  Math 0 0\n")
     [message] = errors(text, tmp_path)
-    assert message.startswith("24 E201 availability: table entry 2 (agent=Math day=0 period=0) repeats entry 1")
+    assert message.startswith("26 E201 availability: table entry 2 (agent=Math day=0 period=0) repeats entry 1 "
+                              "at line 25")
 
 
 @pytest.mark.parametrize("example", ["ft06", "itc2007_small"])

@@ -27,8 +27,9 @@ from ortools.sat.python import cp_model
 
 from schedc.backends.base import Conflict, ConflictItem
 from schedc.backends.cpsat.model import CpsatModel
+from schedc.diagnostics import Span
 from schedc.ir import Family, Instance
-from schedc.kinds import kind_name
+from schedc.kinds import Constraint, kind_name
 
 #: Of the time budget: the share the assumption solve may take, and the share kept for the final check.
 ASSUMPTION_SHARE = 0.2
@@ -69,7 +70,7 @@ def explain_infeasibility(instance: Instance, family: Family, budget: float = 10
     core, minimal = _minimise(m, core, clock)
     verified = _infeasible_alone(instance, family, core, clock)
     by_id = {c.id: c for c in instance.constraints}
-    items = tuple(ConflictItem(id=cid, kind=kind_name(by_id[cid]), span=by_id[cid].span) for cid in core)
+    items = tuple(ConflictItem(id=cid, kind=kind_name(by_id[cid]), span=_statement_span(by_id[cid])) for cid in core)
     return Conflict(constraints=items, minimal=minimal, verified=verified, always_on=tuple(m.unconditional),
                     solves=clock.solves, seconds=round(time.perf_counter() - clock.began, 3))
 
@@ -143,3 +144,8 @@ def format_conflict(conflict: Conflict, file: str) -> str:
     if not conflict.verified:
         lines.append("  (not confirmed with the ordinary model within the time budget)")
     return "\n".join(lines)
+
+
+def _statement_span(constraint: Constraint) -> Span | None:
+    """Where the constraint's statement is, without the line table of its rows."""
+    return constraint.span.head() if constraint.span is not None else None

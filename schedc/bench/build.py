@@ -21,10 +21,10 @@ import hashlib
 import json
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from schedc.bench.executor import run_tasks
 from schedc.bench.selection import (
@@ -39,6 +39,9 @@ from schedc.bench.selection import (
 )
 from schedc.diagnostics import SchedcError
 from schedc.importers.common import BksRow, read_bks, write_atomic
+
+if TYPE_CHECKING:
+    from schedc.bench.derive import Derivation
 
 DEFAULT_VARIANTS = ("v1", "v2", "v3a", "v3b", "v4")
 DEFAULT_SEEDS = (42,)
@@ -215,11 +218,14 @@ def parse_list(text: str | None, default: Sequence[Any], cast: Callable[[str], A
 def build(sources: Sequence[Path], out: Path, variants: Sequence[str] = DEFAULT_VARIANTS,
           seeds: Sequence[int] = DEFAULT_SEEDS, selection: str = "schedbench", order: str = "natural",
           jobs: int = 1, executor: str = "local", scheduler: str | None = None, progress: bool = False,
-          on_done: Callable[[dict[str, Any]], None] | None = None, answer_mode: str = "text") -> BuildSummary:
+          on_done: Callable[[dict[str, Any]], None] | None = None, answer_mode: str = "text",
+          derivation: Derivation | None = None) -> BuildSummary:
     """Build (or complete) the benchmark in ``out``; see the module docstring for the layout.
 
     ``answer_mode`` ``solver-code`` asks for a program instead of a schedule
     (:mod:`schedc.bench.solver_code`); records of the other mode in ``out`` are rendered again.
+    ``derivation`` (``--perturb sat:N`` / ``--tighten F``) replaces each selected instance by its
+    variants (:mod:`schedc.bench.derive`).
     """
     from schedc.bench.solver_code import ANSWER_MODES
 
@@ -233,11 +239,16 @@ def build(sources: Sequence[Path], out: Path, variants: Sequence[str] = DEFAULT_
     from schedc.bench.validate import read_references
 
     out = Path(out)
+    _same_derivation(out, derivation)
     chosen = select([Path(s) for s in sources], selection, order, read_references(out))
     tasks = [{"item": _absolute(item), "out": str(out.resolve()), "variants": list(variants), "seeds": list(seeds),
-              "answer_mode": answer_mode} for item in chosen.present]
+              "answer_mode": answer_mode, **({"derivation": asdict(derivation)} if derivation else {})}
+             for item in chosen.present]
     summary = BuildSummary(out=out, missing=[f"{i.family}/{i.name}" for i in chosen.missing], notes=chosen.notes)
-    for result in run_tasks(build_item, tasks, jobs=jobs, executor=executor, scheduler=scheduler,
+    from schedc.bench.derive import build_derived_item
+
+    worker = build_item if derivation is None else build_derived_item
+    for result in run_tasks(worker, tasks, jobs=jobs, executor=executor, scheduler=scheduler,
                             progress="build" if progress else None):
         if result["status"] == "failed":
             summary.failed[result["name"]] = result["error"]
@@ -247,31 +258,52 @@ def build(sources: Sequence[Path], out: Path, variants: Sequence[str] = DEFAULT_
             summary.built += 1
         if on_done is not None:
             on_done(result)
-    _finish(out, chosen, summary, list(variants), list(seeds), selection, order, answer_mode)
+    _finish(out, chosen, summary, list(variants), list(seeds), selection, order, answer_mode, derivation)
     return summary
 
 
+def _same_derivation(out: Path, derivation: Derivation | None) -> None:
+    """A folder holds one kind of build: a plain one, or the variants of one derivation (B108 otherwise)."""
+    try:
+        before = json.loads((out / "manifest.json").read_text(encoding="utf-8")).get("derivation")
+    except (OSError, ValueError, AttributeError):
+        return  # a new folder, or a damaged manifest that this build rewrites
+    now = derivation.as_dict() if derivation else None
+    if before != now:
+        def say(d: dict[str, Any] | None) -> str:
+            return "a plain build" if d is None else json.dumps(d, sort_keys=True)
+        raise SchedcError.at("B108", f"{out} holds {say(before)}, not {say(now)}",
+                             hint="build each derivation into its own folder")
+
+
 def _finish(out: Path, chosen: Selection, summary: BuildSummary, variants: list[str], seeds: list[int],
-            selection: str, order: str, answer_mode: str = "text") -> None:
+            selection: str, order: str, answer_mode: str = "text", derivation: Derivation | None = None) -> None:
     """Assemble dataset.jsonl, the composition tables and the manifest from the records files."""
     wanted = [(v, s) for v in variants for s in seeds]
     lines: list[str] = []
     done: list[Item] = []
-    for item in chosen.present:
-        if item.name in summary.failed:
+    bases: dict[tuple[str, str], str] = {}
+    from schedc.bench.derive import derived_names
+
+    for base in chosen.present:
+        if base.name in summary.failed:
             continue
-        have = _load_records(records_path(out, item.family, item.name))
-        done.append(item)
-        lines += [json.dumps(have[k], ensure_ascii=False, sort_keys=True) for k in wanted if k in have]
+        names = [base.name] if derivation is None else derived_names(out, base.family, base.name)
+        for item in (replace(base, name=name) for name in names):
+            have = _load_records(records_path(out, item.family, item.name))
+            done.append(item)
+            bases[item.family, item.name] = base.name
+            lines += [json.dumps(have[k], ensure_ascii=False, sort_keys=True) for k in wanted if k in have]
     write_if_changed(out / "dataset.jsonl", "\n".join(lines) + ("\n" if lines else ""))
     summary.instances, summary.records = len(done), len(lines)
     summary.composition = composition(done)
     write_if_changed(out / "composition.csv", composition_csv(summary.composition))
     write_if_changed(out / "composition.md", composition_markdown(summary.composition, chosen))
     manifest = {"selection": selection, "order": order, "answer_mode": answer_mode, "variants": variants,
-                "seeds": seeds,
+                "seeds": seeds, **({"derivation": derivation.as_dict()} if derivation else {}),
                 "instances": [{"family": i.family, "name": i.name, "difficulty": i.difficulty,
-                               "sources": list(i.paths)} for i in done],
+                               "sources": list(i.paths),
+                               **({"base": bases[i.family, i.name]} if derivation else {})} for i in done],
                 "missing": summary.missing, "missing_files": chosen.missing_files(),
                 "failed": dict(sorted(summary.failed.items())), "notes": summary.notes}
     write_if_changed(out / "manifest.json", json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")

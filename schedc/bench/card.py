@@ -25,6 +25,8 @@ FEATURES: tuple[tuple[str, Any], ...] = (
     ("names", [{"ir": "string"}, {"shown": "string"}]), ("bks", "int64"), ("bks_kind", "string"),
     ("spec", "string"), ("spec_sha256", "string"),
 )
+#: The fields a benchmark of variants (``--perturb``/``--tighten``) adds to every record.
+DERIVED_FEATURES: tuple[tuple[str, Any], ...] = (("base", "string"), ("derivation", "string"), ("changes", "string"))
 SOURCES = ("JSPLib (ScheduleOpt/benchmarks)", "PSPLIB (single and multi mode)", "ITC-2007 track 3",
            "INRC-2010", "NSPLib")
 
@@ -44,7 +46,7 @@ def _feature_yaml(name: str, kind: Any) -> list[str]:
     return lines
 
 
-def front_matter(selection: str, variants: Sequence[str], records: int) -> str:
+def front_matter(selection: str, variants: Sequence[str], records: int, derived: bool = False) -> str:
     """The YAML metadata block (configs, features, licence) of the card."""
     lines = ["---", f"pretty_name: SCHEDBench ({selection})", "license: other", "language:", "- en",
              "task_categories:", "- text-generation", "tags:", "- scheduling", "- constraint-satisfaction",
@@ -54,7 +56,7 @@ def front_matter(selection: str, variants: Sequence[str], records: int) -> str:
         lines += [f"- config_name: {selection}-{variant}", "  data_files:", "  - split: test",
                   f"    path: {variant_file(variant)}"]
     lines += ["dataset_info:", "  features:"]
-    for name, kind in FEATURES:
+    for name, kind in FEATURES + (DERIVED_FEATURES if derived else ()):
         lines += [f"  {line}" for line in _feature_yaml(name, kind)]
     return "\n".join(lines) + "\n---\n"
 
@@ -79,6 +81,7 @@ def card(manifest: dict[str, Any], records: int, composition_md: str) -> str:
         "```python", "from datasets import load_dataset", "",
         "data = load_dataset(\"PATH/TO/THIS/FOLDER\")             # every record (config `all`)",
         f"one = load_dataset(\"PATH/TO/THIS/FOLDER\", \"{selection}-{variants[0]}\")  # one variant", "```", "",
+        *_derivation_lines(manifest.get("derivation")),
         composition_md.replace("# SCHEDBench composition", "## Composition", 1).rstrip(), "",
         "## Licence", "",
         "This dataset contains renderings (natural-language prompts) and canonical `.sched` encodings of "
@@ -86,7 +89,24 @@ def card(manifest: dict[str, Any], records: int, composition_md: str) -> str:
         "not redistributed here; obtain them from their libraries, whose terms apply to the instances. "
         "The prompts and the schedc code that produced them are MIT-licensed.",
     ]
-    return front_matter(selection, variants, records) + "\n" + "\n".join(body) + "\n"
+    derived = manifest.get("derivation") is not None
+    return front_matter(selection, variants, records, derived) + "\n" + "\n".join(body) + "\n"
+
+
+def _derivation_lines(derivation: dict[str, Any] | None) -> list[str]:
+    """The card's paragraph on a benchmark of variants (none for a plain build)."""
+    if derivation is None:
+        return []
+    if derivation["mode"] == "sat":
+        made = (f"{derivation['count']} `sat` variants of each selected instance (changes its CP-SAT schedule "
+                "keeps feasible; each variant re-solved and verified)")
+    else:
+        made = (f"each selected instance tightened by {derivation['factor']} (a hard bound on the objective at "
+                f"⌊{derivation['factor']} × z*⌋, so that only near-optimal answers are feasible)")
+    return [f"The instances are variants, not the originals: {made}, seed {derivation['seed']}. Each record "
+            "names its `base` instance, its `derivation` and its `changes`; `variants/<family>/<base>.json` "
+            "lists each base's variants with their reference objectives and proofs. Composition counts variants, "
+            "each in its base's tier.", ""]
 
 
 def split_by_variant(lines: Sequence[str], variants: Sequence[str]) -> dict[str, str]:

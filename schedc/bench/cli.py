@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from schedc.bench.build import DEFAULT_SEEDS, DEFAULT_VARIANTS, DESIGN_DEFAULTS, parse_list
+from schedc.cli_app import AsJson, echo_json
 from schedc.diagnostics import SchedcError
 
 bench_app = typer.Typer(help="SCHEDBench: build the dataset, validate it, query models, evaluate answers.",
@@ -26,6 +28,18 @@ def _filters(families: str | None, instances: str | None) -> dict[str, list[str]
     """The ``families``/``instances`` keyword arguments of an option pair (None: no filter)."""
     return {"families": parse_list(families, []) if families else None,
             "instances": parse_list(instances, []) if instances else None}
+
+
+def _as_json(summary: Any) -> Any:
+    """A command's summary record (a dataclass) as JSON data: paths as strings, counters as objects
+    whose tuple keys (family, difficulty) are written ``family/difficulty``."""
+    if dataclasses.is_dataclass(summary) and not isinstance(summary, type):
+        summary = dataclasses.asdict(summary)
+    if isinstance(summary, dict):
+        return {"/".join(map(str, k)) if isinstance(k, tuple) else str(k): _as_json(v) for k, v in summary.items()}
+    if isinstance(summary, (list, tuple)):
+        return [_as_json(v) for v in summary]
+    return summary if summary is None or isinstance(summary, (bool, int, float, str)) else str(summary)
 
 
 def _fail(exc: SchedcError) -> typer.Exit:
@@ -45,17 +59,32 @@ def build_cmd(
     order: Annotated[str, typer.Option(help="'first 100' order: natural or lexicographic")] = "natural",
     answer_mode: Annotated[str, typer.Option(help="text (a schedule) or solver-code (a program run in a sandbox)")]
     = "text",
+    perturb: Annotated[str | None, typer.Option(help="sat:N: N variants of each instance that its CP-SAT schedule "
+                                                "keeps feasible, in place of the instance")] = None,
+    tighten: Annotated[str | None, typer.Option(help="F: each instance with a hard objective bound at "
+                                                "⌊F × z*⌋, in place of the instance")] = None,
+    variant_seed: Annotated[int, typer.Option(help="with --perturb/--tighten: seed of the changes and of CP-SAT")]
+    = 0,
+    variant_time_limit: Annotated[float, typer.Option(help="with --perturb/--tighten: CP-SAT seconds per solve")]
+    = 10.0,
     jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
+    as_json: AsJson = False,
 ) -> None:
     """Select, import and render the SCHEDBench instances into a JSONL dataset (resumable)."""
     from schedc.bench.build import build
+    from schedc.bench.derive import parse_derivation
 
     try:
         default_variants, default_seeds = DESIGN_DEFAULTS.get(selection, (DEFAULT_VARIANTS, DEFAULT_SEEDS))
+        derivation = parse_derivation(perturb, tighten, variant_seed, variant_time_limit)
         summary = build(sources, out, parse_list(variants, default_variants), parse_list(seeds, default_seeds, int),
-                        selection, order, jobs, executor, scheduler, progress=True, answer_mode=answer_mode)
+                        selection, order, jobs, executor, scheduler, progress=True, answer_mode=answer_mode,
+                        derivation=derivation)
     except SchedcError as exc:
         raise _fail(exc) from None
+    if as_json:
+        echo_json({"dataset": str(out / "dataset.jsonl"), **_as_json(summary)})
+        raise typer.Exit(1 if summary.failed else 0)
     typer.echo(f"{summary.instances} instances, {summary.records} records in {out / 'dataset.jsonl'} "
                f"({summary.built} built, {summary.skipped} already done)")
     if summary.missing:
@@ -77,6 +106,7 @@ def validate_cmd(
     workers: Annotated[int, typer.Option(help="CP-SAT search workers per instance")] = 1,
     jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
     families: Families = None, instances: Instances = None,
+    as_json: AsJson = False,
 ) -> None:
     """Solve every instance with CP-SAT, verify, compare with the BKS; writes reference.csv."""
     from schedc.bench.validate import validate
@@ -87,13 +117,19 @@ def validate_cmd(
     except SchedcError as exc:
         raise _fail(exc) from None
     flagged = [r for r in rows if r["flags"] and r["flags"] != "no_solution"]
+    failing = any(flag in r["flags"] for r in rows for flag in ("better_than_optimum", "not_verified",
+                                                                 "solver_disagreement"))
+    if as_json:
+        echo_json({"table": str(out / "reference.csv"), "instances": len(rows), "flagged": len(flagged),
+                   "rows": _as_json(rows)})
+        raise typer.Exit(1 if failing else 0)
     for r in flagged:
         typer.echo(f"{r['family']}/{r['instance']}: {r['flags']} (objective {r['objective']}, bks {r['bks']})")
     typer.echo(f"{len(rows)} instances validated, {len(flagged)} flagged; table in {out / 'reference.csv'}")
     for r in rows:
         if r.get("error"):
             typer.echo(f"{r['family']}/{r['instance']}: {r['error']}", err=True)
-    if any(flag in r["flags"] for r in rows for flag in ("better_than_optimum", "not_verified", "solver_disagreement")):
+    if failing:
         raise typer.Exit(1)
 
 
@@ -121,6 +157,7 @@ def run_cmd(
     responses: Annotated[Path | None, typer.Option(help="responses JSONL (default OUT/responses/MODEL.jsonl)")] = None,
     limit: Annotated[int | None, typer.Option(help="only the first N prompts")] = None,
     families: Families = None, instances: Instances = None,
+    as_json: AsJson = False,
 ) -> None:
     """Send every prompt to a chat endpoint; responses appended to a JSONL file (cached, deduplicated, resumable).
 
@@ -138,7 +175,10 @@ def run_cmd(
                       progress=True, handle_signals=True, **_filters(families, instances))
     except SchedcError as exc:
         raise _fail(exc) from None
-    typer.echo(summary.line())
+    if as_json:
+        echo_json(_as_json(summary))
+    else:
+        typer.echo(summary.line())
     if summary.interrupted:
         raise typer.Exit(130)
     if summary.errors:
@@ -155,6 +195,7 @@ def eval_cmd(
     program_time_limit: Annotated[float, typer.Option(help="solver-code: wall and CPU seconds per program")] = 10.0,
     also: Annotated[list[Path] | None, typer.Option("--also", help="another benchmark folder to evaluate with this "
                                                      "one (e.g. the seed study beside the ablation set)")] = None,
+    as_json: AsJson = False,
 ) -> None:
     """Verify every answer; feasibility/gap/coverage/VR tables and variant-pair statistics."""
     from schedc.bench.evaluate import evaluate
@@ -163,8 +204,11 @@ def eval_cmd(
         from schedc.bench.sandbox import Limits
 
         limits = Limits(cpu_seconds=max(1, math.ceil(program_time_limit)), wall_seconds=program_time_limit)
-        evaluate(out, responses, report, jobs, executor, scheduler, progress=True, program_limits=limits,
-                 also=also or (), **_filters(families, instances))
+        data = evaluate(out, responses, report, jobs, executor, scheduler, progress=True, program_limits=limits,
+                        also=also or (), **_filters(families, instances))
     except SchedcError as exc:
         raise _fail(exc) from None
+    if as_json:  # the tables of report.json, and where the report files are
+        echo_json({"report": str(report), **_as_json(data)})
+        return
     typer.echo((report / "report.md").read_text(encoding="utf-8"))

@@ -202,6 +202,10 @@ class Sender:
             raise Fault(f"timeout after {self.settings.timeout:g} s") from None
         except self.openai.APIConnectionError as exc:
             raise Fault(f"connection error: {_short(str(exc.__cause__ or exc))}") from None
+        return self.read(payload)
+
+    def read(self, payload: str) -> tuple[Any, Any]:
+        """The answer and usage of a 200 reply body, or a :class:`Fault` (a subclass may read more of it)."""
         return _answer(payload)
 
 

@@ -88,44 +88,51 @@ def generate_dir(config: Path, out: Path, calibrate: bool | None = None, limit: 
     Every world is generated and converted before anything is written, so a failing point
     leaves the folder as it was; each file is written atomically.
     """
-    from schedc.dynamic.calibrate import realise
-    from schedc.dynamic.metrics import compute_metrics
-    from schedc.dynamic.spec import world_to_instance
-    from schedc.dynamic.ssi import stress_index
     from schedc.importers.common import write_atomic
-    from schedc.printer import print_instance
 
     files: list[tuple[Path, str | bytes]] = []
     manifest = []
     for point in points_of(config, calibrate, limit):
-        world, report = realise(point)
-        metrics = compute_metrics(world, point.targets.bottlenecks)
-        files.append((out / f"{world.name}.sched", print_instance(world_to_instance(world))))
-        files.append((out / f"{world.name}{WORLD_SUFFIX}", world_json(world)))
-        calibration = None if report is None else msgspec.to_builtins(report)
-        if calibration is not None:
-            del calibration["runtime"]  # wall time would make the manifest differ from run to run
-        manifest.append({"instance": world.name, "seed": point.seed, "targets": msgspec.to_builtins(point.targets),
-                         "metrics": msgspec.to_builtins(metrics), "ssi": stress_index(metrics).index,
-                         "calibration": calibration})
-    files.append((out / "manifest.json", json.dumps(manifest, indent=1) + "\n"))
+        point_files, entry = realise_point(point)
+        files += [(out / name, content) for name, content in point_files]
+        manifest.append(entry)
+    files.append((out / "manifest.json", manifest_text(manifest)))
     for path, content in files:
         write_atomic(path, content)
     return [path for path, _ in files]
 
 
+def realise_point(point: Any) -> tuple[list[tuple[str, str | bytes]], dict[str, Any]]:
+    """One grid point realised: its two files (name, content) and its manifest entry."""
+    from schedc.dynamic.calibrate import realise
+    from schedc.dynamic.metrics import compute_metrics
+    from schedc.dynamic.spec import world_to_instance
+    from schedc.dynamic.ssi import stress_index
+    from schedc.printer import print_instance
+
+    world, report = realise(point)
+    metrics = compute_metrics(world, point.targets.bottlenecks)
+    files: list[tuple[str, str | bytes]] = [(f"{world.name}.sched", print_instance(world_to_instance(world))),
+                                            (f"{world.name}{WORLD_SUFFIX}", world_json(world))]
+    calibration = None if report is None else msgspec.to_builtins(report)
+    if calibration is not None:
+        del calibration["runtime"]  # wall time would make the manifest differ from run to run
+    entry = {"instance": world.name, "seed": point.seed, "targets": msgspec.to_builtins(point.targets),
+             "metrics": msgspec.to_builtins(metrics), "ssi": stress_index(metrics).index,
+             "calibration": calibration}
+    return files, entry
+
+
+def manifest_text(entries: list[dict[str, Any]]) -> str:
+    """The bytes of ``manifest.json``."""
+    return json.dumps(entries, indent=1) + "\n"
+
+
 def calibration_table(config: Path, baseline: bool = False, limit: int | None = None) -> list[dict[str, Any]]:
     """``schedc calibrate``: per grid point, SESC's report (and the parameter-space baseline's)."""
-    from schedc.dynamic.baseline import random_search
-    from schedc.dynamic.calibrate import calibrate
+    from schedc.dynamic.batch import calibrate
 
-    rows = []
-    for point in points_of(config, True, limit):
-        row: dict[str, Any] = {"instance": point.name, "sesc": msgspec.to_builtins(calibrate(point)[1])}
-        if baseline:
-            row["baseline"] = msgspec.to_builtins(random_search(point)[1])
-        rows.append(row)
-    return rows
+    return calibrate(config, baseline, limit)
 
 
 def plot_calibration(rows: list[dict[str, Any]], out: Path) -> Path:
@@ -202,5 +209,10 @@ def plot_file(spec: Path, answer: Path | None, out: Path, view: str = "machines"
     instance = load_instance(spec)
     verifier = verifier_for(spec, variant=variant, seed=seed)
     solution = plotting.solution_from_answer(verifier, read_answer(answer))
+    if not instance.activities:  # a slot family: its roster or timetable, whatever the view
+        from schedc.family import load_family
+
+        family = load_family(instance.family, [spec.parent])
+        return plotting.plot_slots(instance, family, solution, out, title=f"{instance.name} — {answer.name}")
     draw = plotting.plot_gantt if view == "machines" else plotting.plot_job_gantt
     return draw(instance, solution, out, title=f"{instance.name} — {answer.name}")

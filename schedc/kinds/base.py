@@ -122,7 +122,8 @@ class Constraint(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
         """Turn table rows into the value of :attr:`TABLE_FIELD` (kinds with tables override).
 
         ``params`` are the statement's other parameters (already typed), ``ctx`` what the
-        instance has declared so far.
+        instance has declared so far. The parser passes one row at a time (so that it can record
+        which row gives which items, :class:`~schedc.diagnostics.Span`): rows are read independently.
         """
         raise NotImplementedError
 

@@ -8,12 +8,14 @@ and return :class:`Violation` records, so each kind's meaning lives in its own `
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from schedc.ir import Activity, Family, Instance
 from schedc.kinds.base import AttrRef, Bound, Selector, ValueFilter, Windows
 from schedc.kinds.base import Violation as Violation  # defined beside Constraint.violation, kept importable here
 from schedc.solution import Assignment, Solution
+
+if TYPE_CHECKING:  # the IR holds constraints of these kinds: importing it here would close a circle
+    from schedc.ir import Activity, Family, Instance
 
 WEEKEND_DEFINITIONS = {
     "SaturdaySunday": ("Saturday", 2),

@@ -4,6 +4,8 @@
   resources, usage profiles and an activity Gantt for renewable ones;
 * :func:`plot_job_gantt` — one lane per job, bars coloured by machine;
 * :func:`plot_event_timeline` — what happens in a dynamic flexible job shop over time;
+* :func:`plot_roster` / :func:`plot_timetable` (:func:`plot_slots` picks by the family's grain) —
+  a slot schedule as an agents × days heat map or a rooms × periods grid, violations marked;
 * :func:`plot_metric_curves` — generic curves (a metric per iteration) with target lines;
 * :func:`gantt_table` / :func:`format_gantt_table` / :func:`downtime_rows` — the data behind
   the Gantt, as rows and as aligned text.
@@ -25,12 +27,23 @@ from schedc.plotting.data import (
     scheduled_activities,
     solution_from_answer,
 )
-from schedc.plotting.gantt import plot_gantt, plot_job_gantt
+from schedc.plotting.gantt import gantt_figure, job_gantt_figure, plot_gantt, plot_job_gantt
 from schedc.plotting.output import FORMATS
+from schedc.plotting.slots import (
+    plot_roster,
+    plot_slots,
+    plot_timetable,
+    roster_figure,
+    roster_grid,
+    timetable_figure,
+    timetable_grid,
+)
 from schedc.plotting.timeline import plot_event_timeline
 
 __all__ = [
     "FORMATS", "DowntimeRow", "GanttRow", "ScheduledActivity",
     "downtime_rows", "format_gantt_table", "gantt_table", "load_profile", "scheduled_activities",
     "solution_from_answer", "plot_event_timeline", "plot_gantt", "plot_job_gantt", "plot_metric_curves",
+    "plot_roster", "plot_slots", "plot_timetable", "roster_grid", "timetable_grid", "gantt_figure",
+    "job_gantt_figure", "roster_figure", "timetable_figure",
 ]

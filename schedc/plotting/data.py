@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 #: The tag of the downtime kind; read by name so this module works whether or not the kind is registered.
 DOWNTIME_TAG = "resource_downtime"
+WINDOW_TAG, TARDINESS_TAG = "time_window", "tardiness"
 
 
 class ScheduledActivity(msgspec.Struct, frozen=True, kw_only=True):
@@ -185,3 +186,37 @@ def load_profile(rows: Sequence[GanttRow]) -> list[tuple[int, int]]:
         elif load != points[-1][1]:
             points.append((t, load))
     return points
+
+
+class TimeMark(msgspec.Struct, frozen=True, kw_only=True):
+    """A date of a job or an activity (``target``): its ``release``, ``deadline`` or ``due`` date."""
+
+    target: str
+    time: int
+    kind: str
+
+
+def time_marks(instance: Instance) -> list[TimeMark]:
+    """The release dates and deadlines (``time_window``) and due dates (``tardiness``) of the active
+    constraints, in constraint then row order (read by tag, like :func:`downtime_rows`)."""
+    out = []
+    for c in instance.constraints:
+        tag = type(c).__struct_config__.tag
+        if not c.active:
+            continue
+        if tag == WINDOW_TAG:
+            for w in c.windows:
+                if w.release > 0:
+                    out.append(TimeMark(target=w.target, time=w.release, kind="release"))
+                if w.deadline is not None:
+                    out.append(TimeMark(target=w.target, time=w.deadline, kind="deadline"))
+        elif tag == TARDINESS_TAG:
+            out.extend(TimeMark(target=d.target, time=d.due, kind="due") for d in c.due_dates)
+    return out
+
+
+def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key that orders embedded numbers by value: M1, M2, …, M9, M10 (not M1, M10, M2)."""
+    import re
+
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", name) if part)

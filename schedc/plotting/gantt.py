@@ -11,11 +11,13 @@ an RCPSP profiles plus an activity Gantt, and a mixed instance both, with no fam
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from matplotlib.axes import Axes
 from matplotlib.colors import to_rgb
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from schedc.diagnostics import SchedcError
@@ -24,15 +26,20 @@ from schedc.plotting.data import (
     DowntimeRow,
     GanttRow,
     ScheduledActivity,
+    TimeMark,
     downtime_rows,
     load_profile,
     makespan,
+    natural_key,
     rows_of,
     scheduled_activities,
+    time_marks,
 )
 from schedc.plotting.output import (
     FONT_PT,
     NEUTRAL,
+    PLOT_SHARE,
+    WIDTH_IN,
     label_fits,
     lane_axis,
     new_figure,
@@ -62,11 +69,18 @@ class Schedule:
     downtimes: list[DowntimeRow]
     makespan: int
     colours: dict[str, str]  # colour key (job, else activity) → colour
+    marks: list[TimeMark] = field(default_factory=list)
+    keys: dict[str, str] = field(default_factory=dict)  # label → its short key (labels too long for any bar room)
+
+    @property
+    def last(self) -> int:
+        """The latest time drawn: the makespan, or a later release, deadline or due date."""
+        return max([self.makespan, *(m.time for m in self.marks)])
 
     @property
     def span(self) -> float:
         """The length of the time axis (what bar widths are measured against)."""
-        low, high = time_limits(self.makespan)
+        low, high = time_limits(self.last)
         return high - low
 
 
@@ -104,18 +118,82 @@ def text_colour(colour: str) -> str:
 # ---------------------------------------------------------------------------- drawing helpers
 
 
-def draw_bars(ax: Axes, bars: Sequence[Bar], span: float, lane_in: float) -> None:
-    """Draw the bars in one call and label those whose label fits inside."""
+def draw_bars(ax: Axes, bars: Sequence[Bar], span: float, lane_in: float, keys: dict[str, str] | None = None) -> None:
+    """Draw the bars in one call and keep every label: inside the bar when it fits, else just right of
+    it when the lane is free up to the label's end, else as a short numeric key (listed in ``keys``,
+    which the figure's key legend explains)."""
     if not bars:
         return
     container = ax.barh([b.lane for b in bars], [b.end - b.start for b in bars], left=[b.start for b in bars],
                         height=BAR_HEIGHT, color=[b.colour for b in bars], edgecolor="black", linewidth=0.5,
                         zorder=2)
+    room = _room_after(bars, span)
     for bar, patch in zip(bars, container.patches, strict=True):
         patch.set_gid(bar.gid)
-        if bar.label and label_fits(bar.label, bar.end - bar.start, span, lane_in * BAR_HEIGHT):
+        if not bar.label:
+            continue
+        if label_fits(bar.label, bar.end - bar.start, span, lane_in * BAR_HEIGHT):
             ax.text((bar.start + bar.end) / 2, bar.lane, bar.label, ha="center", va="center", fontsize=FONT_PT,
-                    color=text_colour(bar.colour), zorder=3, clip_on=True)
+                    color=text_colour(bar.colour), zorder=3, clip_on=True, gid=f"label-{bar.gid}")
+            continue
+        text = bar.label
+        if label_width(text, span) > room[bar.gid] and keys is not None:
+            text = keys.setdefault(bar.label, str(len(keys) + 1))
+        if label_fits(text, bar.end - bar.start, span, lane_in * BAR_HEIGHT):
+            ax.text((bar.start + bar.end) / 2, bar.lane, text, ha="center", va="center", fontsize=FONT_PT,
+                    color=text_colour(bar.colour), zorder=3, clip_on=True, gid=f"label-{bar.gid}")
+        elif label_width(text, span) <= room[bar.gid]:
+            ax.text(bar.end + 0.1 * label_width("x", span), bar.lane, text, ha="left", va="center",
+                    fontsize=FONT_PT - 1, color="black", zorder=3, clip_on=True, gid=f"label-{bar.gid}")
+        else:  # no room beside the bar either: the key sits on the bar's top edge
+            ax.text((bar.start + bar.end) / 2, bar.lane - BAR_HEIGHT / 2, text, ha="center", va="bottom",
+                    fontsize=FONT_PT - 1, color="black", zorder=7, clip_on=True, gid=f"label-{bar.gid}")
+
+
+def label_width(text: str, span: float) -> float:
+    """The width of ``text`` in time units on an axis of ``span`` (the estimate of :func:`label_fits`)."""
+    return (len(text) * 0.6 + 0.8) * FONT_PT / 72 / (WIDTH_IN * PLOT_SHARE) * span
+
+
+def _room_after(bars: Sequence[Bar], span: float) -> dict[str, float]:
+    """Time free on each bar's lane after its end, up to the next bar (or the axis end)."""
+    room: dict[str, float] = {}
+    by_lane: dict[int, list[Bar]] = {}
+    for b in bars:
+        by_lane.setdefault(b.lane, []).append(b)
+    for lane_bars in by_lane.values():
+        ordered = sorted(lane_bars, key=lambda b: (b.start, b.end))
+        for k, b in enumerate(ordered):
+            following = [o.start for o in ordered[k + 1:] if o.start >= b.end]
+            room[b.gid] = (min(following) if following else span) - b.end
+    return room
+
+
+Placed = list[tuple[TimeMark, int]]
+MARK_STYLE = {"release": ("#2ca02c", ">"), "deadline": ("#d62728", "|"), "due": ("#ff7f0e", "d")}
+
+
+def draw_marks(ax: Axes, placed: Placed) -> None:
+    """Release dates (green ▶), deadlines (red bar) and due dates (orange ◆) at their lanes."""
+    for mark, lane in placed:
+        colour, marker = MARK_STYLE[mark.kind]
+        ax.plot([mark.time], [lane], marker=marker, color=colour, markersize=7, markeredgewidth=1.6,
+                linestyle="none", zorder=6, gid=f"{mark.kind}-{mark.target}")
+
+
+def marks_on_lanes(schedule: Schedule, lane_of: Callable[[ScheduledActivity], int | None]) -> Placed:
+    """Each mark at the lane of its target: a release at the target's first activity, a deadline or
+    due date at its last (an activity target is its own first and last)."""
+    placed = []
+    for mark in schedule.marks:
+        members = [a for a in schedule.activities if mark.target in (a.activity, a.job)]
+        if not members:
+            continue
+        chosen = min(members, key=lambda a: a.start) if mark.kind == "release" else max(members, key=lambda a: a.end)
+        lane = lane_of(chosen)
+        if lane is not None:
+            placed.append((mark, lane))
+    return placed
 
 
 def shade_downtimes(ax: Axes, lanes: dict[str, int], downtimes: Sequence[DowntimeRow], span: float) -> None:
@@ -140,13 +218,18 @@ def mark_makespan(ax: Axes, value: int, annotate: bool) -> None:
                 fontsize=FONT_PT + 1, color=MAKESPAN_COLOUR)
 
 
-def add_legend(ax: Axes, colours: dict[str, str], title: str, downtime: bool) -> None:
-    """A legend outside the top panel: one swatch per colour (when few enough) and the downtime hatch."""
-    handles: list[Patch] = []
+def add_legend(ax: Axes, colours: dict[str, str], title: str, downtime: bool, marks: Sequence[str] = ()) -> None:
+    """A legend outside the top panel: one swatch per colour (when few enough), the downtime hatch and
+    the kinds of date marks drawn."""
+    handles: list[Patch | Line2D] = []
     if len(colours) <= MAX_LEGEND:
         handles = [Patch(facecolor=c, edgecolor="black", linewidth=0.5, label=k) for k, c in colours.items()]
     if downtime:
         handles.append(Patch(label="downtime", **DOWNTIME_STYLE))
+    for kind in dict.fromkeys(marks):
+        colour, marker = MARK_STYLE[kind]
+        handles.append(Line2D([], [], color=colour, marker=marker, linestyle="none", markeredgewidth=1.6,
+                              label=f"{kind} date" if kind != "due" else "due date"))
     if handles:
         ax.legend(handles=handles, title=title, loc="upper left", bbox_to_anchor=(1.005, 1.0), fontsize=FONT_PT,
                   title_fontsize=FONT_PT + 1, frameon=False)
@@ -156,16 +239,21 @@ def add_legend(ax: Axes, colours: dict[str, str], title: str, downtime: bool) ->
 
 
 def machine_panels(resources: Sequence[Resource], schedule: Schedule) -> list[Panel]:
-    """One panel with a lane per unary resource: bars coloured by job, downtime hatched."""
+    """One panel with a lane per unary resource (in natural order: M2 before M10): bars coloured by
+    job, downtime hatched, release and due dates marked on the lanes of the activities they bound."""
     if not resources:
         return []
-    lanes = {r.name: i for i, r in enumerate(resources)}
+    lanes = {r.name: i for i, r in enumerate(sorted(resources, key=lambda r: natural_key(r.name)))}
+
+    def lane_of(a: ScheduledActivity) -> int | None:
+        return next((lanes[u.resource] for u in a.uses if u.resource in lanes), None)
 
     def draw(ax: Axes, s: Schedule) -> None:
         bars = [Bar(lanes[r.resource], r.start, r.end, s.colours[colour_key(r)], r.activity,
                     f"bar-{r.resource}-{r.activity}") for r in s.rows if r.resource in lanes]
-        draw_bars(ax, bars, s.span, LANE_IN)
+        draw_bars(ax, bars, s.span, LANE_IN, s.keys)
         shade_downtimes(ax, lanes, s.downtimes, s.span)
+        draw_marks(ax, marks_on_lanes(s, lane_of))
         lane_axis(ax, list(lanes))
         ax.set_ylabel("machine")
 
@@ -205,10 +293,13 @@ def activity_panel(schedule: Schedule) -> Panel:
     index = {a.name: i for i, a in enumerate(schedule.instance.activities)}
     ordered = sorted(schedule.activities, key=lambda s: (s.start, index[s.activity]))
 
+    lanes = {a.activity: i for i, a in enumerate(ordered)}
+
     def draw(ax: Axes, s: Schedule) -> None:
         bars = [Bar(i, a.start, a.end, s.colours[colour_key(a)], a.activity, f"bar-{a.activity}")
                 for i, a in enumerate(ordered)]
-        draw_bars(ax, bars, s.span, ACTIVITY_LANE_IN)
+        draw_bars(ax, bars, s.span, ACTIVITY_LANE_IN, s.keys)
+        draw_marks(ax, marks_on_lanes(s, lambda a: lanes.get(a.activity)))
         lane_axis(ax, [a.activity for a in ordered])
         ax.tick_params(axis="y", labelsize=FONT_PT if len(ordered) <= 40 else FONT_PT - 2)
         ax.set_ylabel("activity")
@@ -244,7 +335,17 @@ def build_schedule(instance: Instance, solution: Solution) -> Schedule:
     activities = scheduled_activities(instance, solution)
     keys = [colour_key(a) for a in activities]
     return Schedule(instance=instance, activities=activities, rows=rows_of(instance, activities),
-                    downtimes=downtime_rows(instance), makespan=makespan(activities), colours=palette(keys))
+                    downtimes=downtime_rows(instance), makespan=makespan(activities), colours=palette(keys),
+                    marks=time_marks(instance))
+
+
+def add_key_legend(fig: Figure, keys: dict[str, str]) -> None:
+    """The labels that stand as numeric keys on bars too short for them, below the plot."""
+    if not keys:
+        return
+    shown = [f"{k} = {label}" for label, k in keys.items()]
+    text = "labels: " + ", ".join(shown[:60]) + (f", … ({len(shown)} in all)" if len(shown) > 60 else "")
+    fig.text(0.01, 0.005, text, ha="left", va="bottom", fontsize=FONT_PT, wrap=True, gid="key-legend")
 
 
 def plot_gantt(instance: Instance, solution: Solution, out: Path, title: str | None = None) -> Path:
@@ -255,6 +356,11 @@ def plot_gantt(instance: Instance, solution: Solution, out: Path, title: str | N
     A dashed line marks the makespan. Returns ``out``.
     """
     output_format(out)  # refuse a bad suffix before any work
+    return save(gantt_figure(instance, solution, title), out)
+
+
+def gantt_figure(instance: Instance, solution: Solution, title: str | None = None) -> Figure:
+    """The figure of :func:`plot_gantt` (for inspection; nothing is written)."""
     schedule = build_schedule(instance, solution)
     panels = panels_for(schedule)
     fig = new_figure(sum(p.height_in for p in panels) + 0.9)
@@ -264,11 +370,13 @@ def plot_gantt(instance: Instance, solution: Solution, out: Path, title: str | N
         panel.draw(ax, schedule)
         mark_makespan(ax, schedule.makespan, annotate=i == 0)
     has_jobs = any(a.job is not None for a in schedule.activities)
-    add_legend(axes[0], schedule.colours if has_jobs else {}, "job", downtime=bool(schedule.downtimes))
-    axes[0].set_xlim(*time_limits(schedule.makespan))
+    add_legend(axes[0], schedule.colours if has_jobs else {}, "job", downtime=bool(schedule.downtimes),
+               marks=[m.kind for m in schedule.marks])
+    axes[0].set_xlim(*time_limits(schedule.last))
     axes[-1].set_xlabel("time")
     fig.suptitle(title or f"{instance.name} ({instance.family}): makespan {schedule.makespan}")
-    return save(fig, out)
+    add_key_legend(fig, schedule.keys)
+    return fig
 
 
 def plot_job_gantt(instance: Instance, solution: Solution, out: Path, title: str | None = None) -> Path:
@@ -278,26 +386,34 @@ def plot_job_gantt(instance: Instance, solution: Solution, out: Path, title: str
     (an RCPSP) is refused with a hint to use :func:`plot_gantt`. Returns ``out``.
     """
     output_format(out)
+    return save(job_gantt_figure(instance, solution, title), out)
+
+
+def job_gantt_figure(instance: Instance, solution: Solution, title: str | None = None) -> Figure:
+    """The figure of :func:`plot_job_gantt`."""
     schedule = build_schedule(instance, solution)
     if all(a.job is None for a in instance.activities):
         raise SchedcError.at("E706", f"instance {instance.name!r} has no jobs to draw lanes for",
                              hint="plot_gantt draws activities and resource profiles")
-    lanes = {job: i for i, job in enumerate(dict.fromkeys(a.job or "(no job)" for a in instance.activities))}
+    jobs = sorted(dict.fromkeys(a.job or "(no job)" for a in instance.activities), key=natural_key)
+    lanes = {job: i for i, job in enumerate(jobs)}
     machine = {a.activity: machine_of(instance, a) for a in schedule.activities}
-    colours = palette(r.name for r in instance.resources if r.kind != "nonrenewable")
+    colours = palette(sorted((r.name for r in instance.resources if r.kind != "nonrenewable"), key=natural_key))
     bars = [Bar(lanes[a.job or "(no job)"], a.start, a.end, colours.get(machine[a.activity] or "", NEUTRAL),
                 machine[a.activity] or "", f"bar-{a.activity}") for a in schedule.activities]
     fig = new_figure(0.5 + LANE_IN * len(lanes) + 0.9)
     ax = fig.subplots()
-    draw_bars(ax, bars, schedule.span, LANE_IN)
+    draw_bars(ax, bars, schedule.span, LANE_IN, schedule.keys)
+    draw_marks(ax, marks_on_lanes(schedule, lambda a: lanes[a.job or "(no job)"]))
     lane_axis(ax, list(lanes))
     mark_makespan(ax, schedule.makespan, annotate=True)
-    add_legend(ax, colours, "machine", downtime=False)
-    ax.set_xlim(*time_limits(schedule.makespan))
+    add_legend(ax, colours, "machine", downtime=False, marks=[m.kind for m in schedule.marks])
+    ax.set_xlim(*time_limits(schedule.last))
     ax.set_xlabel("time")
     ax.set_ylabel("job")
     fig.suptitle(title or f"{instance.name} ({instance.family}) by job: makespan {schedule.makespan}")
-    return save(fig, out)
+    add_key_legend(fig, schedule.keys)
+    return fig
 
 
 def machine_of(instance: Instance, activity: ScheduledActivity) -> str | None:

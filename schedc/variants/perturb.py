@@ -40,19 +40,22 @@ def _boundary_records(instance: Instance, family: Family, found: list[Boundary],
     records = []
     for k, b in enumerate(found, start=1):
         for side, value in (("feasible", b.feasible), ("infeasible", b.infeasible)):
-            change = b.scalar.change(value)
+            changes = b.scalar.changes(value)
             name = f"{instance.name}_boundary_{k}_{side}"
-            variant = derived(b.scalar.apply(instance, value), name, "boundary", seed, [change])
+            variant = derived(b.scalar.apply(instance, value), name, "boundary", seed, changes)
             path = outdir / f"{name}.sched"
             write_instance(variant, family, path, search)
             record: dict[str, Any] = {"file": path.name, "name": name, "mode": "boundary", "kind": b.scalar.kind,
-                                      "changes": [change], "value": value, "solves": b.solves}
+                                      "changes": changes, "value": value, "solves": b.solves}
             if side == "feasible":
                 record.update(status=b.feasible_probe.status, objective=b.feasible_probe.objective, proof="verified")
             else:
                 conflict = explain_infeasibility(variant, family, explain) if explain > 0 else None
+                # the status is CP-SAT's proof (INFEASIBLE, not a timeout); the conflict explains it
                 record.update(status="infeasible", objective=None, proof="infeasible (CP-SAT)",
-                              conflict=[c.id for c in conflict.constraints] if conflict else None)
+                              conflict=[c.id for c in conflict.constraints] if conflict else None,
+                              conflict_minimal=conflict.minimal if conflict else None,
+                              conflict_verified=conflict.verified if conflict else None)
             records.append(record)
     return records
 

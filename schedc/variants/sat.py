@@ -168,18 +168,24 @@ def sat_variant(instance: Instance, family: Family, certificate: Solution, rng: 
     return current, [f"{label}: {old} -> {new}" for label, (old, new) in net.items() if old != new]
 
 
-def sat_records(instance: Instance, family: Family, outdir: Path, count: int, seed: int, time_limit: float,
-                search: Sequence[Path], strength: float = 0.2) -> list[dict[str, Any]]:
-    """Write ``count`` sat variants of ``instance``; their manifest records."""
+def sat_instances(instance: Instance, family: Family, count: int, seed: int, time_limit: float,
+                  strength: float = 0.2, workers: int = 2) -> list[tuple[Instance, dict[str, Any], Solution]]:
+    """Up to ``count`` sat variants of ``instance``, each with its manifest record (no ``file`` yet) and the
+    certificate (the base's CP-SAT schedule, feasible for every variant).
+
+    The variant's ``meta bks`` is its re-solved objective (``optimal`` when CP-SAT proves it, else
+    ``upper_bound``): a verified schedule of that value exists. A re-solve stopped by the time limit
+    with a worse value than the certificate's (or none) gives way to the certificate's value.
+    """
     from schedc.variants.perturb import derived
 
-    base = solve_instance(instance, family, time_limit, seed)
+    base = solve_instance(instance, family, time_limit, seed, workers)
     if base.solution is None:
         raise SchedcError.at("E804", f"{instance.name}: CP-SAT found no schedule in {time_limit:g} s "
                              f"(status {base.status}), so no certificate keeps a variant feasible",
                              hint="a longer --time-limit, or perturb a feasible instance")
     rng = random.Random(seed)
-    records = []
+    out = []
     for k in range(1, count + 1):
         changed, changes = sat_variant(instance, family, base.solution, rng, strength)
         if not changes:
@@ -189,13 +195,36 @@ def sat_records(instance: Instance, family: Family, outdir: Path, count: int, se
         reference = evaluate(make_context(variant, family), base.solution)
         if not reference.feasible:  # the certificate is the proof: never write a variant it does not hold for
             raise AssertionError(f"{name}: the reference schedule is infeasible after the changes {changes}")
-        solved = solve_instance(variant, family, time_limit, seed)
-        path = outdir / f"{name}.sched"
+        solved = solve_instance(variant, family, time_limit, seed, workers)
+        status, objective = solved.status, solved.objective
+        if status != "optimal" and reference.objective is not None and (objective is None
+                                                                         or reference.objective < objective):
+            status, objective = "feasible", reference.objective  # a re-solve cut short is no better than the proof
+        if objective is not None:
+            kind = "optimal" if status == "optimal" else "upper_bound"
+            variant = msgspec.structs.replace(variant, meta=msgspec.structs.replace(
+                variant.meta, bks=objective, bks_kind=kind, bks_source="CP-SAT, verified"))
+        out.append((variant, {"name": name, "mode": "sat", "changes": changes,
+                              "status": status, "objective": objective,
+                              "reference_objective": reference.objective, "base_objective": base.objective,
+                              "optimum_moved": objective != base.objective
+                              if status == base.status == "optimal" else None,
+                              "proof": "verified (reference schedule and re-solved schedule)"}, base.solution))
+    return out
+
+
+def sat_records(instance: Instance, family: Family, outdir: Path, count: int, seed: int, time_limit: float,
+                search: Sequence[Path], strength: float = 0.2) -> list[dict[str, Any]]:
+    """Write ``count`` sat variants of ``instance``; their manifest records."""
+    from schedc.importers.common import write_atomic
+    from schedc.verify import Verifier
+
+    records = []
+    made = sat_instances(instance, family, count, seed, time_limit, strength)
+    for variant, record, _certificate in made:
+        path = outdir / f"{variant.name}.sched"
         write_instance(variant, family, path, search)
-        records.append({"file": path.name, "name": name, "mode": "sat", "changes": changes,
-                        "status": solved.status, "objective": solved.objective,
-                        "reference_objective": reference.objective, "base_objective": base.objective,
-                        "optimum_moved": solved.objective != base.objective
-                        if solved.status == base.status == "optimal" else None,
-                        "proof": "verified (reference schedule and re-solved schedule)"})
+        records.append({"file": path.name, **record, "certificate": f"{instance.name}_certificate.txt"})
+    if made:  # the certificate as an answer in canonical names: `schedc check VARIANT CERTIFICATE` accepts it
+        write_atomic(outdir / f"{instance.name}_certificate.txt", Verifier(instance, family).write(made[0][2]))
     return records

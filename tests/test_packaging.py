@@ -1,0 +1,23 @@
+"""The wheel holds every code package: a package left out of ``setup.py`` imports from the source tree
+(where the tests run) but not from an installed copy, so its commands would fail only for users."""
+
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _setup_module():
+    spec = importlib.util.spec_from_file_location("schedc_setup", ROOT / "setup.py")
+    source = (ROOT / "setup.py").read_text(encoding="utf-8").replace("\nsetup(", "\n_unused = dict(")
+    module = importlib.util.module_from_spec(spec)
+    exec(compile(source, str(ROOT / "setup.py"), "exec"), module.__dict__)
+    return module
+
+
+def test_every_folder_of_python_code_is_a_listed_package():
+    listed = set(_setup_module().code_packages())
+    folders = {p.parent for p in (ROOT / "schedc").rglob("*.py") if "__pycache__" not in p.parts}
+    expected = {".".join(("schedc", *f.relative_to(ROOT / "schedc").parts)) for f in folders}
+    assert expected == listed
+    assert "schedc.variants" in listed and "schedc.grammars" in listed
