@@ -376,7 +376,7 @@ _DOMAINS: dict[str, tuple[float, float, str]] = {
     "arrival_scv": (0.0, 25.0, "0 ≤ c_a² < 25"),
     "processing_scv": (0.0, 25.0, "0 ≤ c_p² < 25"),
     "tightness": (0.0, 100.0, "0 < τ* < 100"),
-    "imbalance": (0.0, 10.0, "0 < χ* < 10"),
+    "imbalance": (0.0, 10.0, "0 ≤ χ* < 10"),
 }
 
 
@@ -388,7 +388,7 @@ def _check_targets(targets: TargetsSpec, config: DfjspConfig) -> list[tuple[str,
             out.append((f"$.targets.{field}", "expected a number or a non-empty list"))
         for v in values:
             low, high, text = _DOMAINS.get(field, (-1.0, 1.0, "0 ≤ δ* < 1"))
-            if not (low < v < high or (v == 0 and field in ("disturbance", "arrival_scv", "processing_scv"))):
+            if not (low < v < high or (v == 0 and field in ("disturbance", "arrival_scv", "processing_scv", "imbalance"))):
                 out.append((f"$.targets.{field}", f"expected {text}, got {v}"))
     groups = set(config.plant.groups())
     for i, w in enumerate(targets.bottlenecks):
