@@ -467,7 +467,11 @@ def realise(point: ConfigPoint) -> tuple[World, CalibrationReport | None]:
     if not point.calibrate.enabled:
         return build_world(draft(point)), None
     if point.calibrate.method == "baseline":
-        from schedc.dynamic.baseline import random_search  # the baseline builds on this module
+        from schedc.dynamic.baseline import random_search  # the baselines build on this module
 
         return random_search(point)
+    if point.calibrate.method in ("moo", "hybrid"):
+        from schedc.dynamic.moo import hybrid_calibrate, moo_calibrate
+
+        return (moo_calibrate if point.calibrate.method == "moo" else hybrid_calibrate)(point)
     return calibrate(point)
