@@ -114,13 +114,22 @@ def generate_dir(config: Path, out: Path, calibrate: bool | None = None, limit: 
     return [path for path, _ in files]
 
 
-def calibration_table(config: Path, baseline: bool = False, limit: int | None = None) -> list[dict[str, Any]]:
-    """``schedc calibrate``: per grid point, SESC's report (and the parameter-space baseline's)."""
+def calibration_table(config: Path, baseline: bool = False, limit: int | None = None,
+                      thresholds: dict[str, float] | None = None,
+                      l2_tolerance: float | None = None) -> list[dict[str, Any]]:
+    """``schedc calibrate``: per grid point, SESC's report (and the parameter-space baseline's);
+    ``thresholds`` / ``l2_tolerance`` override the configuration's paper-success tolerances."""
     from schedc.dynamic.baseline import random_search
     from schedc.dynamic.calibrate import calibrate
 
     rows = []
     for point in points_of(config, True, limit):
+        options = point.calibrate
+        if thresholds:
+            options = msgspec.structs.replace(options, thresholds=options.thresholds | thresholds)
+        if l2_tolerance is not None:
+            options = msgspec.structs.replace(options, l2_tolerance=l2_tolerance)
+        point = msgspec.structs.replace(point, calibrate=options)
         row: dict[str, Any] = {"instance": point.name, "sesc": msgspec.to_builtins(calibrate(point)[1])}
         if baseline:
             row["baseline"] = msgspec.to_builtins(random_search(point)[1])
