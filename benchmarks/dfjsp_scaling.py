@@ -29,8 +29,20 @@ TARGETS = {"utilisation": 0.85, "tightness": 3.0, "arrival_scv": 1.0, "processin
            "disturbance": 0.05, "imbalance": 0.2}
 
 
-def per_decision(jobs: int, repeat: int) -> tuple[int, float, float]:
-    """(decisions of one rollout, best CPU and wall seconds per decision over the rules and repeats)."""
+def mean_pool(sim: Simulator) -> float:
+    """Mean number of ready operations per decision under SPT+LIT (what a decision has to look at)."""
+    from schedc.dynamic.rules import parse_rule
+
+    rule, state, sizes = parse_rule("SPT+LIT"), sim.reset(), []
+    while not state.done:
+        sizes.append(len(state.pool))
+        state = sim.step(state, *rule.choose(sim, state))
+    return sum(sizes) / len(sizes)
+
+
+def per_decision(jobs: int, repeat: int) -> tuple[int, float, float, float]:
+    """(decisions of one rollout, best CPU and wall seconds per decision over the rules and repeats,
+    mean ready pool)."""
     world = generate(point_of(TARGETS, seed=jobs, jobs=jobs, name=f"scale_{jobs}"))
     sim = Simulator(world)
     cpu = wall = float("inf")
@@ -42,7 +54,7 @@ def per_decision(jobs: int, repeat: int) -> tuple[int, float, float]:
             decisions = rollout.decisions
             cpu = min(cpu, (time.process_time() - began_cpu) / decisions)
             wall = min(wall, (time.perf_counter() - began) / decisions)
-    return decisions, cpu, wall
+    return decisions, cpu, wall, mean_pool(sim)
 
 
 def main() -> None:
@@ -51,13 +63,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    print("| N_J | decisions | CPU ms per decision | wall ms per decision |")
-    print("|---:|---:|---:|---:|")
+    print("| N_J | decisions | CPU ms per decision | wall ms per decision | mean ready pool |")
+    print("|---:|---:|---:|---:|---:|")
     costs = []
     for n in sizes:
-        decisions, cost, wall = per_decision(n, args.repeat)
+        decisions, cost, wall, pool = per_decision(n, args.repeat)
         costs.append(cost)
-        print(f"| {n} | {decisions} | {cost * 1e3:.3f} | {wall * 1e3:.3f} |")
+        print(f"| {n} | {decisions} | {cost * 1e3:.3f} | {wall * 1e3:.3f} | {pool:.1f} |")
     print(f"\nN_J = {sizes[-1]} / N_J = {sizes[0]}: × {costs[-1] / costs[0]:.2f} (CPU time; target ≤ 1.20)")
 
 
