@@ -137,7 +137,8 @@ def test_moo_and_hybrid_calibrators() -> None:
 
 
 def test_ssi_tiers() -> None:
-    assert [tier(v) for v in (10, 39.9, 40, 54.9, 55, 90)] == ["easy", "easy", "medium", "medium", "hard", "hard"]
+    assert [tier(v) for v in (10, 42.4, 42.5, 48.9, 49, 90)] == ["easy", "easy", "medium", "medium", "hard", "hard"]
+    assert tier(50, (40, 55)) == "medium"
 
 
 class Checked:

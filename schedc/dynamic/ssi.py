@@ -17,9 +17,9 @@ Default normalisers: C_max = 50 (ρ_nb = 0.96 with c_a² = c_p² = 1 gives C = 4
 (τ = 0.5: due dates half the processing time away), K_max = 100 (e.g. 20 machines × 5 steps),
 S_max = 0.2 (a fifth of the capacity lost), ε = 0.01.
 
-Tiers: **easy** SSI < 40, **medium** 40 ≤ SSI < 55, **hard** SSI ≥ 55 (:data:`TIER_CUTS`); the cut
-points split the SSI range of the DynaSched-Grid sample of ``benchmarks/dfjsp_ssi.py`` into roughly
-equal thirds (docs/dynamic.md gives the measured distribution).
+Tiers: **easy** SSI < 42.5, **medium** 42.5 ≤ SSI < 49, **hard** SSI ≥ 49 (:data:`TIER_CUTS`): the
+terciles of the SSI on 40 random DynaSched-Grid points (``benchmarks/dfjsp_ssi.py --points 40``:
+42.5 / 48.8, range 24.8–63.4), so each tier holds about a third of the Grid.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import msgspec
 
 from schedc.dynamic.metrics import Metrics
 
-TIER_CUTS = (40.0, 55.0)
+TIER_CUTS = (42.5, 49.0)
 
 
 def tier(index: float, cuts: tuple[float, float] = TIER_CUTS) -> str:
