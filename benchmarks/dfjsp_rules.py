@@ -1,6 +1,10 @@
 """Dispatching-rule rollouts of dynamic flexible job shop worlds: speed and objective per rule.
 
-Usage: ``python benchmarks/dfjsp_rules.py [CONFIG.toml] [--jobs N] [--machines M] [--seed S]``.
+Usage: ``python benchmarks/dfjsp_rules.py [CONFIG.toml] [--jobs N] [--machines M] [--seed S]``, or
+``python benchmarks/dfjsp_rules.py --grid 20`` for the relative-to-best table (as the paper's Table 5):
+on that many random Grid points (:mod:`benchmarks.dfjsp_grid`, generator output, makespan) every rule's
+gap to the best rule of the instance, (C_max(rule) − C_max(best)) / C_max(best), averaged over the
+instances, for the best, median and worst rule, and per rule with ``--all-rules``.
 With a configuration, every grid point is generated (:mod:`schedc.dynamic.generator`); without,
 the test suite's random world of ``--jobs`` jobs on ``--machines`` machines is used. Prints one
 line per rule: wall time of the rollout, makespan, weighted tardiness, aborts and decisions; then
@@ -79,6 +83,28 @@ def references(world: World, rollouts: list, rollout_seconds: float, cpsat_secon
           f"{best.makespan / result.objective:.3f}")
 
 
+def relative_table(worlds: list[World], show_all: bool) -> None:
+    """Mean relative gap to the per-instance best rule: best, median and worst rule (Table 5 layout)."""
+    gaps: dict[str, list[float]] = {rule: [] for rule in RULE_NAMES}
+    for world in worlds:
+        sim = Simulator(world)
+        spans = {rule: simulate(sim, rule).makespan for rule in RULE_NAMES}
+        best = min(spans.values())
+        for rule, span in spans.items():
+            gaps[rule].append((span - best) / best)
+    mean = sorted(((statistics.fmean(v), rule) for rule, v in gaps.items()))
+    middle = mean[len(mean) // 2]
+    print(f"{len(worlds)} Grid instances, {len(RULE_NAMES)} rules, makespan\n")
+    print("| | rule | mean (C_max − best) / best | instances where best |")
+    print("|---|---|---:|---:|")
+    for label, (value, rule) in (("best", mean[0]), ("median", middle), ("worst", mean[-1])):
+        wins = sum(g == 0 for g in gaps[rule])
+        print(f"| {label} | {rule} | {value:.1%} | {wins} |")
+    if show_all:
+        for value, rule in mean:
+            print(f"| | {rule} | {value:.1%} | {sum(g == 0 for g in gaps[rule])} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("config", nargs="?", type=Path, default=None)
@@ -86,7 +112,16 @@ def main() -> None:
     parser.add_argument("--machines", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cpsat-seconds", type=float, default=10.0)
+    parser.add_argument("--grid", type=int, default=0, help="relative-to-best table on N random Grid points")
+    parser.add_argument("--all-rules", action="store_true", help="with --grid: one row per rule")
     args = parser.parse_args()
+    if args.grid:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+        from benchmarks.dfjsp_grid import grid_sample
+        from schedc.dynamic.generator import generate
+
+        relative_table([generate(p) for p in grid_sample(args.grid, seed=args.seed)], args.all_rules)
+        return
     for world in worlds(args):
         report(world, args.seed, args.cpsat_seconds)
 

@@ -1,15 +1,21 @@
-"""Does the Schedule Stress Index predict how much dispatching matters?
+"""Does the Schedule Stress Index predict how much dispatching matters? (§6.4 and Appendix I)
 
-For every point of a grid configuration (default ``examples/dfjsp/grid.toml``, 54 points) the
-SESC-calibrated world is simulated under all 24 composite rules. Outcome difficulty is the gap
-between a random rule and the best rule, ``makespan(random) − makespan(best)`` (the random rule
-is drawn per instance from the 24 with a seeded generator; the mean over the 24 rules and the
-mean of three rollouts of random dispatching (``RANDOM``: a random admissible decision each time)
-are less noisy variants, and the gaps are also shown relative to the best makespan). Prints the Spearman rank
-correlation of each with the SSI, with a bootstrap 95 % interval, and the per-instance table with
-``--table``.
+On random DynaSched-Grid points (:mod:`benchmarks.dfjsp_grid`, SESC-calibrated, makespan) every
+world is simulated under all 24 composite rules. Outcome difficulty is the gap between a random rule
+(drawn per instance from the 24 with a seeded generator) and the best rule,
+``makespan(random) − makespan(best)``; the mean over the rules and the relative gaps are shown too.
 
-    python benchmarks/dfjsp_ssi.py [CONFIG] [--limit N] [--seed 0] [--table]
+* **Outcome validation** (§6.4): Spearman ρ of SSI with each gap, 95 % interval from
+  ``scipy.stats.bootstrap`` (BCa, 2,000 resamples, seeded), and the mean gap of the bottom vs the
+  top SSI quintile.
+* **Robustness** (Appendix I): the four component weights perturbed (each × U[0.8, 1.2], 50 draws)
+  and the normalisers C_max, P_max, K_max, S_max swept × {0.5, 2}; for each variant the Spearman
+  and Kendall correlation of its SSI with the default SSI, the mean absolute shift of an instance's
+  SSI decile, and the variant's own Spearman ρ with the outcome gap. The normaliser choice in
+  docs/dynamic.md rests on these figures.
+* The tier counts (easy/medium/hard, :data:`schedc.dynamic.ssi.TIER_CUTS`) and the SSI range.
+
+    python benchmarks/dfjsp_ssi.py [--points 60] [--seed 0]
 """
 
 from __future__ import annotations
@@ -20,97 +26,105 @@ import sys
 import time
 from pathlib import Path
 
+import msgspec
 import numpy as np
+from scipy import stats
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from schedc.dynamic.api import points_of  # noqa: E402
-from schedc.dynamic.calibrate import realise  # noqa: E402
-from schedc.dynamic.metrics import compute_metrics  # noqa: E402
+from benchmarks.dfjsp_grid import grid_sample  # noqa: E402
+from schedc.dynamic.calibrate import calibrate  # noqa: E402
+from schedc.dynamic.metrics import Metrics, compute_metrics  # noqa: E402
 from schedc.dynamic.rules import RULE_NAMES, simulate  # noqa: E402
-from schedc.dynamic.ssi import stress_index  # noqa: E402
+from schedc.dynamic.simulator import Simulator  # noqa: E402
+from schedc.dynamic.ssi import SsiNormalisers, stress_index, tier  # noqa: E402
 
 
-def ranks(values: np.ndarray) -> np.ndarray:
-    """Average ranks (ties share the mean of their positions)."""
-    order = np.argsort(values, kind="stable")
-    ranked = np.empty(len(values))
-    ranked[order] = np.arange(1, len(values) + 1)
-    for value in np.unique(values):
-        tied = values == value
-        ranked[tied] = ranked[tied].mean()
-    return ranked
+def measure(points: int, seed: int) -> tuple[list[Metrics], dict[str, np.ndarray]]:
+    """Per instance: its metrics, and the outcome gaps."""
+    rng = np.random.default_rng(seed)
+    metrics, gaps = [], {"random − best": [], "mean − best": [], "(random − best)/best": []}
+    for point in grid_sample(points, seed):
+        world, _ = calibrate(point)
+        metrics.append(compute_metrics(world))
+        sim = Simulator(world)
+        spans = [simulate(sim, rule).makespan for rule in RULE_NAMES]
+        best, pick = min(spans), spans[int(rng.integers(len(spans)))]
+        gaps["random − best"].append(pick - best)
+        gaps["mean − best"].append(statistics.fmean(spans) - best)
+        gaps["(random − best)/best"].append((pick - best) / best)
+    return metrics, {k: np.array(v, dtype=float) for k, v in gaps.items()}
+
+
+def index(metrics: list[Metrics], norm: SsiNormalisers, weights: np.ndarray | None = None) -> np.ndarray:
+    """The SSI of every instance with these normalisers and component weights (default equal)."""
+    w = np.ones(4) if weights is None else weights
+    return np.array([100 * float(np.dot(stress_index(m, norm).normalised, w)) / float(w.sum()) for m in metrics])
 
 
 def spearman(x: np.ndarray, y: np.ndarray) -> float:
-    """Pearson correlation of the ranks."""
-    return float(np.corrcoef(ranks(x), ranks(y))[0, 1])
+    return float(stats.spearmanr(x, y).statistic)
 
 
-def bootstrap(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, draws: int = 2000) -> tuple[float, float]:
-    """Percentile 95 % interval of Spearman's ρ over resampled instances."""
-    n = len(x)
-    values = []
-    for _ in range(draws):
-        pick = rng.integers(0, n, n)
-        if len(np.unique(x[pick])) > 1 and len(np.unique(y[pick])) > 1:
-            values.append(spearman(x[pick], y[pick]))
-    return float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5))
+def interval(x: np.ndarray, y: np.ndarray, seed: int) -> tuple[float, float]:
+    found = stats.bootstrap((x, y), spearman, paired=True, vectorized=False, n_resamples=2000,
+                            method="BCa", random_state=np.random.default_rng(seed))
+    return float(found.confidence_interval.low), float(found.confidence_interval.high)
 
 
-def measure(config: Path, limit: int | None, seed: int) -> list[dict[str, float | str]]:
+def deciles(values: np.ndarray) -> np.ndarray:
+    return np.minimum((stats.rankdata(values) - 1) * 10 // len(values), 9)
+
+
+def quintile_gap(ssi: np.ndarray, gap: np.ndarray) -> tuple[float, float]:
+    order = np.argsort(ssi, kind="stable")
+    k = max(1, len(ssi) // 5)
+    return float(gap[order[:k]].mean()), float(gap[order[-k:]].mean())
+
+
+def robustness(metrics: list[Metrics], base: np.ndarray, gap: np.ndarray, seed: int) -> None:
     rng = np.random.default_rng(seed)
-    rows = []
-    for point in points_of(config, calibrate=True, limit=limit):
-        world, _report = realise(point)
-        index = stress_index(compute_metrics(world, point.targets.bottlenecks))
-        ssi = index.index
-        makespans = {rule: simulate(world, rule).makespan for rule in RULE_NAMES}
-        best = min(makespans.values())
-        random_rule = RULE_NAMES[int(rng.integers(len(RULE_NAMES)))]
-        mean = statistics.fmean(makespans.values())
-        dispatch = statistics.fmean(simulate(world, "RANDOM", seed=k).makespan for k in range(3))
-        rows.append({"instance": world.name, "ssi": ssi, "congestion": index.congestion, "pressure": index.pressure,
-                     "best": best, "random_rule": random_rule,
-                     "random_gap": makespans[random_rule] - best, "mean_gap": mean - best,
-                     "dispatch_gap": dispatch - best,
-                     "random_rel": (makespans[random_rule] - best) / best, "mean_rel": (mean - best) / best})
-    return rows
+    default = SsiNormalisers()
+    variants: list[tuple[str, np.ndarray]] = []
+    weights = [index(metrics, default, rng.uniform(0.8, 1.2, 4)) for _ in range(50)]
+    for field in ("c_max", "p_max", "k_max", "s_max"):
+        for factor in (0.5, 2.0):
+            norm = msgspec.structs.replace(default, **{field: getattr(default, field) * factor})
+            variants.append((f"{field} × {factor:g}", index(metrics, norm)))
+    print("\n| variant | Spearman with default SSI | Kendall | mean |decile shift| | Spearman with random − best |")
+    print("|---|---:|---:|---:|---:|")
+    rows = [("weights × U[0.8, 1.2] (50 draws, mean)", w) for w in weights[:1]]
+    shift = statistics.fmean(float(np.abs(deciles(w) - deciles(base)).mean()) for w in weights)
+    rho = statistics.fmean(spearman(w, base) for w in weights)
+    tau = statistics.fmean(float(stats.kendalltau(w, base).statistic) for w in weights)
+    outcome = statistics.fmean(spearman(w, gap) for w in weights)
+    print(f"| {rows[0][0]} | {rho:.3f} | {tau:.3f} | {shift:.2f} | {outcome:.3f} |")
+    for name, values in variants:
+        print(f"| {name} | {spearman(values, base):.3f} | {stats.kendalltau(values, base).statistic:.3f} | "
+              f"{np.abs(deciles(values) - deciles(base)).mean():.2f} | {spearman(values, gap):.3f} |")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("config", nargs="?", type=Path, default=ROOT / "examples" / "dfjsp" / "grid.toml")
-    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--points", type=int, default=60)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--table", action="store_true", help="print the per-instance rows")
     args = parser.parse_args()
     began = time.perf_counter()
-    rows = measure(args.config, args.limit, args.seed)
-    elapsed = time.perf_counter() - began
-    ssi = np.array([r["ssi"] for r in rows], dtype=float)
-    rng = np.random.default_rng(args.seed + 1)
-    print(f"{len(rows)} instances, 24 rules each, {elapsed:.1f} s in all\n")
-    print("| difficulty | Spearman ρ with SSI | 95 % bootstrap interval |")
-    print("|---|---:|---|")
-    for key, label in (("random_gap", "makespan(random rule) − best"), ("mean_gap", "mean over rules − best"),
-                       ("dispatch_gap", "random dispatching (3 seeds) − best"),
-                       ("random_rel", "(random − best) / best"), ("mean_rel", "(mean − best) / best")):
-        values = np.array([r[key] for r in rows], dtype=float)
-        low, high = bootstrap(ssi, values, rng)
-        print(f"| {label} | {spearman(ssi, values):.3f} | [{low:.3f}, {high:.3f}] |")
-    mean_gap = np.array([r["mean_gap"] for r in rows], dtype=float)
-    for key in ("congestion", "pressure"):
-        component = np.array([r[key] for r in rows], dtype=float)
-        print(f"| (component {key} alone vs mean over rules − best) | {spearman(component, mean_gap):.3f} | |")
-    print(f"\nSSI range {ssi.min():.1f}–{ssi.max():.1f}, median {np.median(ssi):.1f}")
-    if args.table:
-        print("\n| instance | SSI | best | random rule | random − best | mean − best |")
-        print("|---|---:|---:|---|---:|---:|")
-        for r in rows:
-            print(f"| {r['instance']} | {r['ssi']:.1f} | {r['best']} | {r['random_rule']} | {r['random_gap']} | "
-                  f"{r['mean_gap']:.1f} |")
+    metrics, gaps = measure(args.points, args.seed)
+    ssi = index(metrics, SsiNormalisers())
+    print(f"{len(ssi)} Grid instances, 24 rules each, {time.perf_counter() - began:.0f} s\n")
+    print("| difficulty | Spearman ρ with SSI | 95 % BCa interval | mean, bottom SSI quintile | top quintile |")
+    print("|---|---:|---|---:|---:|")
+    for name, gap in gaps.items():
+        low, high = interval(ssi, gap, args.seed)
+        bottom, top = quintile_gap(ssi, gap)
+        print(f"| {name} | {spearman(ssi, gap):.3f} | [{low:.3f}, {high:.3f}] | {bottom:.3g} | {top:.3g} |")
+    tiers = [tier(v) for v in ssi]
+    print(f"\nSSI range {ssi.min():.1f}–{ssi.max():.1f}, median {np.median(ssi):.1f}, terciles "
+          f"{np.percentile(ssi, 33.3):.1f} / {np.percentile(ssi, 66.7):.1f}; tiers: "
+          + ", ".join(f"{t} {tiers.count(t)}" for t in ("easy", "medium", "hard")))
+    robustness(metrics, ssi, gaps["random − best"], args.seed)
 
 
 if __name__ == "__main__":

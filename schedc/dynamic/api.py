@@ -128,13 +128,6 @@ def manifest_text(entries: list[dict[str, Any]]) -> str:
     return json.dumps(entries, indent=1) + "\n"
 
 
-def calibration_table(config: Path, baseline: bool = False, limit: int | None = None) -> list[dict[str, Any]]:
-    """``schedc calibrate``: per grid point, SESC's report (and the parameter-space baseline's)."""
-    from schedc.dynamic.batch import calibrate
-
-    return calibrate(config, baseline, limit)
-
-
 def plot_calibration(rows: list[dict[str, Any]], out: Path) -> Path:
     """The L2 error of every grid point before and after calibration (log scale), with the
     calibration tolerance as the target line."""

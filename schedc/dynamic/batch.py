@@ -88,15 +88,27 @@ def _calibrate_task(task: tuple[Any, bool]) -> dict[str, Any]:
     return json.loads(json.dumps(row))  # tuples become lists: a fresh row equals one read back from --resume
 
 
+def _with_tolerances(point: Any, thresholds: dict[str, float] | None, l2_tolerance: float | None) -> Any:
+    """``point`` with its calibration's paper-success tolerances overridden where given."""
+    options = point.calibrate
+    if thresholds:
+        options = msgspec.structs.replace(options, thresholds=options.thresholds | thresholds)
+    if l2_tolerance is not None:
+        options = msgspec.structs.replace(options, l2_tolerance=l2_tolerance)
+    return msgspec.structs.replace(point, calibrate=options)
+
+
 def calibrate(config: Path, baseline: bool = False, limit: int | None = None, jobs: int = 1,
               executor: str = "local", scheduler: str | None = None, resume: Path | None = None,
-              progress: bool = False) -> list[dict[str, Any]]:
-    """``schedc calibrate``: one row per grid point in grid order (see the module docstring)."""
+              progress: bool = False, thresholds: dict[str, float] | None = None,
+              l2_tolerance: float | None = None) -> list[dict[str, Any]]:
+    """``schedc calibrate``: one row per grid point in grid order (see the module docstring);
+    ``thresholds`` / ``l2_tolerance`` override the configuration's paper-success tolerances."""
     from schedc.bench.executor import run_tasks
     from schedc.bench.jsonl import JsonlAppender, read_records
     from schedc.dynamic.api import points_of
 
-    points = points_of(config, True, limit)
+    points = [_with_tolerances(p, thresholds, l2_tolerance) for p in points_of(config, True, limit)]
     names = {p.name for p in points}
     rows: dict[str, dict[str, Any]] = {}
     if resume is not None:

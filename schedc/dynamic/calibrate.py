@@ -22,19 +22,19 @@ with six operators, each aimed at one metric:
 * **window swapping** (ρ_b when a window is overloaded even without downtime): swaps the arrival
   slots of heavy jobs inside the window with light jobs outside it (:func:`window_swapping`).
 
-Each step tries every operator. Slack scaling and bottleneck engineering are exact, local repairs,
-so the other operators are tried as moves followed by them (rate correction also by renewal
-resampling, since jobs added at random dates disturb the arrival process). A candidate with error
-vector e' replacing e is scored
+* **group rebalancing** (χ): group-targeted work scaling, :mod:`schedc.dynamic.imbalance`.
 
-    Σ_i e'_i² + λ_hard Σ_{i: |e_i| ≤ tol} [|e'_i| − tol]₊² + λ_soft Σ_{i: |e_i| > tol} [|e'_i| − |e_i|]₊²
-
-(λ_hard = 100 ≫ λ_soft = 1): pushing a metric that is within tolerance out of it is what costs. The
-best candidate is applied when its score beats Σ e_i²; the loop stops at strict success, after
-``patience`` steps without an improvement or after ``max_iter`` steps, and returns the best world seen.
+Slack scaling and bottleneck engineering are exact, local repairs, so the other operators are
+tried as moves followed by them (rate correction also by renewal resampling, since jobs added at
+random dates disturb the arrival process; group rebalancing also by processing-time resampling).
+Each step picks an operator by impact vectors and the asymmetric penalty φ
+(:mod:`schedc.dynamic.strategy`, ``calibrate.selection``): the best measured J(e', e) below Σ e_i²
+is applied; the loop stops at strict success, after ``patience`` steps without an improvement or
+after ``max_iter`` steps, and returns the best world seen (by L2 of the relative errors).
 
 Success: *strict* when every targeted metric is within the tolerance, *relaxed* when every one is
-within twice the tolerance.
+within twice the tolerance; the report also carries the paper's normalised L2 and strict/relaxed
+success (:mod:`schedc.dynamic.success`).
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ import numpy as np
 
 from schedc.dynamic.config import ConfigPoint
 from schedc.dynamic.generator import Draft, build_world, draft, engineer_outages, streams, warp
+from schedc.dynamic.imbalance import rebalance_groups
 from schedc.dynamic.metrics import (
     error_vector,
     l2_error,
@@ -59,6 +60,8 @@ from schedc.dynamic.metrics import (
     window_work,
     within,
 )
+from schedc.dynamic.strategy import Penalty, Selector
+from schedc.dynamic.success import normalised_l2, success
 from schedc.dynamic.world import World
 
 LAMBDA_HARD, LAMBDA_SOFT = 100.0, 1.0
@@ -79,6 +82,10 @@ class CalibrationReport(msgspec.Struct, frozen=True, kw_only=True):
     evaluations: int
     runtime: float
     applied: tuple[str, ...] = ()
+    normalised_l2_before: float = 0.0
+    normalised_l2_after: float = 0.0
+    paper_strict: bool = False
+    paper_relaxed: bool = False
 
 
 @dataclass(frozen=True)
@@ -362,6 +369,15 @@ def window_swapping(s: CalibrationState, ctx: CalibrationContext) -> Calibration
     return ctx.state(replace(d, release=release, batch=batch), s.alpha) if changed else None
 
 
+def group_rebalancing(s: CalibrationState, ctx: CalibrationContext) -> CalibrationState | None:
+    """Scale group work towards load imbalance χ* (:func:`~schedc.dynamic.imbalance.rebalance_groups`)."""
+    target = ctx.point.targets.imbalance
+    if target is None or abs(s.errors["imbalance"]) < 1e-4:
+        return None
+    d = rebalance_groups(s.draft, target, ctx.rng)
+    return None if d is s.draft else ctx.state(d, s.alpha)
+
+
 def _settled(op: Operator, *repairs: Operator) -> Operator:
     """``op`` followed by ``repairs`` in order (each skipped when it has nothing to do)."""
     def move(s: CalibrationState, ctx: CalibrationContext) -> CalibrationState | None:
@@ -379,6 +395,7 @@ OPERATORS: dict[str, Operator] = {
     "renewal": _settled(renewal_resampling, slack_scaling, bottleneck_engineering),
     "processing": _settled(processing_resampling, slack_scaling, bottleneck_engineering),
     "window": _settled(window_swapping, bottleneck_engineering),
+    "imbalance": _settled(group_rebalancing, processing_resampling, slack_scaling, bottleneck_engineering),
     "slack": slack_scaling,
     "outages": bottleneck_engineering,
 }
@@ -388,16 +405,8 @@ OPERATORS: dict[str, Operator] = {
 
 
 def score(new: dict[str, float], old: dict[str, float], tolerance: float) -> float:
-    """Impact score of replacing error vector ``old`` by ``new`` (module docstring); lower is better."""
-    total = 0.0
-    for key, e in new.items():
-        before = abs(old[key])
-        total += e * e
-        if before <= tolerance:
-            total += LAMBDA_HARD * max(abs(e) - tolerance, 0.0) ** 2
-        else:
-            total += LAMBDA_SOFT * max(abs(e) - before, 0.0) ** 2
-    return total
+    """J(e', e) with the default weights and band ``tolerance`` (:class:`~schedc.dynamic.strategy.Penalty`)."""
+    return Penalty(LAMBDA_SOFT, LAMBDA_HARD, tolerance).score(new, old)
 
 
 def calibrate(point: ConfigPoint, start: Draft | None = None) -> tuple[World, CalibrationReport]:
@@ -407,21 +416,27 @@ def calibrate(point: ConfigPoint, start: Draft | None = None) -> tuple[World, Ca
     ctx = CalibrationContext(point, streams(point.seed)["calibration"])
     current = ctx.state(start if start is not None else draft(point), 1.0)
     initial, best = current, current
+    selector: Selector[CalibrationState] = Selector(
+        Penalty(options.lambda_soft, options.lambda_hard, options.epsilon_tol), options.selection == "exhaustive")
+    names = [n for n in OPERATORS if n != "imbalance" or point.targets.imbalance is not None]
     applied: list[str] = []
     idle = iterations = 0
     while iterations < options.max_iter and idle < options.patience:
         if within(current.errors, options.tolerance):
             break
         iterations += 1
-        base = sum(e * e for e in current.errors.values())
-        tried = [(score(c.errors, current.errors, options.tolerance), name, c)
-                 for name, op in OPERATORS.items() if (c := op(current, ctx)) is not None]
-        chosen = min(tried, key=lambda t: t[0], default=None)
-        if chosen is None or chosen[0] >= base - 1e-12:
+        state = current
+
+        def evaluate(name: str, state: CalibrationState = state) -> tuple[dict[str, float], CalibrationState] | None:
+            out = OPERATORS[name](state, ctx)
+            return None if out is None else (out.errors, out)
+
+        chosen = selector.choose(current.errors, names, evaluate)
+        if chosen is None:
             idle += 1
             continue
-        idle, current = 0, chosen[2]
-        applied.append(chosen[1])
+        idle, current = 0, chosen[1]
+        applied.append(chosen[0])
         if l2_error(current.errors) < l2_error(best.errors):
             best = current
     return finish("sesc", point, initial.errors, best, iterations, ctx.evaluations, applied, began)
@@ -435,10 +450,15 @@ def finish(method: str, point: ConfigPoint, before: dict[str, float], best: Cali
     l2 = l2_error(best.errors)
     info = {"calibration": method, "l2_error": f"{l2:.6f}"} | (meta or {})
     world = build_world(replace(best.draft, point=point), info)
+    paper_strict, paper_relaxed = success(best.errors, point.targets, point.calibrate.thresholds,
+                                          point.calibrate.l2_tolerance)
     return world, CalibrationReport(
         method=method, errors_before=before, errors_after=best.errors, l2_before=l2_error(before), l2_after=l2,
         strict=within(best.errors, tolerance), relaxed=within(best.errors, 2 * tolerance), iterations=iterations,
-        evaluations=evaluations, runtime=time.perf_counter() - began, applied=tuple(applied))
+        evaluations=evaluations, runtime=time.perf_counter() - began, applied=tuple(applied),
+        normalised_l2_before=normalised_l2(before, point.targets),
+        normalised_l2_after=normalised_l2(best.errors, point.targets),
+        paper_strict=paper_strict, paper_relaxed=paper_relaxed)
 
 
 def realise(point: ConfigPoint) -> tuple[World, CalibrationReport | None]:
@@ -447,7 +467,11 @@ def realise(point: ConfigPoint) -> tuple[World, CalibrationReport | None]:
     if not point.calibrate.enabled:
         return build_world(draft(point)), None
     if point.calibrate.method == "baseline":
-        from schedc.dynamic.baseline import random_search  # the baseline builds on this module
+        from schedc.dynamic.baseline import random_search  # the baselines build on this module
 
         return random_search(point)
+    if point.calibrate.method in ("moo", "hybrid"):
+        from schedc.dynamic.moo import hybrid_calibrate, moo_calibrate
+
+        return (moo_calibrate if point.calibrate.method == "moo" else hybrid_calibrate)(point)
     return calibrate(point)

@@ -147,16 +147,30 @@ class Scenarios(_Spec):
 class CalibrateSpec(_Spec):
     """Calibration switch and options.
 
-    ``tolerance``: per-metric relative tolerance of strict success; ``max_iter`` / ``patience``: SESC
-    steps at most / steps without improvement before stopping; ``budget``: baseline evaluations.
+    ``method``: ``sesc`` (event-space, :mod:`schedc.dynamic.calibrate`), ``baseline`` (random search
+    over the generator inputs), ``moo`` / ``hybrid`` (NSGA-II, :mod:`schedc.dynamic.moo`, needs the
+    ``moo`` extra). ``tolerance``: per-metric relative tolerance of schedc's own strict success (and
+    of SESC's stopping test); ``max_iter`` / ``patience``: SESC steps at most / steps without
+    improvement before stopping; ``budget``: baseline evaluations. ``selection``: SESC's strategy
+    choice — ``impact`` (ranked by impact vectors and the penalty φ, eq. 32) or ``exhaustive`` (every
+    operator evaluated each step); ``lambda_soft``, ``lambda_hard``, ``epsilon_tol``: φ's weights and
+    the band within which a metric counts as satisfied. ``thresholds`` (per metric key, e.g.
+    ``imbalance = 0.15``) and ``l2_tolerance``: the paper's strict/relaxed success
+    (:mod:`schedc.dynamic.success`; defaults documented there).
     """
 
     enabled: bool = False
-    method: Literal["sesc", "baseline"] = "sesc"
+    method: Literal["sesc", "baseline", "moo", "hybrid"] = "sesc"
     tolerance: float = 0.05
     max_iter: int = 40
     patience: int = 3
     budget: int = 40
+    selection: Literal["impact", "exhaustive"] = "impact"
+    lambda_soft: float = 1.0
+    lambda_hard: float = 100.0
+    epsilon_tol: float = 0.05
+    thresholds: dict[str, float] = {}
+    l2_tolerance: float = 0.1
 
 
 class DfjspConfig(_Spec):
@@ -376,8 +390,11 @@ _DOMAINS: dict[str, tuple[float, float, str]] = {
     "arrival_scv": (0.0, 25.0, "0 ≤ c_a² < 25"),
     "processing_scv": (0.0, 25.0, "0 ≤ c_p² < 25"),
     "tightness": (0.0, 100.0, "0 < τ* < 100"),
-    "imbalance": (0.0, 10.0, "0 < χ* < 10"),
+    "imbalance": (0.0, 10.0, "0 ≤ χ* < 10"),
 }
+
+
+_ZERO_ALLOWED = ("disturbance", "arrival_scv", "processing_scv", "imbalance")  # a zero target is a level
 
 
 def _check_targets(targets: TargetsSpec, config: DfjspConfig) -> list[tuple[str, str]]:
@@ -388,7 +405,7 @@ def _check_targets(targets: TargetsSpec, config: DfjspConfig) -> list[tuple[str,
             out.append((f"$.targets.{field}", "expected a number or a non-empty list"))
         for v in values:
             low, high, text = _DOMAINS.get(field, (-1.0, 1.0, "0 ≤ δ* < 1"))
-            if not (low < v < high or (v == 0 and field in ("disturbance", "arrival_scv", "processing_scv"))):
+            if not (low < v < high or (v == 0 and field in _ZERO_ALLOWED)):
                 out.append((f"$.targets.{field}", f"expected {text}, got {v}"))
     groups = set(config.plant.groups())
     for i, w in enumerate(targets.bottlenecks):
@@ -425,13 +442,27 @@ def _check_scenarios(s: Scenarios) -> list[tuple[str, str]]:
     return out
 
 
+THRESHOLD_KEYS = ("utilisation", "arrival_scv", "processing_scv", "tightness", "disturbance", "imbalance",
+                  "bottleneck")
+
+
 def _check_calibrate(c: CalibrateSpec) -> list[tuple[str, str]]:
     out = []
-    if not 0 < c.tolerance < 1:
-        out.append(("$.calibrate.tolerance", f"expected 0 < tolerance < 1, got {c.tolerance}"))
+    for field in ("tolerance", "epsilon_tol", "l2_tolerance"):
+        if not 0 < getattr(c, field) < 1:
+            out.append((f"$.calibrate.{field}", f"expected 0 < {field} < 1, got {getattr(c, field)}"))
     for field in ("max_iter", "patience", "budget"):
         if getattr(c, field) < 1:
             out.append((f"$.calibrate.{field}", f"expected a positive count, got {getattr(c, field)}"))
+    for field in ("lambda_soft", "lambda_hard"):
+        if not getattr(c, field) >= 0:
+            out.append((f"$.calibrate.{field}", f"expected a non-negative weight, got {getattr(c, field)}"))
+    for key, value in c.thresholds.items():
+        if key not in THRESHOLD_KEYS:
+            out.append((f"$.calibrate.thresholds.{key}",
+                        f"unknown metric (expected one of {', '.join(THRESHOLD_KEYS)})"))
+        elif not 0 < value < 10:
+            out.append((f"$.calibrate.thresholds.{key}", f"expected a positive relative tolerance, got {value}"))
     return out
 
 

@@ -22,18 +22,27 @@ time ``t``:
 
    ties: earlier ``ready(o)``, then world order of the operations;
 
-2. the **machine rule** picks, among all machines known eligible for ``o`` (busy ones too: the
+2. the **machine rule** picks, among the machines known eligible for ``o`` (busy ones too: the
    operation is then committed to that machine's queue), the one of least key; ``p(o,m)`` is
-   the known processing time, ``A(m)`` the estimated end of ``m``'s committed work,
-   ``S(o,m)`` the earliest start ``≥ A(m)`` whose run ``[S, S + p(o,m))`` avoids every known
-   outage:
+   the known processing time, ``A(m)`` the estimated end of ``m``'s committed work (``t`` when
+   idle), ``S(o,m)`` the earliest start ``≥ A(m)`` whose run ``[S, S + p(o,m))`` avoids every
+   known outage, ``S*(o) = min_m S(o,m)`` (``= t`` for a candidate: some machine is free now) and
+   ``B(m)`` the time ``m`` has been busy so far (ended and aborted runs plus the elapsed part of
+   its run):
 
    ====  ==========================================================================
-   LIT   ``S(o,m) + p(o,m)`` — the machine that becomes idle earliest after running ``o``
-   LWL   ``A(m) − t`` (committed remaining work), ties by ``S(o,m)`` then ``p(o,m)``
-   SPT   ``p(o,m)``, ties by ``S(o,m)``
+   LIT   ``S(o,m)`` — least idle time: the machine available earliest, ties by machine order
+         (the "first available machine"; ties by ``p`` would make it SPT)
+   LWL   ``B(m) + A(m) − t``, ties by ``S(o,m)`` then ``p(o,m)`` — least workload: the least
+         work assigned so far, done or committed
+   SPT   ``p(o,m)`` among the machines with ``S(o,m) = S*(o)``, ties by machine order — the
+         fastest machine *available now or earliest*; a faster busy machine is not waited for
    ====  ==========================================================================
 
+   These follow the dispatching literature's definitions (and the authors' ``dsbx`` package:
+   LIT = earliest available, LWL = least busy time, SPT = shortest time among the machines the
+   operation can be dispatched to now). The previous SPT, which sent work to the fastest
+   eligible machine even when busy, queued most work on the fast machines;
    remaining ties: world order of the machines.
 """
 
@@ -79,10 +88,23 @@ def _start(sim: Simulator, state: SimState, op: int, m: int) -> int:
     return sim.earliest_start(m, sim.ready_at(state, m), sim.estimate(op, m, t), t)
 
 
+def _assigned(sim: Simulator, state: SimState, m: int) -> int:
+    """B(m) + A(m) − t: all work assigned to ``m`` so far, done, running or committed."""
+    ms = state.machines[m]
+    elapsed = state.time - ms.run.start if ms.run is not None else 0
+    return ms.busy + elapsed + sim.workload(state, m)
+
+
+def _spt_machine(sim: Simulator, s: SimState, o: int, m: int) -> tuple[float, ...]:
+    """(S(o,m) > S*(o), p(o,m)): machines available earliest first, then the shortest time."""
+    return (_start(sim, s, o, m) > min(_start(sim, s, o, k) for k in sim.eligible(o, s.time)),
+            sim.estimate(o, m, s.time))
+
+
 MACHINE_RULES: dict[str, MachineKey] = {
-    "LIT": lambda sim, s, o, m: (_start(sim, s, o, m) + sim.estimate(o, m, s.time),),
-    "LWL": lambda sim, s, o, m: (sim.workload(s, m), _start(sim, s, o, m), sim.estimate(o, m, s.time)),
-    "SPT": lambda sim, s, o, m: (sim.estimate(o, m, s.time), _start(sim, s, o, m)),
+    "LIT": lambda sim, s, o, m: (_start(sim, s, o, m),),
+    "LWL": lambda sim, s, o, m: (_assigned(sim, s, m), _start(sim, s, o, m), sim.estimate(o, m, s.time)),
+    "SPT": _spt_machine,
 }
 
 

@@ -40,141 +40,32 @@ instance. Withdrawn jobs' runs only ever occupied machines, so dropping them kee
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import NamedTuple
+from bisect import bisect_right
+from dataclasses import replace
+from itertools import accumulate
 
 from schedc.diagnostics import SchedcError
+from schedc.dynamic.simstate import (
+    JobInfo,
+    JobVector,
+    LogEntry,
+    MachineState,
+    OpInfo,
+    PoolEntry,
+    Run,
+    SimState,
+    append_chunked,
+    piecewise,
+    set_at,
+)
 from schedc.dynamic.world import Event, Job, Operation, Outage, World
+
+__all__ = ["ACTIVE", "UNSEEN", "WITHDRAWN", "JobVector", "LogEntry", "MachineState", "PoolEntry", "Run",
+           "SimState", "Simulator"]
 
 UNSEEN, ACTIVE, WITHDRAWN = 0, 1, 2
 _PAIR = re.compile(r"([^\s,;:]+)\s*:\s*(-?\d+)")
 _TOKEN = re.compile(r"[^\s,;]+")
-
-
-class PoolEntry(NamedTuple):
-    """Operation ``op`` (global index) is ready and uncommitted since ``ready`` (arrival in the pool)."""
-
-    op: int
-    ready: int
-
-
-class Run(NamedTuple):
-    """Operation ``op`` runs on machine ``machine`` from ``start``; it would complete at ``end`` (true duration)."""
-
-    op: int
-    machine: int
-    start: int
-    end: int
-
-
-class LogEntry(NamedTuple):
-    """One line of the trajectory: ``kind`` is dispatch | start | complete | abort | arrival | outage | event."""
-
-    time: int
-    kind: str
-    op: str = ""
-    machine: str = ""
-    detail: str = ""
-
-
-class MachineState(NamedTuple):
-    """A machine's run (or None), its committed FIFO ``queue`` of operations and ``busy`` time of ended runs."""
-
-    run: Run | None = None
-    queue: tuple[int, ...] = ()
-    busy: int = 0
-
-
-
-
-@dataclass(frozen=True, slots=True)
-class SimState:
-    """An immutable snapshot of the shop at ``time``.
-
-    ``cursor`` indexes the next unapplied timeline item; ``next_step[j]`` the next incomplete
-    operation of job ``j`` (a position in its route); ``status[j]`` is UNSEEN/ACTIVE/WITHDRAWN;
-    ``left`` counts incomplete operations of realised jobs; ``job_end[j]`` is the latest
-    completion of an operation of job ``j`` (-1 before the first); ``candidates`` are the pool
-    entries a decision may pick now (empty when the simulation is over).
-    """
-
-    time: int
-    cursor: int
-    machines: tuple[MachineState, ...]
-    pool: tuple[PoolEntry, ...]
-    next_step: tuple[int, ...]
-    status: tuple[int, ...]
-    left: int
-    job_end: tuple[int, ...] = ()
-    candidates: tuple[PoolEntry, ...] = ()
-    completed_chunks: tuple[tuple[Run, ...], ...] = ()
-    log_chunks: tuple[tuple[LogEntry, ...], ...] = ()
-    aborts: int = 0
-    decisions: int = 0
-
-    @property
-    def done(self) -> bool:
-        return self.left == 0
-
-    @property
-    def completed(self) -> tuple[Run, ...]:
-        """Every completed run, in completion order."""
-        return tuple(run for chunk in self.completed_chunks for run in chunk)
-
-    @property
-    def log(self) -> tuple[LogEntry, ...]:
-        """The trajectory so far, oldest first."""
-        return tuple(entry for chunk in self.log_chunks for entry in chunk)
-
-
-@dataclass(frozen=True, slots=True)
-class OpInfo:
-    """Static facts of one operation: its job and route position, true durations by machine
-    index, and the piecewise-known information ``(until, value)`` sorted by time."""
-
-    name: str
-    job: int
-    pos: int
-    release: int
-    true: Mapping[int, int]
-    machines: tuple[int, ...]
-    old_routes: tuple[tuple[int, tuple[int, ...]], ...]
-    old_estimates: tuple[tuple[int, Mapping[int, int]], ...]
-    settled: int  # from this time on, everything about the op is known
-
-
-@dataclass(frozen=True, slots=True)
-class JobInfo:
-    """Static facts of a job: route (global op indices), realised or withdrawn, cancel time,
-    piecewise due dates and weights ``(until, old value)`` and the time its route is settled."""
-
-    job: Job
-    ops: tuple[int, ...]
-    realised: bool
-    cancel: int | None
-    old_due: tuple[tuple[int, int], ...]
-    old_weight: tuple[tuple[int, int], ...]
-    settled: int
-
-
-def _set(items: tuple, index: int, value: object) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
-
-
-def _append(chunks: tuple[tuple, ...], item: object, size: int = 256) -> tuple[tuple, ...]:
-    # an append copies one chunk and the chunk index — O(size + n/size), not O(n) — and, unlike a
-    # linked list, the result compares and pickles without deep recursion
-    if chunks and len(chunks[-1]) < size:
-        return (*chunks[:-1], (*chunks[-1], item))
-    return (*chunks, (item,))
-
-
-def _piecewise(changes: tuple[tuple[int, object], ...], t: int, final: object) -> object:
-    for until, old in changes:
-        if t < until:
-            return old
-    return final
 
 
 def _bad_event(event: Event, why: str) -> SchedcError:
@@ -211,6 +102,9 @@ class Simulator:
         self.outages: tuple[Outage, ...] = tuple(sorted(world.outages, key=lambda o: (o.start, o.end, o.machine)))
         self.machine_outages = tuple(tuple(o for o in self.outages if o.machine == name)
                                      for name in self.machine_names)
+        # reach[m][i]: the latest end among machine m's first i + 1 outages (sorted by start), so a
+        # bisection skips every outage that ends by a given time — the scans stay O(log outages)
+        self._reach = tuple(tuple(accumulate((o.end for o in outages), max)) for outages in self.machine_outages)
         self.timeline = self._timeline()
         self._final_mean = tuple(sum(o.true[m] for m in o.machines) / len(o.machines) for o in self.ops)
         self._suffix = tuple(self._suffix_work(info) for info in self.jobs)
@@ -297,12 +191,12 @@ class Simulator:
     def eligible(self, op: int, t: int) -> tuple[int, ...]:
         """Machines (indices) the dispatcher knows ``op`` may run on at ``t``."""
         info = self.ops[op]
-        return _piecewise(info.old_routes, t, info.machines)  # type: ignore[return-value]
+        return piecewise(info.old_routes, t, info.machines)  # type: ignore[return-value]
 
     def estimate(self, op: int, machine: int, t: int) -> int:
         """The processing time of ``op`` on ``machine`` as known at ``t``."""
         info = self.ops[op]
-        known = _piecewise(info.old_estimates, t, info.true)
+        known = piecewise(info.old_estimates, t, info.true)
         return known.get(machine, info.true[machine])  # type: ignore[union-attr]
 
     def mean_estimate(self, op: int, t: int) -> float:
@@ -323,11 +217,11 @@ class Simulator:
 
     def due(self, job: int, t: int) -> int:
         info = self.jobs[job]
-        return _piecewise(info.old_due, t, info.job.due)  # type: ignore[return-value]
+        return piecewise(info.old_due, t, info.job.due)  # type: ignore[return-value]
 
     def weight(self, job: int, t: int) -> int:
         info = self.jobs[job]
-        return _piecewise(info.old_weight, t, info.job.weight)  # type: ignore[return-value]
+        return piecewise(info.old_weight, t, info.job.weight)  # type: ignore[return-value]
 
     def known_outages(self, machine: int, t: int) -> tuple[Outage, ...]:
         """Outages of ``machine`` known at ``t``: every maintenance, breakdowns that have started."""
@@ -335,7 +229,9 @@ class Simulator:
 
     def down(self, machine: int, t: int) -> bool:
         """Whether ``machine`` is in an outage at ``t`` (known, since it has started)."""
-        for o in self.machine_outages[machine]:
+        outages = self.machine_outages[machine]
+        for i in range(bisect_right(self._reach[machine], t), len(outages)):
+            o = outages[i]
             if o.start > t:
                 return False  # sorted by start: no later outage covers t
             if t < o.end:
@@ -346,7 +242,9 @@ class Simulator:
         """The first ``s >= ready`` with ``[s, s + duration)`` clear of the outages known at ``t``
         (for duration 0: ``s`` not inside one)."""
         s = ready
-        for o in self.machine_outages[machine]:
+        outages = self.machine_outages[machine]
+        for i in range(bisect_right(self._reach[machine], s), len(outages)):
+            o = outages[i]
             if o.start >= s + max(duration, 1):
                 break  # sorted by start: no later outage reaches the run either
             if o.end > s and (o.cause == "maintenance" or o.start <= t):
@@ -378,7 +276,8 @@ class Simulator:
         n = len(self.jobs)
         left = sum(len(j.ops) for j in self.jobs if j.realised)
         state = SimState(time=0, cursor=0, machines=tuple(MachineState() for _ in self.machine_names), pool=(),
-                         next_step=(0,) * n, status=(UNSEEN,) * n, job_end=(-1,) * n, left=left)
+                         next_step=JobVector.filled(0, n), status=JobVector.filled(UNSEEN, n),
+                         job_end=JobVector.filled(-1, n), left=left)
         return self._advance(self._process(state, 0))
 
     def step(self, state: SimState, op: int, machine: int) -> SimState:
@@ -391,12 +290,12 @@ class Simulator:
             machine, t, self.estimate(op, machine, t), t) == t
         entry = self._entry(t, "dispatch", op, machine, "start" if startable else "commit")
         state = replace(state, pool=tuple(e for e in state.pool if e.op != op), decisions=state.decisions + 1,
-                        log_chunks=_append(state.log_chunks, entry))
+                        log_chunks=append_chunked(state.log_chunks, entry))
         if startable:
             state = self._start(state, op, machine)
         else:
             ms = state.machines[machine]
-            state = replace(state, machines=_set(state.machines, machine, ms._replace(queue=ms.queue + (op,))))
+            state = replace(state, machines=set_at(state.machines, machine, ms._replace(queue=ms.queue + (op,))))
         return self._advance(state)
 
     def _advance(self, state: SimState) -> SimState:
@@ -444,8 +343,8 @@ class Simulator:
         t = state.time
         run = Run(op, machine, t, t + self.ops[op].true[machine])
         ms = state.machines[machine]
-        return replace(state, machines=_set(state.machines, machine, ms._replace(run=run)),
-                       log_chunks=_append(state.log_chunks, self._entry(t, "start", op, machine)))
+        return replace(state, machines=set_at(state.machines, machine, ms._replace(run=run)),
+                       log_chunks=append_chunked(state.log_chunks, self._entry(t, "start", op, machine)))
 
     def _start_queued(self, state: SimState) -> SimState:
         t = state.time
@@ -453,7 +352,7 @@ class Simulator:
             if ms.run is None and ms.queue and not self.down(m, t):
                 head = ms.queue[0]
                 if self.earliest_start(m, t, self.estimate(head, m, t), t) == t:
-                    state = replace(state, machines=_set(state.machines, m, ms._replace(queue=ms.queue[1:])))
+                    state = replace(state, machines=set_at(state.machines, m, ms._replace(queue=ms.queue[1:])))
                     state = self._start(state, head, m)
         return state
 
@@ -462,11 +361,13 @@ class Simulator:
         run = ms.run
         assert run is not None
         info = self.ops[run.op]
+        ended = MachineState(None, ms.queue, ms.busy + run.end - run.start)
         state = replace(
-            state, machines=_set(state.machines, machine, MachineState(None, ms.queue, ms.busy + run.end - run.start)),
-            next_step=_set(state.next_step, info.job, info.pos + 1), job_end=_set(state.job_end, info.job, run.end),
-            left=state.left - int(self.jobs[info.job].realised), completed_chunks=_append(state.completed_chunks, run),
-            log_chunks=_append(state.log_chunks, self._entry(run.end, "complete", run.op, machine)))
+            state, machines=set_at(state.machines, machine, ended),
+            next_step=state.next_step.set(info.job, info.pos + 1), job_end=state.job_end.set(info.job, run.end),
+            left=state.left - int(self.jobs[info.job].realised),
+            completed_chunks=append_chunked(state.completed_chunks, run),
+            log_chunks=append_chunked(state.log_chunks, self._entry(run.end, "complete", run.op, machine)))
         return self._enqueue_next(state, info.job)
 
     def _enqueue_next(self, state: SimState, job: int) -> SimState:
@@ -485,20 +386,20 @@ class Simulator:
         assert run is not None
         t = state.time
         state = replace(
-            state, machines=_set(state.machines, machine, MachineState(None, ms.queue, ms.busy + t - run.start)),
+            state, machines=set_at(state.machines, machine, MachineState(None, ms.queue, ms.busy + t - run.start)),
             aborts=state.aborts + (cause != "cancel"),
-            log_chunks=_append(state.log_chunks, self._entry(t, "abort", run.op, machine, cause)))
+            log_chunks=append_chunked(state.log_chunks, self._entry(t, "abort", run.op, machine, cause)))
         if state.status[self.ops[run.op].job] == ACTIVE:
             state = replace(state, pool=state.pool + (PoolEntry(run.op, t),))
         return state
 
     # ----------------------------------------------------------------- timeline items
     def _on_cancel(self, state: SimState, job: int) -> SimState:
-        state = replace(state, status=_set(state.status, job, WITHDRAWN),
+        state = replace(state, status=state.status.set(job, WITHDRAWN),
                         pool=tuple(e for e in state.pool if self.ops[e.op].job != job))
         for m, ms in enumerate(state.machines):
             queue = tuple(o for o in ms.queue if self.ops[o].job != job)
-            state = replace(state, machines=_set(state.machines, m, ms._replace(queue=queue)))
+            state = replace(state, machines=set_at(state.machines, m, ms._replace(queue=queue)))
             if ms.run is not None and self.ops[ms.run.op].job == job:
                 state = self._abort(state, m, "cancel")
         return state
@@ -507,13 +408,13 @@ class Simulator:
         outage = self.outages[index]
         m = self.machine_index[outage.machine]
         entry = LogEntry(state.time, "outage", machine=outage.machine, detail=f"{outage.cause} until {outage.end}")
-        state = replace(state, log_chunks=_append(state.log_chunks, entry))
+        state = replace(state, log_chunks=append_chunked(state.log_chunks, entry))
         if state.machines[m].run is not None:
             state = self._abort(state, m, outage.cause)
         if outage.cause == "breakdown":
             ms = state.machines[m]
             back = tuple(PoolEntry(o, state.time) for o in ms.queue)
-            state = replace(state, pool=state.pool + back, machines=_set(state.machines, m, ms._replace(queue=())))
+            state = replace(state, pool=state.pool + back, machines=set_at(state.machines, m, ms._replace(queue=())))
         return state
 
     def _on_outage_end(self, state: SimState, index: int) -> SimState:
@@ -522,13 +423,13 @@ class Simulator:
     def _on_event(self, state: SimState, index: int) -> SimState:
         e = self.world.events[index]
         entry = LogEntry(state.time, "event", detail=f"{e.type} {e.op or e.job or ''}".strip())
-        return replace(state, log_chunks=_append(state.log_chunks, entry))
+        return replace(state, log_chunks=append_chunked(state.log_chunks, entry))
 
     def _on_job(self, state: SimState, job: int) -> SimState:
         if state.status[job] != UNSEEN:
             return state  # withdrawn at or before its release
-        state = replace(state, status=_set(state.status, job, ACTIVE),
-                        log_chunks=_append(state.log_chunks, LogEntry(state.time, "arrival",
+        state = replace(state, status=state.status.set(job, ACTIVE),
+                        log_chunks=append_chunked(state.log_chunks, LogEntry(state.time, "arrival",
                                                                       detail=self.jobs[job].job.name)))
         return self._enqueue_next(state, job)
 

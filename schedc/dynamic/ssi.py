@@ -16,6 +16,10 @@ Each is log-normalised, n(x) = clip(log(1 + x) / log(1 + x_max), 0, 1), with x_m
 Default normalisers: C_max = 50 (ρ_nb = 0.96 with c_a² = c_p² = 1 gives C = 48), P_max = 2
 (τ = 0.5: due dates half the processing time away), K_max = 100 (e.g. 20 machines × 5 steps),
 S_max = 0.2 (a fifth of the capacity lost), ε = 0.01.
+
+Tiers: **easy** SSI < 42.5, **medium** 42.5 ≤ SSI < 49, **hard** SSI ≥ 49 (:data:`TIER_CUTS`): the
+terciles of the SSI on 40 random DynaSched-Grid points (``benchmarks/dfjsp_ssi.py --points 40``:
+42.5 / 48.8, range 24.8–63.4), so each tier holds about a third of the Grid.
 """
 
 from __future__ import annotations
@@ -25,6 +29,13 @@ import math
 import msgspec
 
 from schedc.dynamic.metrics import Metrics
+
+TIER_CUTS = (42.5, 49.0)
+
+
+def tier(index: float, cuts: tuple[float, float] = TIER_CUTS) -> str:
+    """``easy`` below ``cuts[0]``, ``hard`` from ``cuts[1]`` on, ``medium`` between."""
+    return "easy" if index < cuts[0] else "hard" if index >= cuts[1] else "medium"
 
 
 class SsiNormalisers(msgspec.Struct, frozen=True, kw_only=True):
@@ -46,6 +57,7 @@ class Ssi(msgspec.Struct, frozen=True, kw_only=True):
     shocks: float
     normalised: tuple[float, float, float, float]
     index: float
+    tier: str = ""
 
 
 def log_normalise(x: float, x_max: float) -> float:
@@ -70,4 +82,4 @@ def stress_index(metrics: Metrics, norm: SsiNormalisers | None = None) -> Ssi:
     normalised = (log_normalise(congestion, norm.c_max), log_normalise(pressure, norm.p_max),
                   log_normalise(complexity, 1.0), log_normalise(shocks, 1.0))
     return Ssi(congestion=congestion, pressure=pressure, complexity=complexity, shocks=shocks,
-               normalised=normalised, index=100 * sum(normalised) / 4)
+               normalised=normalised, index=100 * sum(normalised) / 4, tier=tier(100 * sum(normalised) / 4))
