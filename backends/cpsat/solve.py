@@ -10,7 +10,9 @@ from ortools.sat.python import cp_model
 
 from schedc.backends.base import SolveResult, check_agreement, gap_pct
 from schedc.backends.cpsat.model import CpsatModel
+from schedc.backends.cpsat.warmstart import bound_makespan, local_search_start
 from schedc.evaluate import evaluate
+from schedc.heuristics import schedule_end
 from schedc.ir import Family, Instance
 from schedc.solution import Assignment, Solution
 
@@ -26,6 +28,10 @@ class SolveOptions(msgspec.Struct, frozen=True, kw_only=True):
     workers: int = 2
     seed: int = 0
     hint: bool = True
+    #: share of ``time_limit`` spent on a local search for a start (pure job shops; 0: none)
+    local_search: float = 0.25
+    #: bound the makespan by the start's (a schedule that good exists) before solving
+    bound: bool = True
 
 
 class _Progress(cp_model.CpSolverSolutionCallback):
@@ -72,10 +78,15 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     began = time.perf_counter()
     m = CpsatModel(instance, family, named=False)
     hint = _better_start(m, start) if options.hint else None
+    built = time.perf_counter() - began
+    hint = local_search_start(m, hint, options.local_search * options.time_limit, options.seed)
     if hint is not None:
         m.add_hint(hint)
-    built = time.perf_counter() - began
-    solver = configured_solver(options)
+        if options.bound:
+            bound_makespan(m, schedule_end(instance, hint))
+    # the local search runs inside the budget: CP-SAT gets what is left of it
+    searched = time.perf_counter() - began - built
+    solver = configured_solver(msgspec.structs.replace(options, time_limit=max(0.1, options.time_limit - searched)))
     status = solver.solve(m.model, _Progress(progress) if progress else None)
     seconds = time.perf_counter() - began
     name = _STATUS.get(status, "unknown")
