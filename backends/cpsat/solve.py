@@ -9,6 +9,7 @@ import msgspec
 from ortools.sat.python import cp_model
 
 from schedc.backends.base import SolveResult, check_agreement, gap_pct
+from schedc.backends.cpsat import warmstart
 from schedc.backends.cpsat.model import CpsatModel
 from schedc.backends.cpsat.warmstart import bound_makespan, local_search_start
 from schedc.evaluate import evaluate
@@ -87,6 +88,11 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     # the local search runs inside the budget: CP-SAT gets what is left of it
     searched = time.perf_counter() - began - built
     solver = configured_solver(msgspec.structs.replace(options, time_limit=max(0.1, options.time_limit - searched)))
+    for key, value in warmstart.structure_parameters(m).items():
+        if isinstance(value, list):  # a repeated field (e.g. the subsolvers' names)
+            getattr(solver.parameters, key).extend(value)
+        else:
+            setattr(solver.parameters, key, value)
     status = solver.solve(m.model, _Progress(progress) if progress else None)
     seconds = time.perf_counter() - began
     name = _STATUS.get(status, "unknown")

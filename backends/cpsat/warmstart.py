@@ -50,3 +50,9 @@ def bound_makespan(m: CpsatModel, upper: int) -> None:
     m.model.add(m.makespan <= upper)
     for name, tail in tails(m.instance).items():
         m.model.add(m.start[name] <= upper - tail)
+
+
+def structure_parameters(m: CpsatModel) -> dict[str, object]:
+    """CP-SAT parameters chosen by the instance's structure (none so far: see docs/solving.md
+    for what was measured)."""
+    return {}
