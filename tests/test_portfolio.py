@@ -53,7 +53,7 @@ def test_both_backends_support_the_job_shop() -> None:
 def test_auto_solves_ft06_to_its_verified_optimum(workers: int) -> None:
     instance = jsplib("ft06")
     family = load_family(instance.family)
-    solved = portfolio.solve(instance, family, portfolio.SolveOptions(time_limit=6, workers=workers, seed=0))
+    solved = portfolio.solve(instance, family, portfolio.SolveOptions(time_limit=3, workers=workers, seed=0))
     assert solved.backend.startswith("auto:") and solved.objective == 55
     assert solved.bound is not None and solved.bound <= 55
     verifier = Verifier(instance)
@@ -66,7 +66,7 @@ def test_cli_solve_with_auto_and_a_hint(tmp_path) -> None:  # noqa: ANN001
     spec = ROOT / "examples" / "ft06.sched"
     first = runner.invoke(app, ["solve", str(spec), "--time-limit", "3", "-o", str(tmp_path / "a.txt")])
     assert first.exit_code == 0, first.output
-    again = runner.invoke(app, ["solve", str(spec), "--backend", "auto", "--time-limit", "4", "--json",
+    again = runner.invoke(app, ["solve", str(spec), "--backend", "auto", "--time-limit", "3", "--json",
                                 "--hint", str(tmp_path / "a.txt")])
     assert again.exit_code == 0, again.output
     summary = json.loads(again.stdout[again.stdout.index("{"):])

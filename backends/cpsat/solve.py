@@ -30,7 +30,7 @@ class SolveOptions(msgspec.Struct, frozen=True, kw_only=True):
     seed: int = 0
     hint: bool = True
     #: share of ``time_limit`` spent on a local search for a start (pure job shops; 0: none)
-    local_search: float = 0.25
+    local_search: float = 0.5
     #: bound the makespan by the start's (a schedule that good exists) before solving
     bound: bool = True
 
