@@ -151,3 +151,17 @@ def test_a_job_shop_with_a_release_date_is_not_pure() -> None:
     instance = jsplib("ft06")
     window = TimeWindow(id="late_start", windows=(Window(target="J1.1", release=3),))
     assert jobshop_of(msgspec.structs.replace(instance, constraints=(*instance.constraints, window))) is None
+
+
+def test_cpsat_reports_the_verified_start_when_it_finds_nothing_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    from schedc.backends.cpsat import SolveOptions, solve, warmstart
+    from schedc.family import load_family
+
+    instance = jsplib("ta01")
+    # no time for CP-SAT's own search: the tabu start is all there is
+    monkeypatch.setattr(warmstart, "structure_parameters", lambda m: {"max_time_in_seconds": 0.0})
+    result = solve(instance, load_family(instance.family), SolveOptions(time_limit=2, workers=2, seed=0))
+    assert result.status == "feasible" and result.solution is not None
+    report = evaluate(make_context(instance), result.solution)
+    assert report.feasible and report.objective == result.objective
+    assert result.bound is None or result.bound <= result.objective

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 
 import msgspec
 from ortools.sat.python import cp_model
 
-from schedc.backends.base import SolveResult, check_agreement, gap_pct
+from schedc.backends.base import SolverDisagreement, SolveResult, check_agreement, gap_pct
 from schedc.backends.cpsat import warmstart
 from schedc.backends.cpsat.model import CpsatModel
 from schedc.backends.cpsat.warmstart import bound_makespan, local_search_start
@@ -30,7 +31,7 @@ class SolveOptions(msgspec.Struct, frozen=True, kw_only=True):
     seed: int = 0
     hint: bool = True
     #: share of ``time_limit`` spent on a local search for a start (pure job shops; 0: none)
-    local_search: float = 0.5
+    local_search: float = 0.7
     #: bound the makespan by the start's (a schedule that good exists) before solving
     bound: bool = True
 
@@ -96,6 +97,10 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     status = solver.solve(m.model, _Progress(progress) if progress else None)
     seconds = time.perf_counter() - began
     name = _STATUS.get(status, "unknown")
+    if status == cp_model.UNKNOWN and hint is not None:
+        # no solution of CP-SAT's own in time (a large model with little budget left after the
+        # local search): the hint is a verified schedule, reported as feasible
+        return _from_start(m, hint, solver, seconds, built)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return SolveResult(instance=instance.name, backend="cpsat", status=name, objective=None, bound=None,
                            bks=instance.meta.bks, gap_pct=None, seconds=seconds, build_seconds=built)
@@ -108,6 +113,20 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
                        bound=solver.best_objective_bound, bks=instance.meta.bks,
                        gap_pct=gap_pct(result.objective, instance.meta.bks), seconds=seconds, build_seconds=built,
                        solution=solution, components=result.components)
+
+
+def _from_start(m: CpsatModel, start: Solution, solver: cp_model.CpSolver, seconds: float,
+                built: float) -> SolveResult:
+    """The result of a run that found no solution but had a verified start (CP-SAT's bound kept)."""
+    result = evaluate(m.ctx, start)
+    if not result.feasible or result.objective is None:  # _better_start only keeps feasible starts
+        raise SolverDisagreement("cpsat: a start that verified before solving no longer verifies")
+    bound = solver.best_objective_bound
+    instance = m.instance
+    return SolveResult(instance=instance.name, backend="cpsat", status="feasible", objective=result.objective,
+                       bound=bound if math.isfinite(bound) and bound <= result.objective else None,
+                       bks=instance.meta.bks, gap_pct=gap_pct(result.objective, instance.meta.bks), seconds=seconds,
+                       build_seconds=built, solution=start, components=result.components)
 
 
 def _better_start(m: CpsatModel, start: Solution | None) -> Solution | None:
