@@ -85,3 +85,17 @@ def test_a_hint_that_does_not_verify_is_a_clear_error(tmp_path) -> None:  # noqa
 def test_the_combined_result_round_trips_as_json() -> None:
     combined = portfolio.combine(jsplib("ft06"), [result("cpsat", "optimal", 55, 55.0)])
     assert msgspec.json.decode(msgspec.json.encode(combined), type=SolveResult) == combined
+
+
+def test_pyomo_rejects_a_hint_and_a_missing_hint_file_is_reported(tmp_path) -> None:  # noqa: ANN001
+    spec = str(ROOT / "examples" / "ft06.sched")
+    hint = tmp_path / "a.txt"
+    hint.write_text("".join(f"Job {j} step {k}: start=0\n" for j in range(1, 7) for k in range(1, 7)),
+                    encoding="utf-8")
+    runner = CliRunner()
+    pyomo_run = runner.invoke(app, ["solve", spec, "--backend", "pyomo", "--hint", str(hint)])
+    assert pyomo_run.exit_code != 0 and "E506" in pyomo_run.output and "Traceback" not in pyomo_run.output
+    infeasible = runner.invoke(app, ["solve", spec, "--hint", str(hint)])  # every start 0: machines clash
+    assert infeasible.exit_code != 0 and "hard violations" in infeasible.output
+    missing = runner.invoke(app, ["solve", spec, "--hint", str(tmp_path / "none.txt")])
+    assert missing.exit_code != 0 and "cannot read the hint" in missing.output
