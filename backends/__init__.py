@@ -11,7 +11,7 @@ from types import ModuleType
 
 from schedc.diagnostics import SchedcError
 
-BACKENDS = {"cpsat": "schedc.backends.cpsat", "pyomo": "schedc.backends.pyomo"}
+BACKENDS = {"cpsat": "schedc.backends.cpsat", "pyomo": "schedc.backends.pyomo", "auto": "schedc.backends.portfolio"}
 
 
 def get_backend(name: str) -> ModuleType:

@@ -30,6 +30,7 @@ from schedc.printer import print_family, print_instance
 if TYPE_CHECKING:
     from schedc.backends.base import SolveResult
     from schedc.render.model import Rendering
+    from schedc.solution import Solution
     from schedc.verify import Verifier
 
 Source: TypeAlias = str | os.PathLike[str] | Instance
@@ -282,7 +283,8 @@ def _record_spec(record: Any, default: Path | None) -> Path:
 def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, workers: int = 2, seed: int = 0,
                progress: Any = None, solver: str | None = None, variant: str | None = None,
                variant_seed: int = 42, search: Sequence[str | os.PathLike[str]] = (),
-               explain: float | None = None) -> tuple[SolveResult, str | None]:
+               explain: float | None = None,
+               hint: str | os.PathLike[str] | None = None) -> tuple[SolveResult, str | None]:
     """``schedc solve``: (SolveResult, answer text in the family's format or None).
 
     ``solver`` names the solver of a backend that offers a choice (pyomo: any installed
@@ -290,20 +292,29 @@ def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, w
     ``variant``, the answer uses the display names of that rendering (as a model answering
     that prompt would), so ``schedc check --variant`` reads it back. With ``explain`` (a time
     budget in seconds), an infeasible result carries the hard constraints that cannot hold
-    together (``result.conflict``, :mod:`schedc.backends.cpsat.explain`).
+    together (``result.conflict``, :mod:`schedc.backends.cpsat.explain`). ``hint`` is an answer
+    file (a published or previous solution, in the names of ``variant``) that seeds the search
+    (:func:`read_hint`); the cpsat and auto backends take one.
     """
     from schedc.backends import get_backend
     from schedc.verify import Verifier
 
     instance, family, folders = resolve(spec, search)
     module = get_backend(backend)
+    start = None
+    if hint is not None:
+        if backend == "pyomo":
+            raise SchedcError.at("E506", "the pyomo backend takes no --hint (HiGHS gets no MIP start through Pyomo)",
+                                 hint="use --backend cpsat or --backend auto")
+        start = read_hint(Path(hint), instance, family, shown_names(instance, family, folders, variant, variant_seed))
     params: dict[str, Any] = {"time_limit": time_limit, "workers": workers, "seed": seed}
     if solver is not None:
         if "solver" not in module.SolveOptions.__struct_fields__:
             raise SchedcError.at("E505", f"the {backend} backend has no solver choice (got --solver {solver})",
                                  hint="--solver picks the MILP solver of --backend pyomo")
         params["solver"] = solver
-    result = module.solve(instance, family, module.SolveOptions(**params), progress)
+    result = module.solve(instance, family, module.SolveOptions(**params), progress,
+                          **({"start": start} if start is not None else {}))
     if result.status == "infeasible" and explain is not None and explain > 0:
         from schedc.backends.cpsat.explain import explain_infeasibility
 
@@ -311,6 +322,37 @@ def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, w
     names = shown_names(instance, family, folders, variant, variant_seed)
     answer = Verifier(instance, family, names).write(result.solution) if result.solution is not None else None
     return result, answer
+
+
+def read_hint(path: Path, instance: Instance, family: Family, names: Mapping[str, str] | None = None) -> Solution:
+    """The decisions of an answer file (text lines in the family's answer format), checked by the
+    verifier: a hint must extract, cover every assignment and be feasible (a SchedcError saying
+    what is wrong otherwise)."""
+    from schedc.answers import extract
+    from schedc.evaluate import evaluate
+    from schedc.verify import Issue, Verifier
+
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise SchedcError.at("E506", f"cannot read the hint {path}: {exc.strerror or exc}", file=str(path)) from exc
+    verifier = Verifier(instance, family, names)
+    extraction = extract(text, verifier.format)
+    issues: list[Issue] = []
+    solution = verifier.decisions(extraction, issues) if extraction.ok else None
+    problem = None
+    if solution is None:
+        problem = "no answer line could be read"
+    elif issues:
+        problem = f"{len(issues)} structural issues, first: {issues[0].message}"
+    elif (covered := verifier.coverage(solution))[0] < covered[1]:
+        problem = f"{covered[0]} of {covered[1]} assignments given"
+    elif not (evaluation := evaluate(verifier.ctx, solution)).feasible:
+        problem = f"{len(evaluation.violations)} hard violations"
+    if problem is not None or solution is None:
+        raise SchedcError.at("E506", f"the hint {path} is not a complete feasible answer ({problem})", file=str(path),
+                             hint=f"`schedc check` lists what is wrong with {path.name}")
+    return solution
 
 
 def emit_cpsat(spec: Source, out: Path) -> None:

@@ -166,8 +166,13 @@ def solve_cmd(
     = False,
     explain_time: Annotated[float, typer.Option("--explain-time", help="infeasible: seconds to search for the "
                                                 "constraints that conflict (0: do not)")] = 10.0,
+    hint: Annotated[Path | None, typer.Option("--hint", help="an answer file (a published or previous solution) "
+                                              "that seeds the search (cpsat, auto)")] = None,
 ) -> None:
     """Solve an instance; write the answer in the family's format, verified before it is reported.
+
+    ``--backend auto`` runs CP-SAT and HiGHS side by side in one budget and keeps the best
+    verified answer with the best proven bound (docs/solving.md).
 
     An infeasible instance is explained: a small set of hard constraints that cannot hold together,
     each with its position in the file.
@@ -181,7 +186,7 @@ def solve_cmd(
 
     result, answer = api.solve_file(spec, str(backend.value), time_limit, workers, seed,
                                     progress if show_progress else None, solver=solver, variant=choice_value(variant),
-                                    variant_seed=variant_seed, explain=explain_time)
+                                    variant_seed=variant_seed, explain=explain_time, hint=hint)
     if answer is not None:
         if out is not None:
             from schedc.importers.common import write_atomic

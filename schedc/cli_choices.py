@@ -22,6 +22,7 @@ class Backend(StrEnum):
 
     cpsat = "cpsat"
     pyomo = "pyomo"
+    auto = "auto"
 
 
 class GrammarFormat(StrEnum):

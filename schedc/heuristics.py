@@ -162,20 +162,33 @@ def _pick_mode(activity: Activity, budget_left: dict[str, int]) -> tuple[int, Mo
 
 
 def _earliest_fit(mode: Mode, earliest: int, load: dict[str, np.ndarray], capacity: dict[str, int]) -> int:
+    """The smallest start ≥ ``earliest`` at which every renewable resource of ``mode`` has room
+    for the whole duration (time past the end of the profiles is free).
+
+    Scans windows of doubling length with one vectorised pass each (a cumulative count of the
+    blocked instants), so that a machine busy far ahead costs a few array operations rather
+    than one step per busy stretch.
+    """
     renewable = [(load[u.resource], capacity[u.resource] - u.amount) for u in mode.uses if u.resource in load]
-    if not renewable or mode.duration == 0:
+    duration = mode.duration
+    if not renewable or duration == 0:
         return earliest
-    start = earliest
+    if all(not (profile[earliest:earliest + duration] > room).any() for profile, room in renewable):
+        return earliest
+    size = len(renewable[0][0])
+    span = 4 * duration + 256
     while True:
-        blocked = -1
+        stop = min(size, earliest + span)
+        blocked = np.zeros(stop - earliest + duration, dtype=bool)  # the padding past `stop` is free
         for profile, room in renewable:
-            window = profile[start:start + mode.duration]
-            over = np.flatnonzero(window > room)
-            if over.size:
-                blocked = max(blocked, start + int(over[-1]))
-        if blocked < 0:
-            return start
-        start = blocked + 1
+            blocked[:stop - earliest] |= profile[earliest:stop] > room
+        counts = np.concatenate(([0], np.cumsum(blocked)))
+        # windows [s, s + duration) lying in the scanned part (or reaching past the profile's end)
+        last = stop - earliest + 1 if stop == size else stop - earliest - duration + 1
+        fits = np.flatnonzero(counts[duration:duration + last] == counts[:last])
+        if fits.size:
+            return earliest + int(fits[0])
+        span *= 2
 
 
 # --------------------------------------------------------------------------- bounds shared by the solver backends

@@ -77,16 +77,19 @@ def load(source: Source, *, search: Search = ()) -> Instance:
 
 def solve(instance: Source, *, time_limit: float = 10.0, backend: str = "cpsat", workers: int = 2, seed: int = 0,
           solver: str | None = None, variant: str | None = None, variant_seed: int = 42,
-          explain: float | None = 10.0, search: Search = ()) -> Solved:
+          explain: float | None = 10.0, search: Search = (), hint: str | os.PathLike[str] | None = None) -> Solved:
     """Solve an instance; the answer is written in the family's answer format and verified.
 
-    ``backend`` is ``cpsat`` or ``pyomo`` (``solver`` picks Pyomo's MILP solver); with ``variant``
+    ``backend`` is ``cpsat``, ``pyomo`` (``solver`` picks Pyomo's MILP solver) or ``auto`` (both
+    in one budget, the best verified answer: docs/solving.md); ``hint`` is an answer file that
+    seeds the search (cpsat, auto); with ``variant``
     the answer uses the names of that rendering (seed ``variant_seed``), as a model answering that
     prompt would. ``seed`` fixes the solver's randomness. An infeasible instance's ``conflict``
     lists hard constraints that cannot hold together, searched for ``explain`` seconds (None: not searched).
     """
     result, answer = api.solve_file(instance, backend, time_limit, workers, seed, None, solver=solver,
-                                    variant=variant, variant_seed=variant_seed, search=search, explain=explain)
+                                    variant=variant, variant_seed=variant_seed, search=search, explain=explain,
+                                    hint=hint)
     return Solved(instance=result.instance, status=result.status, objective=result.objective,
                   bound=integer_bound(result.bound), bks=result.bks, gap_pct=result.gap_pct,
                   seconds=result.seconds, answer=answer, conflict=result.conflict, result=result)

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 
 import msgspec
 from ortools.sat.python import cp_model
 
-from schedc.backends.base import SolveResult, check_agreement, gap_pct
+from schedc.backends.base import SolverDisagreement, SolveResult, check_agreement, gap_pct
+from schedc.backends.cpsat import warmstart
 from schedc.backends.cpsat.model import CpsatModel
+from schedc.backends.cpsat.warmstart import bound_makespan, local_search_start
 from schedc.evaluate import evaluate
+from schedc.heuristics import schedule_end
 from schedc.ir import Family, Instance
 from schedc.solution import Assignment, Solution
 
@@ -26,6 +30,10 @@ class SolveOptions(msgspec.Struct, frozen=True, kw_only=True):
     workers: int = 2
     seed: int = 0
     hint: bool = True
+    #: share of ``time_limit`` spent on a local search for a start (pure job shops; 0: none)
+    local_search: float = 0.7
+    #: bound the makespan by the start's (a schedule that good exists) before solving
+    bound: bool = True
 
 
 class _Progress(cp_model.CpSolverSolutionCallback):
@@ -72,13 +80,27 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     began = time.perf_counter()
     m = CpsatModel(instance, family, named=False)
     hint = _better_start(m, start) if options.hint else None
+    built = time.perf_counter() - began
+    hint = local_search_start(m, hint, options.local_search * options.time_limit, options.seed)
     if hint is not None:
         m.add_hint(hint)
-    built = time.perf_counter() - began
-    solver = configured_solver(options)
+        if options.bound:
+            bound_makespan(m, schedule_end(instance, hint))
+    # the local search runs inside the budget: CP-SAT gets what is left of it
+    searched = time.perf_counter() - began - built
+    solver = configured_solver(msgspec.structs.replace(options, time_limit=max(0.1, options.time_limit - searched)))
+    for key, value in warmstart.structure_parameters(m).items():
+        if isinstance(value, list):  # a repeated field (e.g. the subsolvers' names)
+            getattr(solver.parameters, key).extend(value)
+        else:
+            setattr(solver.parameters, key, value)
     status = solver.solve(m.model, _Progress(progress) if progress else None)
     seconds = time.perf_counter() - began
     name = _STATUS.get(status, "unknown")
+    if status == cp_model.UNKNOWN and hint is not None:
+        # no solution of CP-SAT's own in time (a large model with little budget left after the
+        # local search): the hint is a verified schedule, reported as feasible
+        return _from_start(m, hint, solver, seconds, built)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return SolveResult(instance=instance.name, backend="cpsat", status=name, objective=None, bound=None,
                            bks=instance.meta.bks, gap_pct=None, seconds=seconds, build_seconds=built)
@@ -91,6 +113,20 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
                        bound=solver.best_objective_bound, bks=instance.meta.bks,
                        gap_pct=gap_pct(result.objective, instance.meta.bks), seconds=seconds, build_seconds=built,
                        solution=solution, components=result.components)
+
+
+def _from_start(m: CpsatModel, start: Solution, solver: cp_model.CpSolver, seconds: float,
+                built: float) -> SolveResult:
+    """The result of a run that found no solution but had a verified start (CP-SAT's bound kept)."""
+    result = evaluate(m.ctx, start)
+    if not result.feasible or result.objective is None:  # _better_start only keeps feasible starts
+        raise SolverDisagreement("cpsat: a start that verified before solving no longer verifies")
+    bound = solver.best_objective_bound
+    instance = m.instance
+    return SolveResult(instance=instance.name, backend="cpsat", status="feasible", objective=result.objective,
+                       bound=bound if math.isfinite(bound) and bound <= result.objective else None,
+                       bks=instance.meta.bks, gap_pct=gap_pct(result.objective, instance.meta.bks), seconds=seconds,
+                       build_seconds=built, solution=start, components=result.components)
 
 
 def _better_start(m: CpsatModel, start: Solution | None) -> Solution | None:

@@ -1,17 +1,19 @@
-"""``schedc bench validate``: solve every instance with CP-SAT, verify the answer, compare with the BKS.
+"""``schedc bench validate``: solve every instance, verify the answer, compare with the BKS.
 
+Solving uses the portfolio (``--backend auto``, :mod:`schedc.backends.portfolio`): CP-SAT and
+HiGHS within the time limit, the best verified answer with the best proven bound of either.
 For each ``.sched`` file of a built benchmark: solve (time limit, fixed seed), write the solution
 in the answer format and read it back with the verifier, then flag
 
 * ``better_than_optimum`` — a verified objective below a proven optimum (or below a lower bound);
-* ``infeasible`` — CP-SAT proves the instance infeasible;
+* ``infeasible`` — a backend proves the instance infeasible;
 * ``not_verified`` — the verifier rejects the solver's own solution (a bug somewhere);
 * ``no_solution`` — no solution within the time limit (not an error, noted);
-* ``solver_disagreement`` — CP-SAT and the evaluator disagree about CP-SAT's own solution (a bug;
+* ``solver_disagreement`` — a backend and the evaluator disagree about its own solution (a bug;
   the message goes to the ``error`` column, and the row is not cached so a rerun tries again).
 
 Where the source gives no BKS (NSPLib), our verified objective becomes the reference value
-(``reference_kind`` optimal when CP-SAT proved it, else upper_bound). Results go to
+(``reference_kind`` optimal when a backend proved it, else upper_bound). Results go to
 ``OUT/validate/<family>/<instance>.json`` (a rerun skips them) and ``OUT/reference.csv``.
 """
 
@@ -36,7 +38,7 @@ def validate_one(task: dict[str, Any]) -> dict[str, Any]:
     """Worker: solve, verify and compare one instance (cached in its result file)."""
     from schedc.api import load_instance
     from schedc.backends.base import SolverDisagreement
-    from schedc.backends.cpsat import SolveOptions, solve
+    from schedc.backends.portfolio import SolveOptions, solve
     from schedc.family import load_family
     from schedc.verify import Verifier
 
@@ -49,7 +51,7 @@ def validate_one(task: dict[str, Any]) -> dict[str, Any]:
     meta = instance.meta
     try:
         result = solve(instance, family, SolveOptions(time_limit=task["time_limit"], workers=task["workers"], seed=0))
-    except SolverDisagreement as exc:  # a bug in the CP-SAT model or the verifier: flagged, not cached
+    except SolverDisagreement as exc:  # a bug in a solver model or the verifier: flagged, not cached
         row = {"family": task["family"], "instance": instance.name, "bks": meta.bks, "bks_kind": meta.bks_kind,
                "lower_bound": meta.lower_bound, "status": "error", "objective": None, "bound": None,
                "verified": None, "seconds": None, "time_limit": task["time_limit"], "error": str(exc)}

@@ -1,0 +1,58 @@
+"""Levers that give CP-SAT a better start on interval families: a local-search incumbent
+inside the time budget, and the makespan bound it proves.
+
+Both are kept apart from the model builder (:mod:`schedc.backends.cpsat.model`) so that they can
+be measured one at a time (``benchmarks/vs_pyjobshop.py``) and switched off through
+:class:`~schedc.backends.cpsat.solve.SolveOptions`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from schedc.evaluate import evaluate
+from schedc.heuristics import tails
+from schedc.solution import Solution
+from schedc.tabu import improve_jobshop, jobshop_of
+
+if TYPE_CHECKING:
+    from schedc.backends.cpsat.model import CpsatModel
+
+
+def local_search_start(m: CpsatModel, start: Solution | None, seconds: float, seed: int) -> Solution | None:
+    """``start`` improved by N5 tabu search (:mod:`schedc.tabu`) for at most ``seconds`` when the
+    instance is a pure job shop; ``start`` itself otherwise, or when the search finds nothing better.
+
+    The search stops early at the model's makespan lower bound (the schedule is then optimal).
+    """
+    if start is None or seconds <= 0 or jobshop_of(m.instance) is None:
+        return start
+    improved = improve_jobshop(m.instance, start, seed=seed, time_limit=seconds,
+                               lower_bound=m.makespan_lower_bound())
+    if improved is None:
+        return start
+    before, after = evaluate(m.ctx, start), evaluate(m.ctx, improved)
+    if after.feasible and after.objective is not None and (before.objective is None
+                                                           or after.objective < before.objective):
+        return improved
+    return start
+
+
+def bound_makespan(m: CpsatModel, upper: int) -> None:
+    """``makespan ≤ upper`` and ``S_a ≤ upper − tail_a`` for every activity, where a schedule of
+    makespan ``upper`` is known: every optimum satisfies both (tail_a is the longest route from
+    a's start to the end of the project), so no optimal schedule is cut off. The start bounds are
+    what presolve would derive from the first, given here directly so the domains are small from
+    the first propagation on.
+    """
+    if getattr(m, "makespan", None) is None:
+        return
+    m.model.add(m.makespan <= upper)
+    for name, tail in tails(m.instance).items():
+        m.model.add(m.start[name] <= upper - tail)
+
+
+def structure_parameters(m: CpsatModel) -> dict[str, object]:
+    """CP-SAT parameters chosen by the instance's structure (none so far: see docs/solving.md
+    for what was measured)."""
+    return {}

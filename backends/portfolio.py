@@ -1,0 +1,100 @@
+"""``--backend auto``: the portfolio of every backend that supports the instance, in one budget.
+
+The backends that encode every active constraint kind of the instance (CP-SAT, and the Pyomo
+MILP with HiGHS) run at the same time, each with the whole wall-clock budget, and the best
+*verified* answer is returned (each backend re-checks its own solution with the evaluator
+before it reports it) together with the best proven lower bound of either (the larger one:
+every objective is minimised, and a bound proven by one model holds for the instance).
+
+How the cores are shared: with ``workers = W ≥ 2`` CP-SAT gets ``W − 1`` search workers and
+HiGHS one thread, so the two together use W cores; with ``W = 1`` they run one after the other,
+each for half of the budget. CP-SAT's search releases the interpreter lock, so the two runs
+overlap even though the Pyomo model is built in Python. When only one backend supports the
+instance it gets the whole budget and every worker. A ``start`` (``--hint``) goes to CP-SAT.
+The status is ``optimal`` when one backend proved its answer optimal or the best answer meets
+the best bound, ``infeasible`` when a backend proved the instance infeasible. The wall time is
+the longer of the two runs (a backend that finishes early does not stop the other).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import msgspec
+
+from schedc.backends import cpsat, pyomo
+from schedc.backends.base import SolveResult, gap_pct
+from schedc.ir import Family, Instance
+from schedc.kinds import kind_name
+from schedc.solution import Solution
+
+Progress = Callable[[int, float, float], None]
+SUPPORTED_KINDS = cpsat.SUPPORTED_KINDS | pyomo.SUPPORTED_KINDS
+
+
+class SolveOptions(msgspec.Struct, frozen=True, kw_only=True):
+    """Portfolio parameters: the wall-clock budget, the cores to share, the random seed."""
+
+    time_limit: float = 10.0
+    workers: int = 2
+    seed: int = 0
+
+
+def supporting(instance: Instance) -> list[str]:
+    """The backends (``cpsat``, ``pyomo``) that encode every active constraint kind of the instance."""
+    kinds = {kind_name(c) for c in instance.constraints if c.active}
+    return [name for name, module in (("cpsat", cpsat), ("pyomo", pyomo)) if kinds <= module.SUPPORTED_KINDS]
+
+
+def solve(instance: Instance, family: Family, options: SolveOptions | None = None,
+          progress: Progress | None = None, start: Solution | None = None) -> SolveResult:
+    """Run the supporting backends within ``options.time_limit`` and keep the best verified answer."""
+    options = options or SolveOptions()
+    names = supporting(instance) or ["cpsat"]  # none: CP-SAT names the unsupported kind in its error
+    if len(names) == 1:
+        return _run(names[0], instance, family, options.time_limit, options.workers, options.seed, progress, start)
+    if options.workers >= 2:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            mip = pool.submit(_run, "pyomo", instance, family, options.time_limit, 1, options.seed, None, start)
+            cp = _run("cpsat", instance, family, options.time_limit, options.workers - 1, options.seed, progress,
+                      start)
+            results = [cp, mip.result()]
+    else:
+        half = options.time_limit / 2
+        results = [_run(name, instance, family, half, 1, options.seed, progress, start) for name in names]
+    return combine(instance, results)
+
+
+def _run(name: str, instance: Instance, family: Family, time_limit: float, workers: int, seed: int,
+         progress: Progress | None, start: Solution | None) -> SolveResult:
+    if name == "cpsat":
+        return cpsat.solve(instance, family, cpsat.SolveOptions(time_limit=time_limit, workers=workers, seed=seed),
+                           progress, start=start)
+    # the Pyomo backend takes no start (HiGHS gets no MIP start through pyomo.contrib.solver);
+    # CP-SAT's run carries it, and the best of both is kept
+    return pyomo.solve(instance, family, pyomo.SolveOptions(time_limit=time_limit, workers=workers, seed=seed),
+                       progress)
+
+
+def combine(instance: Instance, results: list[SolveResult]) -> SolveResult:
+    """One result from several runs on the same instance: the best objective (ties: the first
+    run's), the largest bound, the total of the build times, the longest wall time."""
+    solved = [r for r in results if r.objective is not None]
+    bounds = [r.bound for r in results if r.bound is not None and math.isfinite(r.bound)]
+    bound = max(bounds) if bounds else None
+    seconds = max(r.seconds for r in results)
+    built = sum(r.build_seconds for r in results)
+    if not solved:
+        status = "infeasible" if any(r.status == "infeasible" for r in results) else "unknown"
+        return SolveResult(instance=instance.name, backend="auto", status=status, objective=None, bound=bound,
+                           bks=instance.meta.bks, gap_pct=None, seconds=seconds, build_seconds=built)
+    best = min(solved, key=lambda r: r.objective if r.objective is not None else math.inf)
+    assert best.objective is not None
+    proven = any(r.status == "optimal" and r.objective == best.objective for r in solved)
+    if bound is not None and best.objective <= math.ceil(bound - 1e-6):
+        proven = True
+    return msgspec.structs.replace(best, backend=f"auto:{best.backend}", status="optimal" if proven else "feasible",
+                                   bound=bound, seconds=seconds, build_seconds=built,
+                                   gap_pct=gap_pct(best.objective, instance.meta.bks))
