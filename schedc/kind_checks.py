@@ -29,10 +29,12 @@ from schedc.kinds import (
     NonrenewableBudget,
     ObjectiveBound,
     OnePerSlot,
+    OptionalActivities,
     PatternProhibition,
     PrecedenceLag,
     ResourceDowntime,
     Selector,
+    SetupTimes,
     SlotConflict,
     Spread,
     Stability,
@@ -218,13 +220,63 @@ def _target(ch: Checker, target: str, c: Constraint) -> None:
 
 
 def _time_window(ch: Checker, c: TimeWindow) -> None:
+    targets = _objective_targets(ch)
     for w in c.windows:
         _target(ch, w.target, c)
-        if max(w.release, w.deadline or 0) > MAX_TIME:
+        if max(w.release, w.deadline or 0, w.latest_start or 0, w.earliest_end or 0, w.due or 0) > MAX_TIME:
             ch.error("E207", f"{c.id}: a time of {w.target} exceeds {MAX_TIME}", c.span)
         if w.deadline is not None and w.deadline <= w.release:
             ch.error("E210", f"{c.id}: deadline {w.deadline} of {w.target} is not after its release {w.release}",
                      c.span)
+        if w.latest_start is not None and w.latest_start < w.release:
+            ch.error("E210", f"{c.id}: latest start {w.latest_start} of {w.target} is before its release "
+                     f"{w.release}", c.span)
+        if w.earliest_end is not None and w.deadline is not None and w.earliest_end > w.deadline:
+            ch.error("E210", f"{c.id}: earliest end {w.earliest_end} of {w.target} is after its deadline "
+                     f"{w.deadline}", c.span)
+        if (w.due is not None or w.weight is not None) and w.target not in targets:
+            what = "a job" if ch.jobs else "an activity"
+            ch.error("E210", f"{c.id}: due=/weight= belong to the objective's targets ({what}), not to "
+                     f"{w.target!r}", c.span, "give due dates and weights on job rows (activity rows when the "
+                     "instance has no jobs)")
+
+
+def _objective_targets(ch: Checker) -> set[str]:
+    """The names the objective measures speak of: the jobs, or the activities when there are none."""
+    return set(ch.jobs) if ch.jobs else set(ch.activities)
+
+
+def _setup_times(ch: Checker, c: SetupTimes) -> None:
+    """Setup rows name a unary resource and two distinct activities that can both use it."""
+    for s in c.setups:
+        r = ch.resources.get(s.resource)
+        if r is None:
+            ch.error("E202", f"{c.id}: undefined resource {s.resource!r}", c.span, known_names(ch.resources))
+            continue
+        if r.kind != "unary":
+            ch.error("E209", f"{c.id}: resource {s.resource} is {r.kind}; setup times apply to unary resources",
+                     c.span)
+        if s.before == s.after:
+            ch.error("E210", f"{c.id}: a setup from {s.before} to itself", c.span)
+        if s.time > MAX_TIME:
+            ch.error("E207", f"{c.id}: setup time {s.time} exceeds {MAX_TIME}", c.span)
+        for name in (s.before, s.after):
+            activity = ch.activities.get(name)
+            if activity is None:
+                ch.error("E202", f"{c.id}: undefined activity {name!r}", c.span, known_names(ch.activities))
+            elif not any(u.resource == s.resource and u.amount for m in activity.modes for u in m.uses):
+                ch.error("E209", f"{c.id}: {name} never uses {s.resource}, so no setup on it applies", c.span)
+
+
+def _optional(ch: Checker, c: OptionalActivities) -> None:
+    """Selection rows name defined activities, each once per row."""
+    for s in c.selections:
+        for name in s.members:
+            if name not in ch.activities:
+                ch.error("E202", f"{c.id}: undefined activity {name!r}", c.span, known_names(ch.activities))
+        repeated = sorted({a for a in s.members if s.members.count(a) > 1})
+        if repeated:
+            ch.error("E201", f"{c.id}: {', '.join(repeated)} listed twice in one {s.rule} group", c.span)
 
 
 def _downtime(ch: Checker, c: ResourceDowntime) -> None:
@@ -373,4 +425,6 @@ CONSTRAINT_CHECKS: dict[type, Callable[[Checker, Any], None]] = {
     ResourceDowntime: _downtime,
     Tardiness: _tardiness,
     ObjectiveBound: _objective_bound,
+    SetupTimes: _setup_times,
+    OptionalActivities: _optional,
 }

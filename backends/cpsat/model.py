@@ -238,7 +238,7 @@ class CpsatModel:
         #: presence literal of every optional activity
         self.performed: dict[str, cp_model.IntVar] = {}
         for a in acts:
-            shortest = min(m.duration for m in a.modes)
+            shortest = 0 if a.name in self.ctx.optional else min(m.duration for m in a.modes)  # left out: E = S
             latest = max(est[a.name], horizon - tail[a.name])  # room for the longest path after it
             start = self.model.new_int_var(est[a.name], latest, f"S_{a.name}")
             end = self.model.new_int_var(est[a.name] + shortest, max(est[a.name] + shortest, horizon - tail[a.name]
