@@ -21,11 +21,13 @@ from schedc.kinds import (
     AttrRef,
     CapacityOverflow,
     Compactness,
+    Consecutive,
     ConsecutiveRunBounds,
     Constraint,
     CountBounds,
     Coverage,
     CumulativeRenewable,
+    NoIdle,
     NonrenewableBudget,
     ObjectiveBound,
     OnePerSlot,
@@ -33,6 +35,7 @@ from schedc.kinds import (
     PatternProhibition,
     PrecedenceLag,
     ResourceDowntime,
+    ResourceTies,
     Selector,
     SetupTimes,
     SlotConflict,
@@ -43,6 +46,7 @@ from schedc.kinds import (
     UnaryNoOverlap,
     Unavailability,
     WindowPatternCost,
+    kind_name,
 )
 from schedc.kinds.costs import ANY_DAY
 
@@ -248,6 +252,7 @@ def _objective_targets(ch: Checker) -> set[str]:
 
 def _setup_times(ch: Checker, c: SetupTimes) -> None:
     """Setup rows name a unary resource and two distinct activities that can both use it."""
+    _sequenced(ch, c, sorted({s.resource for s in c.setups}))
     for s in c.setups:
         r = ch.resources.get(s.resource)
         if r is None:
@@ -266,6 +271,50 @@ def _setup_times(ch: Checker, c: SetupTimes) -> None:
                 ch.error("E202", f"{c.id}: undefined activity {name!r}", c.span, known_names(ch.activities))
             elif not any(u.resource == s.resource and u.amount for m in activity.modes for u in m.uses):
                 ch.error("E209", f"{c.id}: {name} never uses {s.resource}, so no setup on it applies", c.span)
+
+
+def _sequenced(ch: Checker, c: Constraint, resources: list[str]) -> None:
+    """Resources a sequencing rule speaks of must be kept unary by a hard ``unary_no_overlap``: the
+    backends sequence them, which only agrees with the rule's meaning where operations cannot overlap."""
+    covered: set[str] = set()
+    for other in ch.instance.constraints:
+        if isinstance(other, UnaryNoOverlap) and other.active and other.hard:
+            covered |= {r for r, res in ch.resources.items() if res.kind == "unary"} if other.resources == "all" \
+                else set(other.resources)
+    for name in resources:
+        if name in ch.resources and name not in covered:
+            ch.error("E209", f"{c.id}: resource {name} has no hard unary_no_overlap; {kind_name(c)} needs one",
+                     c.span, "add `hard unary_no_overlap machines`")
+
+
+def _activity_names(ch: Checker, c: Constraint, names: list[str]) -> None:
+    for name in names:
+        if name not in ch.activities:
+            ch.error("E202", f"{c.id}: undefined activity {name!r}", c.span, known_names(ch.activities))
+
+
+def _no_idle(ch: Checker, c: NoIdle) -> None:
+    _resource_scope("unary")(ch, c)
+    scope = [r for r, res in ch.resources.items() if res.kind == "unary"] if c.resources == "all" else c.resources
+    _sequenced(ch, c, list(scope))
+
+
+def _consecutive(ch: Checker, c: Consecutive) -> None:
+    for p in c.pairs:
+        _activity_names(ch, c, [p.before, p.after])
+        if p.before == p.after:
+            ch.error("E210", f"{c.id}: {p.before} cannot directly follow itself", c.span)
+    _sequenced(ch, c, sorted({u.resource for p in c.pairs for name in (p.before, p.after)
+                              if name in ch.activities for m in ch.activities[name].modes for u in m.uses
+                              if ch.resources.get(u.resource) is not None
+                              and ch.resources[u.resource].kind == "unary"}))
+
+
+def _ties(ch: Checker, c: ResourceTies) -> None:
+    for t in c.ties:
+        _activity_names(ch, c, [t.first, t.second])
+        if t.first == t.second:
+            ch.error("E210", f"{c.id}: {t.first} is tied to itself", c.span)
 
 
 def _optional(ch: Checker, c: OptionalActivities) -> None:
@@ -427,4 +476,7 @@ CONSTRAINT_CHECKS: dict[type, Callable[[Checker, Any], None]] = {
     ObjectiveBound: _objective_bound,
     SetupTimes: _setup_times,
     OptionalActivities: _optional,
+    NoIdle: _no_idle,
+    Consecutive: _consecutive,
+    ResourceTies: _ties,
 }

@@ -530,6 +530,47 @@ def _setup_times(p: dict[str, Any], s: Schedule) -> int:
     return total
 
 
+def _order(s: Schedule, resource: str) -> list[str]:
+    return sorted((a for a in s.start if resource in s.uses(a) and s.end[a] > s.start[a]),
+                  key=lambda a: (s.start[a], s.end[a], a))
+
+
+def _no_idle(p: dict[str, Any], s: Schedule) -> int:
+    """Idle time between consecutive operations, beyond the setup time of the pair."""
+    setups = {(r, a, b): t for c in s.world.instance.constraints if c.active and kind_name(c) == "setup_times"
+              for r, a, b, t in c.claim().params["setups"]}
+    total = 0
+    for resource in _scope(p, s.world, "unary"):
+        order = _order(s, resource)
+        for a, b in zip(order, order[1:], strict=False):
+            total += max(0, s.start[b] - s.end[a] - setups.get((resource, a, b), 0))
+    return total
+
+
+def _unary_of(s: Schedule, a: str) -> set[str]:
+    return {r for r, q in s.uses(a).items() if q and s.world.resources[r].kind == "unary"}
+
+
+def _consecutive(p: dict[str, Any], s: Schedule) -> int:
+    total = 0
+    for a, b in p["pairs"]:
+        if a in s.start and b in s.start:
+            for resource in _unary_of(s, a) & _unary_of(s, b):
+                order = _order(s, resource)
+                total += int(not (a in order and b in order and order.index(b) == order.index(a) + 1
+                                  and s.end[a] <= s.start[b]))
+    return total
+
+
+def _ties(p: dict[str, Any], s: Schedule) -> int:
+    total = 0
+    for rule, a, b in p["ties"]:
+        if a in s.start and b in s.start:
+            ua, ub = _unary_of(s, a), _unary_of(s, b)
+            total += int(ua != ub if rule == "same" else bool(ua & ub))
+    return total
+
+
 def _optional(p: dict[str, Any], s: Schedule) -> int:
     """How many activities of each group would have to be added or left out to keep its rule."""
     total = 0
@@ -575,7 +616,8 @@ INTERPRETERS: dict[str, Callable[[dict[str, Any], Schedule], int]] = {
     "precedence_lag": _precedence, "unary_no_overlap": _unary, "cumulative_renewable": _cumulative,
     "nonrenewable_budget": _budget, "time_window": _time_window, "resource_downtime": _downtime,
     "mode_choice": lambda p, s: s.bad_modes, "objective_bound": _objective_bound,
-    "setup_times": _setup_times, "optional": _optional,
+    "setup_times": _setup_times, "optional": _optional, "no_idle": _no_idle, "consecutive": _consecutive,
+    "resource_ties": _ties,
 }
 
 

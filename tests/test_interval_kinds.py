@@ -30,7 +30,8 @@ LAB = """family lab {
   title "Interval lab: every measure"
   structure interval
   objective [makespan penalty completion flow_time tardy_jobs tardiness earliness max_tardiness max_lateness setup_time]
-  kinds [precedence_lag unary_no_overlap mode_choice time_window setup_times optional tardiness]
+  kinds [precedence_lag unary_no_overlap mode_choice time_window setup_times optional tardiness no_idle
+         consecutive resource_ties]
   answer "<job> step <step>: start=<start>"
   roles [job "job" operation "step" machine "machine"]
 }
@@ -298,6 +299,62 @@ def test_optional_work_is_left_out_when_it_only_costs(folder: Path) -> None:
     for backend in ("cpsat", "pyomo"):
         result = solve(inst, folder, backend)
         assert result.objective == 5 and "J3.1" not in result.solution.starts
+
+
+# ============================================================================ no_idle, consecutive, resource_ties
+
+
+def test_no_idle_counts_the_gap_beyond_the_setup(folder: Path) -> None:
+    inst = shop(folder, ["J1 M1:3", "J2 M1:2"], SETUPS, "hard no_idle flow resources=[M1]")
+    assert amounts(inst, folder, "flow", **{"J1.1": 0, "J2.1": 5}) == []  # gap 2 = setup
+    assert amounts(inst, folder, "flow", **{"J1.1": 0, "J2.1": 6}) == [1]
+    result = solve(shop(folder, ["J1 M1:3 M2:1", "J2 M1:2"], "hard no_idle flow resources=[M2]",
+                        table("hard time_window w", "J2 6")), folder, "pyomo")
+    assert result.status == "optimal" and result.objective == 8
+
+
+def test_consecutive_pairs_allow_no_operation_between(folder: Path) -> None:
+    inst = shop(folder, ["J1 M1:3", "J2 M1:2", "J3 M1:1"], table("hard consecutive c", "J1.1 J2.1"))
+    assert amounts(inst, folder, "c", **{"J1.1": 0, "J2.1": 4, "J3.1": 6}) == []  # a gap is fine
+    assert amounts(inst, folder, "c", **{"J1.1": 0, "J3.1": 3, "J2.1": 4}) == [1]  # J3 between them
+    assert amounts(inst, folder, "c", **{"J2.1": 0, "J1.1": 2, "J3.1": 5}) == [1]  # wrong order
+
+
+def test_resource_ties_compare_the_chosen_machines(folder: Path) -> None:
+    inst = parse_instance_text("\n".join([
+        "instance t family lab", "resources table", "  M1 unary", "  M2 unary", "end", "jobs table",
+        "  J1 M1:3/M2:3", "  J2 M1:2/M2:2", "end", "hard unary_no_overlap machines", "hard mode_choice modes",
+        table("hard resource_ties t", "same J1.1 J2.1"), "minimize makespan", ""]), search=[folder])
+    ev = evaluate(make_context(inst, family_of(folder)), Solution(starts={"J1.1": 0, "J2.1": 0},
+                                                                  modes={"J1.1": 1, "J2.1": 2}))
+    assert [v.amount for v in ev.violations] == [1]
+    for backend in ("cpsat", "pyomo"):  # tied to one machine: 3 + 2 one after the other
+        result = solve(inst, folder, backend)
+        assert result.objective == 5
+        assert result.solution.modes["J1.1"] == result.solution.modes["J2.1"]
+
+
+def test_sequencing_rules_need_unary_no_overlap(folder: Path) -> None:
+    text = "\n".join(["instance t family lab", "resources table", "  M1 unary", "end", "jobs table", "  J1 M1:3",
+                      "  J2 M1:2", "end", "hard mode_choice modes", "hard no_idle flow", "minimize makespan", ""])
+    with pytest.raises(SchedcError, match="resource M1 has no hard unary_no_overlap; no_idle needs one"):
+        parse_instance_text(text, search=[folder])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_sequencing_kinds_agree_in_both_backends(folder: Path, seed: int) -> None:
+    rng = random.Random(300 + seed)
+    jobs = [f"J{j} M1:{rng.randint(1, 4)} M2:{rng.randint(1, 3)}" for j in range(1, 4)]
+    first, second = rng.sample(["J1.1", "J2.1", "J3.1"], 2)
+    inst = shop(folder, jobs, table("hard precedence_lag p", *(f"J{j}.1 -> J{j}.2" for j in range(1, 4))),
+                table("hard setup_times s", f"M1 {first} {second} {rng.randint(0, 2)}"),
+                table("hard consecutive c", f"{first} {second}"), "hard no_idle flow resources=[M2]",
+                table("hard time_window w", *(f"J{j} 0 due={rng.randint(4, 10)}" for j in range(1, 4))),
+                objective="makespan + tardiness")
+    cpsat, pyomo = solve(inst, folder, "cpsat"), solve(inst, folder, "pyomo")
+    assert cpsat.status == pyomo.status == "optimal" and cpsat.objective == pyomo.objective
+    for result in (cpsat, pyomo):
+        assert evaluate(make_context(inst, family_of(folder)), result.solution).feasible
 
 
 def family_of(folder: Path) -> Family:

@@ -25,7 +25,7 @@ from schedc.render.templates import KindTemplates
 from schedc.render.themes import attribute_role, plural
 
 TABLE_PARAMS = frozenset({"requirements", "slots", "entries", "edges", "windows", "due_dates", "setups",
-                          "selections"})
+                          "selections", "pairs", "ties"})
 """Parameters that hold a table of data: stated by their own statements, not by the rule sentence."""
 
 
@@ -212,6 +212,15 @@ def _derived(claim: Claim, constraint: Constraint, ctx: BuildContext) -> dict[st
     if kind == "setup_times":  # the rows are stated in the rule sentence itself
         return {"listed": [f"on {ctx.show(r)}, {ctx.show(b)} right after {ctx.show(a)}: {t}"
                            for r, a, b, t in params.get("setups", [])]}
+    if kind == "no_idle":
+        scope = params.get("resources", "all")
+        return {"scope": [] if scope == "all" else [ctx.show(r) for r in scope]}
+    if kind == "consecutive":
+        return {"listed": [f"{ctx.show(a)} directly after {ctx.show(b)}" for b, a in params.get("pairs", [])]}
+    if kind == "resource_ties":
+        return {"listed": [f"{ctx.show(a)} and {ctx.show(b)} on {'the same' if rule == 'same' else 'different'} "
+                           f"{words_for(ctx)['machines'] if rule == 'different' else words_for(ctx)['machine']}"
+                           for rule, a, b in params.get("ties", [])]}
     if kind == "optional":
         words = {"optional": "any number of", "all_or_none": "all or none of", "at_least_one": "at least one of",
                  "exactly_one": "exactly one of"}
