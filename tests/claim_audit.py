@@ -260,7 +260,7 @@ class Schedule:
             m = solution.modes.get(name, 1)
             if activity is not None and 1 <= m <= len(activity.modes):
                 self.start[name], self.mode[name] = s, m
-                self.end[name] = s + activity.modes[m - 1].duration
+                self.end[name] = _paused_end(world, activity.modes[m - 1], s)
         self.bad_modes = sum(1 for n, m in solution.modes.items() if n in world.activities and
                              not 1 <= m <= len(world.activities[n].modes))
 
@@ -280,6 +280,19 @@ class Schedule:
     def uses(self, activity: str) -> dict[str, int]:
         mode = self.world.activities[activity].modes[self.mode[activity] - 1]
         return {u.resource: u.amount for u in mode.uses}
+
+
+def _paused_end(world: World, mode: Any, start: int) -> int:
+    """The end of a mode, its work stopping over the breaks of pausable downtime claims on its resources."""
+    used = {u.resource for u in mode.uses if u.amount}
+    breaks = sorted((lo, hi) for c in world.instance.constraints if c.active and kind_name(c) == "resource_downtime"
+                    and c.claim().params.get("pausable") for r, lo, hi, _l in c.claim().params["windows"] if r in used)
+    t, left = start, mode.duration
+    for lo, hi in breaks:  # overlapping breaks of two resources: a later one may start inside an earlier one
+        if left and lo < t + left and hi > t:
+            left -= max(0, lo - t)
+            t = max(t, hi)
+    return t + left
 
 
 def _runs(flags: list[bool]) -> list[int]:
@@ -583,6 +596,11 @@ def _optional(p: dict[str, Any], s: Schedule) -> int:
 
 def _downtime(p: dict[str, Any], s: Schedule) -> int:
     total = 0
+    if p.get("pausable"):  # breaks: only a start inside one is a violation (its time to the break's end)
+        for resource, lo, hi, _label in p["windows"]:
+            total += sum(hi - s.start[a] for a in s.start if resource in s.uses(a) and s.end[a] > s.start[a]
+                         and lo <= s.start[a] < hi)
+        return total
     for resource, lo, hi, _label in p["windows"]:
         for a in s.start:
             if resource in s.uses(a) and s.end[a] > s.start[a]:

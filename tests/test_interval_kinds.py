@@ -30,7 +30,7 @@ LAB = """family lab {
   title "Interval lab: every measure"
   structure interval
   objective [makespan penalty completion flow_time tardy_jobs tardiness earliness max_tardiness max_lateness setup_time]
-  kinds [precedence_lag unary_no_overlap mode_choice time_window setup_times optional tardiness no_idle
+  kinds [resource_downtime precedence_lag unary_no_overlap mode_choice time_window setup_times optional tardiness no_idle
          consecutive resource_ties]
   answer "<job> step <step>: start=<start>"
   roles [job "job" operation "step" machine "machine"]
@@ -355,6 +355,25 @@ def test_sequencing_kinds_agree_in_both_backends(folder: Path, seed: int) -> Non
     assert cpsat.status == pyomo.status == "optimal" and cpsat.objective == pyomo.objective
     for result in (cpsat, pyomo):
         assert evaluate(make_context(inst, family_of(folder)), result.solution).feasible
+
+
+# ============================================================================ pausable breaks
+
+BREAKS = table("hard resource_downtime lunch pausable=true", "M1 2 4 lunch", "M1 8 9")
+
+
+def test_work_pauses_over_breaks_and_may_not_start_inside_one(folder: Path) -> None:
+    inst = shop(folder, ["J1 M1:4", "J2 M1:3", "J3 M2:1"], BREAKS, table("hard precedence_lag p", "J1.1 -> J3.1"))
+    ok = judge(inst, folder, **{"J1.1": 0, "J3.1": 6, "J2.1": 6})  # J1 [0,6) over [2,4); J2 [6,10) over [8,9)
+    assert ok.feasible and ok.objective == 10
+    early = judge(inst, folder, **{"J1.1": 0, "J3.1": 5, "J2.1": 6})  # J1 ends at 6, not 4
+    assert [v.constraint for v in early.violations] == ["p"]
+    inside = amounts(inst, folder, "lunch", **{"J1.1": 3, "J3.1": 9, "J2.1": 10})
+    assert inside == [1]  # starts at 3 inside [2, 4): 1 unit before the break ends
+    result = solve(inst, folder, "cpsat")
+    assert result.status == "optimal" and result.objective == 10  # 7 units of work + the 2 + 1 of breaks
+    with pytest.raises(SchedcError, match="does not support the pausable form of the kind resource_downtime"):
+        solve(inst, folder, "pyomo")
 
 
 def family_of(folder: Path) -> Family:

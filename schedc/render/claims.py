@@ -202,7 +202,12 @@ def _derived(claim: Claim, constraint: Constraint, ctx: BuildContext) -> dict[st
         jobs = {a.job for a in ctx.instance.activities if a.job is not None}
         return {"deadlines": any(w[2] is not None for w in windows), "on_jobs": all(w[0] in jobs for w in windows),
                 "latest_starts": any(w[3] is not None for w in windows),
-                "earliest_ends": any(w[4] is not None for w in windows)}
+                "earliest_ends": any(w[4] is not None for w in windows),
+                # due dates and weights are data of the objective, stated with the rule that carries them
+                "dues": [f"{ctx.show(w[0])}: " + ", ".join(
+                    ([f"due date {w[5]}"] if w[5] is not None else []) + ([f"weight {w[6]}"] if w[6] is not None
+                                                                          else []))
+                         for w in windows if w[5] is not None or w[6] is not None]}
     if kind == "window_pattern_cost":
         table = params.get("table", [])
         return {"priced": [{"pattern": p, "cost": cost} for p, cost in table],
