@@ -30,8 +30,8 @@ LAB = """family lab {
   title "Interval lab: every measure"
   structure interval
   objective [makespan penalty completion flow_time tardy_jobs tardiness earliness max_tardiness max_lateness setup_time]
-  kinds [resource_downtime precedence_lag unary_no_overlap mode_choice time_window setup_times optional tardiness no_idle
-         consecutive resource_ties]
+  kinds [resource_downtime precedence_lag unary_no_overlap mode_choice time_window setup_times optional
+         tardiness no_idle consecutive resource_ties objective_bound]
   answer "<job> step <step>: start=<start>"
   roles [job "job" operation "step" machine "machine"]
 }
@@ -355,6 +355,19 @@ def test_sequencing_kinds_agree_in_both_backends(folder: Path, seed: int) -> Non
     assert cpsat.status == pyomo.status == "optimal" and cpsat.objective == pyomo.objective
     for result in (cpsat, pyomo):
         assert evaluate(make_context(inst, family_of(folder)), result.solution).feasible
+
+
+def test_a_bound_on_a_weighted_sum_objective(folder: Path) -> None:
+    bound = "hard objective_bound near measure=sum max=15"
+    inst = shop(folder, MEASURE_JOBS, MEASURE_WINDOWS, bound, objective="1*makespan + 2*tardiness")
+    assert [v.amount for v in judge(inst, folder, **MEASURE_STARTS).violations] == [9 + 2 * 5 - 15]
+    optimum = solve(shop(folder, MEASURE_JOBS, MEASURE_WINDOWS, objective="1*makespan + 2*tardiness"), folder,
+                    "cpsat").objective
+    assert optimum is not None
+    tight = shop(folder, MEASURE_JOBS, MEASURE_WINDOWS, f"hard objective_bound near measure=sum max={optimum - 1}",
+                 objective="1*makespan + 2*tardiness")
+    for backend in ("cpsat", "pyomo"):
+        assert solve(tight, folder, backend).status == "infeasible"
 
 
 # ============================================================================ pausable breaks

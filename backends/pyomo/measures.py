@@ -21,10 +21,12 @@ from schedc.kinds.measures import TargetData, targets, terms_of
 
 
 def objective_expr(m: PyomoModel) -> Any:
-    """``Σ W_k · measure_k`` of the instance's objective."""
-    objective = m.instance.objective
-    terms = terms_of(objective.measure, objective.terms)
-    return pyo.quicksum(t.weight * measure_expr(m, t.measure) for t in terms)
+    """``Σ W_k · measure_k`` of the instance's objective (built once)."""
+    if ("objective",) not in m.cache:
+        objective = m.instance.objective
+        terms = terms_of(objective.measure, objective.terms)
+        m.cache[("objective",)] = pyo.quicksum(t.weight * measure_expr(m, t.measure) for t in terms)
+    return m.cache[("objective",)]
 
 
 def measure_expr(m: PyomoModel, measure: str) -> Any:
