@@ -627,7 +627,8 @@ def _objective_bound(p: dict[str, Any], s: Schedule) -> int:
         value = penalty
     else:
         objective = s.world.instance.objective
-        terms = objective.terms if objective.measure == "sum" else ((1, objective.measure),)
+        terms = [(t.weight, t.measure) for t in objective.terms] if objective.measure == "sum" \
+            else [(1, objective.measure)]
         value = sum(w * _measure(str(m), s, penalty) for w, m in terms)
     return max(0, value - p["max"])
 

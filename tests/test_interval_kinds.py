@@ -391,3 +391,46 @@ def test_work_pauses_over_breaks_and_may_not_start_inside_one(folder: Path) -> N
 
 def family_of(folder: Path) -> Family:
     return load_family("lab", [folder])
+
+
+# ============================================================================ renderings and the claim audit
+
+EVERY_NEW_KIND = [
+    table("hard precedence_lag p", "J1.1 -> J1.2", "J2.1 -> J2.2", "J4.1 -> J4.2", "J3.1 s->s-6 J1.1", "J4.1 e=s J4.2"),
+    table("hard time_window w", "J1 0 due=8 weight=2", "J2 1 - latest_start=9", "J3 0 20 earliest_end=2 due=6"),
+    table("hard setup_times s", "M1 J1.1 J2.2 2", "M1 J2.2 J1.1 1"),
+    table("hard resource_downtime lunch pausable=true", "M2 5 6 lunch"),
+    "hard no_idle flow resources=[M1]",
+    table("hard optional o", "at_least_one J4.1 J3.1", "all_or_none J4.1 J4.2"),
+    table("hard consecutive c", "J1.1 J2.2"),
+    table("hard resource_ties t", "different J1.2 J3.1"),
+]
+EVERY_NEW_JOBS = ["J1 M1:2 M2:3", "J2 M2:2 M1:3", "J3 M1:1", "J4 M1:2 M1:1"]
+
+
+@pytest.mark.parametrize("variant", ["v1", "v2", "v3a", "v4"])
+def test_every_new_kind_renders_and_passes_the_claim_audit(folder: Path, variant: str) -> None:
+    from schedc.render import render
+    from tests import claim_audit as audit
+
+    inst = shop(folder, EVERY_NEW_JOBS, *EVERY_NEW_KIND, objective="2*makespan + tardiness + setup_time")
+    family = family_of(folder)
+    rendering = render(inst, family, variant, 7, [folder])
+    problems = (audit.bijection(rendering, inst) + audit.wording(rendering, family)
+                + audit.contradictions(rendering, inst, family))
+    assert not problems, "\n".join(problems[:10])
+    text = rendering.text()
+    assert "exactly" in text and "due date 8, weight 2" in text and "2 ×" in text
+
+
+def test_the_claim_interpreter_agrees_with_check_on_the_new_kinds(folder: Path) -> None:
+    from schedc.render import render
+    from tests import claim_audit as audit
+
+    inst = shop(folder, EVERY_NEW_JOBS, *EVERY_NEW_KIND, objective="2*makespan + tardiness + setup_time")
+    family = family_of(folder)
+    rendering = render(inst, family, "v1", 7, [folder])
+    solutions = audit.probes(inst, family, random.Random(7), randoms=40)
+    made, problems = audit.verdicts_disagree(rendering, inst, family, solutions)
+    assert made > 0 and not problems, "\n".join(problems[:10])
+    assert solve(inst, folder, "cpsat").status == "optimal"
