@@ -38,23 +38,33 @@ class Circuit:
         self.last: dict[Node, cp_model.IntVar] = {}
 
 
-def circuit(m: CpsatModel, resource: str) -> Circuit:
-    """The (cached) circuit of ``resource`` with its setup rows enforced on the arcs."""
-    cache: dict[str, Circuit] = m.__dict__.setdefault("circuits", {})
-    if resource in cache:
-        return cache[resource]
+def circuit(m: CpsatModel, resource: str, with_setups: bool = True) -> Circuit:
+    """The (cached) circuit of ``resource`` with its setup rows enforced on the arcs.
+
+    In explain mode each rule gets a circuit of its own, switched by the rule's literal: a node is
+    skipped (its self-loop taken) unless its mode is chosen *and* the rule is on, so that switching
+    the rule off leaves the resource unsequenced; only a ``setup_times`` rule's circuit carries the
+    setup times then (``with_setups``).
+    """
+    gate = m._gate
+    cache: dict[object, Circuit] = m.__dict__.setdefault("circuits", {})
+    key: object = resource if gate is None else (resource, gate.Index(), with_setups)
+    if key in cache:
+        return cache[key]
     nodes = [(name, k) for name, k, mode, _amount in m.users.get(resource, ()) if mode.duration > 0]
-    times = setup_matrices(m.instance).get(resource, {})
-    c = cache[resource] = Circuit(nodes)
+    times = setup_matrices(m.instance).get(resource, {}) if gate is None or with_setups else {}
+    c = cache[key] = Circuit(nodes)
     index = {node: i + 1 for i, node in enumerate(nodes)}
     arcs: list[tuple[int, int, Any]] = []
-    optional = False
+    optional = gate is not None
     for node in nodes:
         present = m.present[node]
         c.first[node] = m.model.new_bool_var(f"first_{resource}_{node[0]}_{node[1]}")
         c.last[node] = m.model.new_bool_var(f"last_{resource}_{node[0]}_{node[1]}")
         arcs += [(0, index[node], c.first[node]), (index[node], 0, c.last[node])]
-        if not isinstance(present, int):
+        if gate is not None:
+            arcs.append((index[node], index[node], _skipped(m, present, gate)))
+        elif not isinstance(present, int):
             optional = True
             arcs.append((index[node], index[node], present.Not()))
     for i in nodes:
@@ -67,8 +77,22 @@ def circuit(m: CpsatModel, resource: str) -> Circuit:
     if optional or not nodes:
         arcs.append((0, 0, m.model.new_bool_var(f"empty_{resource}")))
     if nodes:
-        m.model.add_circuit(arcs)
+        if gate is None:
+            m.model.add_circuit(arcs)
+        else:
+            with m.defining():  # switched through its self-loops, not as a row
+                m.model.add_circuit(arcs)
     return c
+
+
+def _skipped(m: CpsatModel, present: Any, gate: Any) -> Any:
+    """Explain mode: a literal equal to "the mode is not chosen or the rule is off"."""
+    literals = [gate] if isinstance(present, int) else [present, gate]
+    with m.defining():
+        skip = m.model.new_bool_var("skip")
+        m.model.add_bool_and(literals).only_enforce_if(skip.Not())
+        m.model.add_bool_or([lit.Not() for lit in literals] + [skip.Not()])
+    return skip
 
 
 def setup_time_expr(m: CpsatModel) -> cp_model.LinearExprT:
@@ -86,7 +110,7 @@ def setup_times(m: CpsatModel, c: SetupTimes) -> None:
     if not c.hard:
         raise unsupported("cpsat", c, form="soft")
     for resource in c.matrix():
-        circuit(m, resource)
+        circuit(m, resource)  # with_setups: the arcs of this rule's circuit carry its setup times
 
 
 @encoder(NoIdle)
@@ -97,7 +121,7 @@ def no_idle(m: CpsatModel, c: NoIdle) -> None:
     times = setup_matrices(m.instance)
     for resource in _unary_scope(m, c.resources):
         s = times.get(resource, {})
-        for (i, j), literal in circuit(m, resource).arcs.items():
+        for (i, j), literal in circuit(m, resource, with_setups=False).arcs.items():
             m.model.add(m.start[j[0]] <= m.end[i[0]] + s.get((i[0], j[0]), 0)).only_enforce_if(literal)
 
 
@@ -109,7 +133,7 @@ def consecutive(m: CpsatModel, c: Consecutive) -> None:
         raise unsupported("cpsat", c, form="soft")
     for p in c.pairs:
         for resource in _shared_unary(m, p.before, p.after):
-            arcs = circuit(m, resource).arcs
+            arcs = circuit(m, resource, with_setups=False).arcs
             for (i, j), literal in arcs.items():
                 if i[0] == p.before and j[0] == p.after:
                     m.model.add_bool_or([literal, _negated(m.present[i]), _negated(m.present[j])])

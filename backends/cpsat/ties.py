@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
-from schedc.backends.base import unsupported
 from schedc.backends.cpsat.model import CpsatModel, encoder
 from schedc.kinds.resource_ties import ResourceTies
 
@@ -23,16 +22,20 @@ def uses_expr(m: CpsatModel, name: str, resource: str) -> cp_model.LinearExprT:
 
 @encoder(ResourceTies)
 def resource_ties(m: CpsatModel, c: ResourceTies) -> None:
-    if not c.hard:
-        raise unsupported("cpsat", c, form="soft")
+    """Hard: the rows for every unary resource; soft: a literal ``broken`` per tie (the evaluator's
+    one unit) switches them off and is penalised."""
     unary = [r.name for r in m.instance.resources if r.kind == "unary"]
     for t in c.ties:
-        performed = m.when_performed(t.first, t.second)
+        gate = m.when_performed(t.first, t.second)
+        if not c.hard:
+            broken = m.model.new_bool_var(f"tie_{t.first}_{t.second}")
+            gate = [*gate, broken.Not()]
+            m.penalize(c, broken)
         for r in unary:
             a, b = uses_expr(m, t.first, r), uses_expr(m, t.second, r)
             if isinstance(a, int) and isinstance(b, int):
                 if (a != b) if t.rule == "same" else (a + b > 1):
-                    m.model.add_bool_or(performed and [lit.Not() for lit in performed])  # only when left out
+                    m.model.add_bool_or([lit.Not() for lit in gate])  # only when left out (or broken)
                 continue
             relation = (a == b) if t.rule == "same" else (a + b <= 1)
-            m.model.add(relation).only_enforce_if(performed)
+            m.model.add(relation).only_enforce_if(gate)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from schedc.backends.base import unsupported
 from schedc.backends.pyomo.model import PyomoModel, encoder
 from schedc.kinds.resource_ties import ResourceTies
 
@@ -21,11 +20,15 @@ def uses_expr(m: PyomoModel, name: str, resource: str) -> Any:
 
 @encoder(ResourceTies)
 def resource_ties(m: PyomoModel, c: ResourceTies) -> None:
-    if not c.hard:
-        raise unsupported("pyomo", c, form="soft")
+    """Hard: the rows for every unary resource; soft: a binary ``broken`` per tie relaxes them and is
+    penalised (tight under minimisation)."""
     unary = [r.name for r in m.instance.resources if r.kind == "unary"]
     for t in c.ties:
         off = m.left_out(t.first, t.second)
+        if not c.hard:
+            broken = m.new_var("tie", 0, 1, binary=True)
+            off = off + broken
+            m.penalize(c, broken)
         for r in unary:
             a, b = uses_expr(m, t.first, r), uses_expr(m, t.second, r)
             if t.rule == "same":
