@@ -158,6 +158,10 @@ class CpsatModel:
                 gate = self.model.new_bool_var(f"uses_{activity}_{mode}")
                 self.model.add_bool_and([present, self._gate]).only_enforce_if(gate)
                 self.model.add_bool_or([present.Not(), self._gate.Not(), gate])
+            size = self.__dict__.get("sizes", {}).get(activity)  # work pausing over breaks: a variable size
+            if size is not None:
+                return self.model.new_optional_interval_var(self.start[activity], size, self.end[activity], gate,
+                                                            f"I_{activity}_{mode}_{self._gate.Name()}")
             return self.model.new_optional_fixed_size_interval_var(self.start[activity], duration, gate,
                                                                    f"I_{activity}_{mode}_{self._gate.Name()}")
 
@@ -293,6 +297,7 @@ class CpsatModel:
         self.model.add(offset == start - earliest)
         self.model.add_element(offset, ends, end)
         size = self.model.new_int_var(mode.duration, max(ends) - earliest, f"D_{a.name}")
+        self.__dict__.setdefault("sizes", {})[a.name] = size
         self.present[(a.name, 1)] = 1
         self.intervals[(a.name, 1)] = self.model.new_interval_var(start, size, end, f"I_{a.name}")
 
