@@ -260,7 +260,7 @@ class Schedule:
             m = solution.modes.get(name, 1)
             if activity is not None and 1 <= m <= len(activity.modes):
                 self.start[name], self.mode[name] = s, m
-                self.end[name] = s + activity.modes[m - 1].duration
+                self.end[name] = _paused_end(world, activity.modes[m - 1], s)
         self.bad_modes = sum(1 for n, m in solution.modes.items() if n in world.activities and
                              not 1 <= m <= len(world.activities[n].modes))
 
@@ -280,6 +280,19 @@ class Schedule:
     def uses(self, activity: str) -> dict[str, int]:
         mode = self.world.activities[activity].modes[self.mode[activity] - 1]
         return {u.resource: u.amount for u in mode.uses}
+
+
+def _paused_end(world: World, mode: Any, start: int) -> int:
+    """The end of a mode, its work stopping over the breaks of pausable downtime claims on its resources."""
+    used = {u.resource for u in mode.uses if u.amount}
+    breaks = sorted((lo, hi) for c in world.instance.constraints if c.active and kind_name(c) == "resource_downtime"
+                    and c.claim().params.get("pausable") for r, lo, hi, _l in c.claim().params["windows"] if r in used)
+    t, left = start, mode.duration
+    for lo, hi in breaks:  # overlapping breaks of two resources: a later one may start inside an earlier one
+        if left and lo < t + left and hi > t:
+            left -= max(0, lo - t)
+            t = max(t, hi)
+    return t + left
 
 
 def _runs(flags: list[bool]) -> list[int]:
@@ -461,7 +474,13 @@ def _compactness(p: dict[str, Any], s: Schedule) -> int:
 
 
 def _precedence(p: dict[str, Any], s: Schedule) -> int:
-    return sum(1 for a, b, lag in p["edges"] if a in s.end and b in s.start and s.start[b] < s.end[a] + lag)
+    broken = 0
+    for a, b, lag, relation in p["edges"]:
+        if a in s.end and b in s.start:
+            x = (s.start if relation[0] == "s" else s.end)[a] + lag
+            y = (s.start if relation[-1] == "s" else s.end)[b]
+            broken += int(x != y if "=" in relation else x > y)
+    return broken
 
 
 def _scope(p: dict[str, Any], w: World, kind: str) -> list[str]:
@@ -503,15 +522,85 @@ def _members(target: str, w: World) -> list[str]:
 
 def _time_window(p: dict[str, Any], s: Schedule) -> int:
     total = 0
-    for target, release, deadline in p["windows"]:
+    for target, release, deadline, latest_start, earliest_end, _due, _weight in p["windows"]:
         for a in _members(target, s.world):
             if a in s.start:
                 total += max(0, release - s.start[a]) + (max(0, s.end[a] - deadline) if deadline is not None else 0)
+                total += max(0, s.start[a] - latest_start) if latest_start is not None else 0
+                total += max(0, earliest_end - s.end[a]) if earliest_end is not None else 0
+    return total
+
+
+def _setup_times(p: dict[str, Any], s: Schedule) -> int:
+    """The shortfall of each consecutive pair on a machine against its setup time."""
+    total = 0
+    for resource in dict.fromkeys(row[0] for row in p["setups"]):
+        need = {(a, b): t for r, a, b, t in p["setups"] if r == resource}
+        order = sorted((a for a in s.start if resource in s.uses(a) and s.end[a] > s.start[a]),
+                       key=lambda a: (s.start[a], s.end[a], a))
+        for a, b in zip(order, order[1:], strict=False):
+            total += max(0, s.end[a] + need.get((a, b), 0) - s.start[b])
+    return total
+
+
+def _order(s: Schedule, resource: str) -> list[str]:
+    return sorted((a for a in s.start if resource in s.uses(a) and s.end[a] > s.start[a]),
+                  key=lambda a: (s.start[a], s.end[a], a))
+
+
+def _no_idle(p: dict[str, Any], s: Schedule) -> int:
+    """Idle time between consecutive operations, beyond the setup time of the pair."""
+    setups = {(r, a, b): t for c in s.world.instance.constraints if c.active and kind_name(c) == "setup_times"
+              for r, a, b, t in c.claim().params["setups"]}
+    total = 0
+    for resource in _scope(p, s.world, "unary"):
+        order = _order(s, resource)
+        for a, b in zip(order, order[1:], strict=False):
+            total += max(0, s.start[b] - s.end[a] - setups.get((resource, a, b), 0))
+    return total
+
+
+def _unary_of(s: Schedule, a: str) -> set[str]:
+    return {r for r, q in s.uses(a).items() if q and s.world.resources[r].kind == "unary"}
+
+
+def _consecutive(p: dict[str, Any], s: Schedule) -> int:
+    total = 0
+    for a, b in p["pairs"]:
+        if a in s.start and b in s.start:
+            for resource in _unary_of(s, a) & _unary_of(s, b):
+                order = _order(s, resource)
+                total += int(not (a in order and b in order and order.index(b) == order.index(a) + 1
+                                  and s.end[a] <= s.start[b]))
+    return total
+
+
+def _ties(p: dict[str, Any], s: Schedule) -> int:
+    total = 0
+    for rule, a, b in p["ties"]:
+        if a in s.start and b in s.start:
+            ua, ub = _unary_of(s, a), _unary_of(s, b)
+            total += int(ua != ub if rule == "same" else bool(ua & ub))
+    return total
+
+
+def _optional(p: dict[str, Any], s: Schedule) -> int:
+    """How many activities of each group would have to be added or left out to keep its rule."""
+    total = 0
+    for rule, members in p["selections"]:
+        k, n = sum(1 for a in members if a in s.start), len(members)
+        total += {"optional": 0, "all_or_none": min(k, n - k), "at_least_one": int(k == 0),
+                  "exactly_one": abs(k - 1)}[rule]
     return total
 
 
 def _downtime(p: dict[str, Any], s: Schedule) -> int:
     total = 0
+    if p.get("pausable"):  # breaks: only a start inside one is a violation (its time to the break's end)
+        for resource, lo, hi, _label in p["windows"]:
+            total += sum(hi - s.start[a] for a in s.start if resource in s.uses(a) and s.end[a] > s.start[a]
+                         and lo <= s.start[a] < hi)
+        return total
     for resource, lo, hi, _label in p["windows"]:
         for a in s.start:
             if resource in s.uses(a) and s.end[a] > s.start[a]:
@@ -530,11 +619,48 @@ def _tardiness(p: dict[str, Any], s: Schedule, hard: bool) -> int:
 
 def _objective_bound(p: dict[str, Any], s: Schedule) -> int:
     """The excess of the bounded measure: the latest end, or the weighted penalties of the soft claims."""
+    penalty = sum(c.weight * interpret(c.claim(), s) for c in s.world.instance.constraints if c.active and not c.hard
+                  and kind_name(c) != "objective_bound")
     if p["measure"] == "makespan":
         value = max(s.end.values(), default=0)
+    elif p["measure"] == "penalty":
+        value = penalty
     else:
-        value = sum(c.weight * interpret(c.claim(), s) for c in s.world.instance.constraints if c.active and not c.hard)
+        objective = s.world.instance.objective
+        terms = [(t.weight, t.measure) for t in objective.terms] if objective.measure == "sum" \
+            else [(1, objective.measure)]
+        value = sum(w * _measure(str(m), s, penalty) for w, m in terms)
     return max(0, value - p["max"])
+
+
+def _measure(measure: str, s: Schedule, penalty: int) -> int:
+    """One objective measure of a schedule, from the time_window rows (due=, weight=) and setup claims."""
+    if measure == "makespan":
+        return max(s.end.values(), default=0)
+    if measure == "penalty":
+        return penalty
+    if measure == "setup_time":
+        setups = {(r, a, b): t for c in s.world.instance.constraints if c.active and kind_name(c) == "setup_times"
+                  for r, a, b, t in c.claim().params["setups"]}
+        return sum(setups.get((r, a, b), 0) for r in {k[0] for k in setups}
+                   for a, b in zip(_order(s, r), _order(s, r)[1:], strict=False))
+    rows = {w[0]: w for c in s.world.instance.constraints if c.active and kind_name(c) == "time_window"
+            for w in c.claim().params["windows"]}
+    jobs = {a.job or a.name for a in s.world.instance.activities}
+    values = []
+    for j in jobs:
+        ends = [s.end[a] for a in _members(j, s.world) if a in s.end]
+        if not ends:
+            continue
+        row = rows.get(j, [j, 0, None, None, None, None, None])
+        c, due, weight = max(ends), row[5], 1 if row[6] is None else row[6]
+        if measure in ("completion", "flow_time"):
+            values.append(weight * (c - (row[1] if measure == "flow_time" else 0)))
+        elif due is not None:
+            values.append({"tardy_jobs": weight * (c > due), "tardiness": weight * max(0, c - due),
+                           "earliness": weight * max(0, due - c), "max_tardiness": max(0, c - due),
+                           "max_lateness": c - due}[measure])
+    return max(values, default=0) if measure.startswith("max_") else sum(values)
 
 
 INTERPRETERS: dict[str, Callable[[dict[str, Any], Schedule], int]] = {
@@ -545,6 +671,8 @@ INTERPRETERS: dict[str, Callable[[dict[str, Any], Schedule], int]] = {
     "precedence_lag": _precedence, "unary_no_overlap": _unary, "cumulative_renewable": _cumulative,
     "nonrenewable_budget": _budget, "time_window": _time_window, "resource_downtime": _downtime,
     "mode_choice": lambda p, s: s.bad_modes, "objective_bound": _objective_bound,
+    "setup_times": _setup_times, "optional": _optional, "no_idle": _no_idle, "consecutive": _consecutive,
+    "resource_ties": _ties,
 }
 
 
@@ -696,7 +824,7 @@ def _unavailability_probes(p: dict[str, Any], world: World, rng: random.Random) 
 
 def _precedence_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
     out = []
-    for a, b, lag in p["edges"][:3]:
+    for a, b, lag, _relation in p["edges"][:3]:
         d = world.activities[a].modes[0].duration
         for delta in (-1, 0, 1):  # touching (S_b = E_a + lag), one unit early, one late
             out.append(Solution(starts={a: 0, b: max(0, d + lag + delta)}, modes={a: 1, b: 1}))
@@ -721,15 +849,14 @@ def _unary_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[S
 
 def _window_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
     out = []
-    for target, release, deadline in p["windows"][:3]:
+    for target, release, deadline, latest_start, earliest_end, _due, _weight in p["windows"][:3]:
         for a in _members(target, world)[:1]:
             d = world.activities[a].modes[0].duration
-            for start in (release - 1, release):
-                if start >= 0:
-                    out.append(Solution(starts={a: start}, modes={a: 1}))
-            if deadline is not None:
-                for end in (deadline, deadline + 1):
-                    out.append(Solution(starts={a: max(0, end - d)}, modes={a: 1}))
+            starts = [release - 1, release, *((latest_start, latest_start + 1) if latest_start is not None else ())]
+            ends = [*((deadline, deadline + 1) if deadline is not None else ()),
+                    *((earliest_end - 1, earliest_end) if earliest_end is not None else ())]
+            out += [Solution(starts={a: start}, modes={a: 1}) for start in starts if start >= 0]
+            out += [Solution(starts={a: max(0, end - d)}, modes={a: 1}) for end in ends]
     return out
 
 

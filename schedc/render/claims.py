@@ -24,14 +24,16 @@ from schedc.render.facts import per_instance, weekend_days
 from schedc.render.templates import KindTemplates
 from schedc.render.themes import attribute_role, plural
 
-TABLE_PARAMS = frozenset({"requirements", "slots", "entries", "edges", "windows", "due_dates"})
+TABLE_PARAMS = frozenset({"requirements", "slots", "entries", "edges", "windows", "due_dates", "setups",
+                          "selections", "pairs", "ties"})
 """Parameters that hold a table of data: stated by their own statements, not by the rule sentence."""
 
 
 @per_instance
 def claims(instance: Instance) -> list[tuple[Constraint, Claim]]:
     """Every active constraint of ``instance`` with its claim, in declaration order."""
-    measure = instance.objective.measure
+    # soft penalties count toward a weighted sum that has a penalty term as they do toward ``penalty``
+    measure = "penalty" if "penalty" in instance.objective.measures() else instance.objective.measure
     return [(c, c.claim(measure)) for c in instance.constraints if c.active]
 
 
@@ -183,8 +185,14 @@ def _derived(claim: Claim, constraint: Constraint, ctx: BuildContext) -> dict[st
     if kind == "precedence_lag":
         steps = {a.name: (a.job, a.step) for a in ctx.instance.activities}
         edges = params.get("edges", [])
-        routes = bool(edges) and all(_is_route_edge(a, b, lag, steps) for a, b, lag in edges)
-        return {"routes": routes, "lags": any(lag for _, _, lag in edges)}
+        classic = [(a, b, lag) for a, b, lag, relation in edges if relation == "e->s" and lag >= 0]
+        routes = bool(edges) and len(classic) == len(edges) and all(_is_route_edge(a, b, lag, steps)
+                                                                    for a, b, lag in classic)
+        # the other relations are stated in the rule sentence itself, one clause per edge
+        general = [_relation_words(ctx.show(a), ctx.show(b), lag, relation) for a, b, lag, relation in edges
+                   if not (relation == "e->s" and lag >= 0)]
+        return {"routes": routes, "lags": any(lag for _, _, lag in classic), "classic": bool(classic),
+                "general": general}
     if kind == "mode_choice":
         multi = any(len(a.modes) > 1 for a in ctx.instance.activities)
         machines = all(len(m.uses) == 1 for a in ctx.instance.activities for m in a.modes) and any(
@@ -193,17 +201,49 @@ def _derived(claim: Claim, constraint: Constraint, ctx: BuildContext) -> dict[st
     if kind == "time_window":
         windows = params.get("windows", [])
         jobs = {a.job for a in ctx.instance.activities if a.job is not None}
-        return {"deadlines": any(w[2] is not None for w in windows), "on_jobs": all(w[0] in jobs for w in windows)}
+        return {"deadlines": any(w[2] is not None for w in windows), "on_jobs": all(w[0] in jobs for w in windows),
+                "latest_starts": any(w[3] is not None for w in windows),
+                "earliest_ends": any(w[4] is not None for w in windows),
+                # due dates and weights are data of the objective, stated with the rule that carries them
+                "dues": [f"{ctx.show(w[0])}: " + ", ".join(
+                    ([f"due date {w[5]}"] if w[5] is not None else []) + ([f"weight {w[6]}"] if w[6] is not None
+                                                                          else []))
+                         for w in windows if w[5] is not None or w[6] is not None]}
     if kind == "window_pattern_cost":
         table = params.get("table", [])
         return {"priced": [{"pattern": p, "cost": cost} for p, cost in table],
                 "patterns": [p for p, cost in table if cost]}
     if kind == "assignment_cost":
         return {"unassigned": any(e[4] == "unassigned" for e in params.get("entries", []))}
+    if kind == "setup_times":  # the rows are stated in the rule sentence itself
+        return {"listed": [f"on {ctx.show(r)}, {ctx.show(b)} right after {ctx.show(a)}: {t}"
+                           for r, a, b, t in params.get("setups", [])]}
+    if kind == "no_idle":
+        scope = params.get("resources", "all")
+        return {"scope": [] if scope == "all" else [ctx.show(r) for r in scope]}
+    if kind == "consecutive":
+        return {"listed": [f"{ctx.show(a)} directly after {ctx.show(b)}" for b, a in params.get("pairs", [])]}
+    if kind == "resource_ties":
+        return {"listed": [f"{ctx.show(a)} and {ctx.show(b)} on {'the same' if rule == 'same' else 'different'} "
+                           f"{words_for(ctx)['machines'] if rule == 'different' else words_for(ctx)['machine']}"
+                           for rule, a, b in params.get("ties", [])]}
+    if kind == "optional":
+        words = {"optional": "any number of", "all_or_none": "all or none of", "at_least_one": "at least one of",
+                 "exactly_one": "exactly one of"}
+        return {"groups": [f"{words[rule]} {', '.join(ctx.show(a) for a in members)}"
+                           for rule, members in params.get("selections", [])]}
     if kind == "tardiness":
         rows = params.get("due_dates", [])
         return {"weighted": any(row[2] != 1 for row in rows)}
     return {}
+
+
+def _relation_words(a: str, b: str, lag: int, relation: str) -> str:
+    """One generalized precedence in words: "the start of A plus 2 is at or before the end of B"."""
+    point = {"s": "start", "e": "end"}
+    delay = f" plus {lag}" if lag > 0 else (f" minus {-lag}" if lag < 0 else "")
+    compare = "is exactly" if "=" in relation else "is at or before"
+    return f"the {point[relation[0]]} of {a}{delay} {compare} the {point[relation[-1]]} of {b}"
 
 
 def _is_route_edge(before: str, after: str, lag: int, steps: dict[str, tuple[str | None, int | None]]) -> bool:
