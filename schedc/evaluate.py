@@ -14,6 +14,7 @@ import msgspec
 
 from schedc.ir import Family, Instance
 from schedc.kinds.context import EvalContext, View, Violation
+from schedc.kinds.measures import objective_value
 from schedc.solution import Solution
 
 
@@ -21,7 +22,8 @@ class Evaluation(msgspec.Struct, frozen=True, kw_only=True):
     """The verdict of the constraints on a schedule.
 
     ``violations``: hard violations; ``penalties``: soft violation units; ``components``:
-    weighted penalty per soft constraint id; ``hard_amounts``: violation amount per hard
+    weighted penalty per soft constraint id and, for objectives other than a lone makespan or
+    penalty, the value of each objective term keyed ``objective:<measure>``; ``hard_amounts``: violation amount per hard
     constraint id; ``objective``: the makespan (None if some activity is unscheduled) or the
     weighted penalty sum.
     """
@@ -64,13 +66,6 @@ def evaluate(ctx: EvalContext, solution: Solution) -> Evaluation:
         else:
             soft.extend(found)
             components[constraint.id] = constraint.weight * sum(v.amount for v in found)
-    return Evaluation(violations=tuple(hard), penalties=tuple(soft), components=components,
-                      hard_amounts=hard_amounts, objective=_objective(ctx, view, components))
-
-
-def _objective(ctx: EvalContext, view: View, components: dict[str, int]) -> int | None:
-    if ctx.instance.objective.measure == "penalty":
-        return sum(components.values())
-    if len(view.end) < len(ctx.activities):
-        return None
-    return max(view.end.values(), default=0)
+    objective, terms = objective_value(ctx, view, components)
+    return Evaluation(violations=tuple(hard), penalties=tuple(soft), components={**components, **terms},
+                      hard_amounts=hard_amounts, objective=objective)

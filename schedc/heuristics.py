@@ -21,6 +21,8 @@ import numpy as np
 
 from schedc.ir import Activity, Instance, Mode
 from schedc.kinds import PrecedenceLag
+from schedc.kinds.optional import optional_activities
+from schedc.kinds.setup_times import max_total_setup
 from schedc.kinds.timing import downtime_windows, release_dates, time_offset
 from schedc.solution import Solution
 
@@ -35,8 +37,9 @@ def topological_order(instance: Instance) -> list[str]:
     for c in instance.constraints:
         if isinstance(c, PrecedenceLag) and c.active:
             for e in c.edges:
-                succ[e.before].append(e.after)
-                indegree[e.after] += 1
+                if e.end_start:  # generalized relations (possibly cyclic, with maximum lags) do not order
+                    succ[e.before].append(e.after)
+                    indegree[e.after] += 1
     queue = deque(a.name for a in instance.activities if indegree[a.name] == 0)
     order = []
     while queue:
@@ -53,10 +56,12 @@ def tails(instance: Instance) -> dict[str, int]:
     """Longest path from each activity's start to the end of the project (its shortest mode
     included): a lower bound on ``makespan − S_a`` for every precedence-feasible schedule."""
     succ: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    optional = optional_activities(instance)  # a successor that may be left out bounds nothing
     for c in instance.constraints:
         if isinstance(c, PrecedenceLag) and c.active and c.hard:
             for e in c.edges:
-                succ[e.before].append((e.after, e.lag))
+                if e.end_start and e.before not in optional and e.after not in optional:
+                    succ[e.before].append((e.after, e.lag))
     shortest = {a.name: min(m.duration for m in a.modes) for a in instance.activities}
     tail: dict[str, int] = {}
     for name in reversed(topological_order(instance)):
@@ -76,10 +81,11 @@ def serial_schedule(instance: Instance, priority: dict[str, int] | None = None) 
     for c in instance.constraints:
         if isinstance(c, PrecedenceLag) and c.active:
             for e in c.edges:
-                preds[e.after].append((e.before, e.lag))
-                succ[e.before].append(e.after)
+                if e.end_start:
+                    preds[e.after].append((e.before, e.lag))
+                    succ[e.before].append(e.after)
     horizon = sum(max(m.duration for m in a.modes) for a in instance.activities) + 1 + time_offset(instance)
-    horizon += sum(e.lag for c in instance.constraints if isinstance(c, PrecedenceLag) for e in c.edges)
+    horizon += sum(abs(e.lag) for c in instance.constraints if isinstance(c, PrecedenceLag) for e in c.edges)
     load = {r.name: np.zeros(horizon, dtype=np.int32) for r in instance.resources if r.kind != "nonrenewable"}
     capacity = {r.name: r.capacity for r in instance.resources}
     for w in downtime_windows(instance):  # a resource that is down has no room left
@@ -209,6 +215,9 @@ def schedule_horizon(ctx: EvalContext, preds: dict[str, list[tuple[str, int]]],
     instance = ctx.instance
     trivial = time_offset(instance) + sum(max(m.duration for m in a.modes) for a in instance.activities)
     trivial += sum(lag for ps in preds.values() for _, lag in ps)
+    # setups, and the positive delays of the other precedence relations, can add waiting time too
+    trivial += max_total_setup(instance) + sum(e.lag for c in instance.constraints if isinstance(c, PrecedenceLag)
+                                               for e in c.edges if not e.end_start and e.lag > 0)
     if fixed is not None:
         ends = [s + max(m.duration for m in a.modes) for a in instance.activities
                 if (s := fixed.starts.get(a.name)) is not None]

@@ -160,9 +160,12 @@ def _precedence(ch: Checker, c: PrecedenceLag) -> None:
         for name in (e.before, e.after):
             if name not in ch.activities:
                 ch.error("E202", f"{c.id}: undefined activity {name!r}", c.span, known_names(ch.activities))
-        if e.lag > MAX_TIME:
-            ch.error("E207", f"{c.id}: lag {e.lag} exceeds {MAX_TIME}", c.span)
-        succ.setdefault(e.before, []).append(e.after)
+        if abs(e.lag) > MAX_TIME:
+            ch.error("E207", f"{c.id}: lag {e.lag} exceeds {MAX_TIME} in size", c.span)
+        if e.before == e.after and not e.end_start:
+            ch.error("E205", f"{c.id}: {e.before} is related to itself", c.span)
+        if e.end_start:  # cycles of the other relations may be satisfiable (maximum lags)
+            succ.setdefault(e.before, []).append(e.after)
     cycle = _find_cycle(succ)
     if cycle:
         ch.error("E205", f"{c.id}: precedence cycle {' -> '.join(cycle)}", c.span,

@@ -32,6 +32,7 @@ from schedc.ir import (
     Resource,
 )
 from schedc.kinds import KINDS, Constraint, Row, RowError, TableContext
+from schedc.kinds.measures import MEASURES, Term
 from schedc.params import ParamError, coerce, field_types, unquote
 from schedc.resources import data_dir
 from schedc.syntax_errors import syntax_error
@@ -266,11 +267,25 @@ class InstanceBuilder:
     def on_objective_stmt(self, stmt: Stmt) -> None:
         if not self.once("objective", stmt):
             return
-        measure = str(stmt.parts[0])
-        if measure not in ("makespan", "penalty"):
-            self.out.error("E105", f"unknown objective {measure!r}; expected makespan or penalty", stmt.span)
-            return
-        self.fields["objective"] = Objective(measure=measure, span=stmt.span)  # type: ignore[arg-type]
+        terms: list[Term] = []
+        for part in stmt.parts:
+            words = [str(t) for t in part.parts if not (isinstance(t, Token) and t.type == "STAR")]
+            measure = words[-1]
+            if measure not in MEASURES:
+                self.out.error("E105", f"unknown objective {measure!r}; expected {', '.join(MEASURES)}", part.span)
+                return
+            weight = parse_int(words[0]) if len(words) == 2 else 1
+            if weight is None or weight < 0:
+                self.out.error("E105", f"an objective weight is a non-negative integer, found {words[0]!r}", part.span)
+                return
+            if any(t.measure == measure for t in terms):
+                self.out.error("E105", f"objective term {measure} given twice", part.span)
+                return
+            terms.append(Term(weight=weight, measure=measure))
+        if len(terms) == 1 and terms[0].weight == 1:
+            self.fields["objective"] = Objective(measure=terms[0].measure, span=stmt.span)  # type: ignore[arg-type]
+        else:
+            self.fields["objective"] = Objective(measure="sum", terms=tuple(terms), span=stmt.span)
 
     def on_table_stmt(self, stmt: Stmt) -> None:
         name = str(stmt.parts[0])

@@ -14,6 +14,7 @@ from itertools import groupby
 from schedc.ir import Activity, Entity, Family, Instance, Meta, Resource
 from schedc.kinds import KINDS, Constraint, TableContext, kind_name
 from schedc.kinds.costs import AssignmentCost, is_dense_grid
+from schedc.kinds.measures import format_objective
 from schedc.params import field_types, format_value, quote, quote_word
 from schedc.parser import COMMON_FIELDS
 
@@ -42,7 +43,7 @@ def print_instance(instance: Instance, family: Family | None = None) -> str:
     ctx = _context(instance, family)
     for constraint in instance.constraints:
         lines += _constraint(constraint, ctx)
-    lines.append(f"minimize {instance.objective.measure}")
+    lines.append(f"minimize {format_objective(instance.objective.measure, instance.objective.terms)}")
     return "\n".join(lines) + "\n"
 
 

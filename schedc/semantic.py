@@ -74,10 +74,10 @@ class Checker:
         if fam.structure == "interval" and inst.entities and not fam.classes:
             self.error("E117", f"family {fam.name} schedules intervals and declares no entity classes",
                        inst.entities[0].span)
-        if not fam.allows(inst.objective.measure):
-            allowed = " or ".join(fam.objectives or (fam.objective,))
-            self.error("E117", f"family {fam.name} minimises {allowed}, not {inst.objective.measure}",
-                       inst.objective.span)
+        for measure in inst.objective.measures():
+            if not fam.allows(measure):
+                allowed = " or ".join(fam.objectives or (fam.objective,))
+                self.error("E117", f"family {fam.name} minimises {allowed}, not {measure}", inst.objective.span)
         for c in inst.constraints:
             if kind_name(c) in ANY_STRUCTURE_KINDS:
                 continue

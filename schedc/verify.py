@@ -191,9 +191,9 @@ class Verifier:
                                     f"{first_line[activity]}); the first one is kept"))
                 continue
             starts[activity], modes[activity], first_line[activity] = start, mode, line.line
-        missing = [a.name for a in self.instance.activities if a.name not in starts]
-        if missing:
-            issues.append(Issue(kind="missing", message=f"{len(missing)} of {len(self.instance.activities)} "
+        missing = [a.name for a in self.instance.activities if a.name not in starts and a.name not in self.ctx.optional]
+        if missing:  # an optional activity without a line is not performed (docs/language.md)
+            issues.append(Issue(kind="missing", message=f"{len(missing)} of {self.coverage(Solution())[1]} "
                                 f"activities have no line: {self._listing(missing)}"))
         return Solution(starts=starts, modes=modes)
 
@@ -365,8 +365,8 @@ class Verifier:
 
     def coverage(self, solution: Solution) -> tuple[int, int]:
         """(present, required) assignments of the answer."""
-        if self.instance.activities:
-            return len(solution.starts), len(self.instance.activities)
+        if self.instance.activities:  # optional activities are not required
+            return len(set(solution.starts) - self.ctx.optional), len(self.instance.activities) - len(self.ctx.optional)
         if self.exactly:
             present = len({(a.agent, a.day, a.period) for a in solution.assignments})
             return present, len(self.ctx.agents) * self.ctx.days * self.ctx.periods

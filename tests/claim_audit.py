@@ -461,7 +461,13 @@ def _compactness(p: dict[str, Any], s: Schedule) -> int:
 
 
 def _precedence(p: dict[str, Any], s: Schedule) -> int:
-    return sum(1 for a, b, lag in p["edges"] if a in s.end and b in s.start and s.start[b] < s.end[a] + lag)
+    broken = 0
+    for a, b, lag, relation in p["edges"]:
+        if a in s.end and b in s.start:
+            x = (s.start if relation[0] == "s" else s.end)[a] + lag
+            y = (s.start if relation[-1] == "s" else s.end)[b]
+            broken += int(x != y if "=" in relation else x > y)
+    return broken
 
 
 def _scope(p: dict[str, Any], w: World, kind: str) -> list[str]:
@@ -503,10 +509,34 @@ def _members(target: str, w: World) -> list[str]:
 
 def _time_window(p: dict[str, Any], s: Schedule) -> int:
     total = 0
-    for target, release, deadline in p["windows"]:
+    for target, release, deadline, latest_start, earliest_end, _due, _weight in p["windows"]:
         for a in _members(target, s.world):
             if a in s.start:
                 total += max(0, release - s.start[a]) + (max(0, s.end[a] - deadline) if deadline is not None else 0)
+                total += max(0, s.start[a] - latest_start) if latest_start is not None else 0
+                total += max(0, earliest_end - s.end[a]) if earliest_end is not None else 0
+    return total
+
+
+def _setup_times(p: dict[str, Any], s: Schedule) -> int:
+    """The shortfall of each consecutive pair on a machine against its setup time."""
+    total = 0
+    for resource in dict.fromkeys(row[0] for row in p["setups"]):
+        need = {(a, b): t for r, a, b, t in p["setups"] if r == resource}
+        order = sorted((a for a in s.start if resource in s.uses(a) and s.end[a] > s.start[a]),
+                       key=lambda a: (s.start[a], s.end[a], a))
+        for a, b in zip(order, order[1:], strict=False):
+            total += max(0, s.end[a] + need.get((a, b), 0) - s.start[b])
+    return total
+
+
+def _optional(p: dict[str, Any], s: Schedule) -> int:
+    """How many activities of each group would have to be added or left out to keep its rule."""
+    total = 0
+    for rule, members in p["selections"]:
+        k, n = sum(1 for a in members if a in s.start), len(members)
+        total += {"optional": 0, "all_or_none": min(k, n - k), "at_least_one": int(k == 0),
+                  "exactly_one": abs(k - 1)}[rule]
     return total
 
 
@@ -545,6 +575,7 @@ INTERPRETERS: dict[str, Callable[[dict[str, Any], Schedule], int]] = {
     "precedence_lag": _precedence, "unary_no_overlap": _unary, "cumulative_renewable": _cumulative,
     "nonrenewable_budget": _budget, "time_window": _time_window, "resource_downtime": _downtime,
     "mode_choice": lambda p, s: s.bad_modes, "objective_bound": _objective_bound,
+    "setup_times": _setup_times, "optional": _optional,
 }
 
 
@@ -696,7 +727,7 @@ def _unavailability_probes(p: dict[str, Any], world: World, rng: random.Random) 
 
 def _precedence_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
     out = []
-    for a, b, lag in p["edges"][:3]:
+    for a, b, lag, _relation in p["edges"][:3]:
         d = world.activities[a].modes[0].duration
         for delta in (-1, 0, 1):  # touching (S_b = E_a + lag), one unit early, one late
             out.append(Solution(starts={a: 0, b: max(0, d + lag + delta)}, modes={a: 1, b: 1}))
@@ -721,15 +752,14 @@ def _unary_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[S
 
 def _window_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
     out = []
-    for target, release, deadline in p["windows"][:3]:
+    for target, release, deadline, latest_start, earliest_end, _due, _weight in p["windows"][:3]:
         for a in _members(target, world)[:1]:
             d = world.activities[a].modes[0].duration
-            for start in (release - 1, release):
-                if start >= 0:
-                    out.append(Solution(starts={a: start}, modes={a: 1}))
-            if deadline is not None:
-                for end in (deadline, deadline + 1):
-                    out.append(Solution(starts={a: max(0, end - d)}, modes={a: 1}))
+            starts = [release - 1, release, *((latest_start, latest_start + 1) if latest_start is not None else ())]
+            ends = [*((deadline, deadline + 1) if deadline is not None else ()),
+                    *((earliest_end - 1, earliest_end) if earliest_end is not None else ())]
+            out += [Solution(starts={a: start}, modes={a: 1}) for start in starts if start >= 0]
+            out += [Solution(starts={a: max(0, end - d)}, modes={a: 1}) for end in ends]
     return out
 
 

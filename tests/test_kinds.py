@@ -968,6 +968,13 @@ end
 soft 2 tardiness due table
   C 9 3
 end
+hard setup_times setups table
+  M1 A B 1
+  M1 B A 2
+end
+hard optional choice table
+  optional D
+end
 hard objective_bound horizon measure=makespan max=30
 minimize makespan
 """
@@ -1065,7 +1072,7 @@ def random_solution(ctx: EvalContext, rng: random.Random, fill: float = 1.0) -> 
 def test_complete_spec_uses_every_kind(complete_spec: list[Spec]) -> None:
     used = {kind_name(c) for spec in complete_spec for c in spec.instance.constraints}
     assert used == set(KINDS)
-    assert len(KINDS) == 22
+    assert len(KINDS) == 24
 
 
 @pytest.mark.parametrize("fill", [1.0, 0.5])

@@ -8,6 +8,7 @@ from schedc.backends.base import unsupported
 from schedc.backends.cpsat.model import CpsatModel, encoder
 from schedc.kinds import (
     CumulativeRenewable,
+    Edge,
     ModeChoice,
     NonrenewableBudget,
     PrecedenceLag,
@@ -33,14 +34,23 @@ def _users(m: CpsatModel, resource: str) -> list[tuple[object, int, object]]:
 
 @encoder(PrecedenceLag)
 def precedence(m: CpsatModel, c: PrecedenceLag) -> None:
-    """``S_b ≥ E_a + lag``; soft: one penalty unit per broken edge."""
+    """``X_a + δ ≤ Y_b`` (``=`` for *at* relations); soft: one penalty unit per broken edge."""
     for e in c.edges:
+        relation = _relation(m, e)
+        performed = m.when_performed(e.before, e.after)  # vacuous when an optional end is left out
         if c.hard:
-            m.model.add(m.start[e.after] >= m.end[e.before] + e.lag)
+            m.model.add(relation).only_enforce_if(performed)
         else:
             broken = m.model.new_bool_var(f"broken_{e.before}_{e.after}")
-            m.model.add(m.start[e.after] >= m.end[e.before] + e.lag).only_enforce_if(broken.Not())
+            m.model.add(relation).only_enforce_if([broken.Not(), *performed])
             m.penalize(c, broken)
+
+
+def _relation(m: CpsatModel, e: Edge) -> cp_model.BoundedLinearExpression:
+    """The linear relation of an edge: the classic ``S_b ≥ E_a + lag`` or the general form."""
+    x = (m.start if e.relation[0] == "s" else m.end)[e.before] + e.lag
+    y = (m.start if e.relation[-1] == "s" else m.end)[e.after]
+    return x == y if "=" in e.relation else x <= y
 
 
 @encoder(UnaryNoOverlap)
@@ -78,19 +88,30 @@ def mode_choice(m: CpsatModel, c: ModeChoice) -> None:
 
 @encoder(TimeWindow)
 def time_window(m: CpsatModel, c: TimeWindow) -> None:
-    """``S_a ≥ r`` and ``E_a ≤ d̄``; soft: the missed time units ``max(0, r − S_a)`` and
-    ``max(0, E_a − d̄)`` are the penalty."""
+    """``S_a ≥ r``, ``E_a ≤ d̄``, ``S_a ≤ ls``, ``E_a ≥ ee``; soft: the missed time units
+    (``max(0, r − S_a)``, ``max(0, E_a − d̄)``, …) are the penalty."""
     for w in c.windows:
         for name in members(m.ctx, w.target):
             start, end = m.start[name], m.end[name]
             if c.hard:
-                m.model.add(start >= w.release)
+                performed = m.when_performed(name)  # a left-out activity has no window to keep
+                m.model.add(start >= w.release).only_enforce_if(performed)
                 if w.deadline is not None:
-                    m.model.add(end <= w.deadline)
+                    m.model.add(end <= w.deadline).only_enforce_if(performed)
+                if w.latest_start is not None:
+                    m.model.add(start <= w.latest_start).only_enforce_if(performed)
+                if w.earliest_end is not None:
+                    m.model.add(end >= w.earliest_end).only_enforce_if(performed)
                 continue
+            if name in m.performed:
+                raise unsupported("cpsat", c, form="soft optional-activity")
             m.penalize(c, _excess(m, w.release - start, w.release, f"early_{name}"))
             if w.deadline is not None:
                 m.penalize(c, _excess(m, end - w.deadline, max(0, m.horizon - w.deadline), f"late_{name}"))
+            if w.latest_start is not None:
+                m.penalize(c, _excess(m, start - w.latest_start, max(0, m.horizon - w.latest_start), f"ls_{name}"))
+            if w.earliest_end is not None:
+                m.penalize(c, _excess(m, w.earliest_end - end, w.earliest_end, f"ee_{name}"))
 
 
 def _excess(m: CpsatModel, expr: cp_model.LinearExprT, upper: int, label: str) -> cp_model.IntVar:
@@ -128,6 +149,8 @@ def downtime(m: CpsatModel, c: ResourceDowntime) -> None:
 def tardiness(m: CpsatModel, c: Tardiness) -> None:
     """``C_j = max_a E_a``; soft: ``T_j = max(0, E_a − due for all a)`` weighted; hard: ``E_a ≤ due``."""
     for d in c.due_dates:
+        if any(name in m.performed for name in members(m.ctx, d.target)):
+            raise unsupported("cpsat", c, form="optional-activity")
         ends = [m.end[name] for name in members(m.ctx, d.target)]
         if c.hard:
             for end in ends:

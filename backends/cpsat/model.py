@@ -211,7 +211,9 @@ class CpsatModel:
         for c in self.instance.constraints:
             if isinstance(c, PrecedenceLag) and c.active and c.hard:  # soft ones do not bound starts
                 for e in c.edges:
-                    self.preds[e.after].append((e.before, e.lag))
+                    # the other relations, and edges of activities that may be left out, do not order activities
+                    if e.end_start and e.before not in self.ctx.optional and e.after not in self.ctx.optional:
+                        self.preds[e.after].append((e.before, e.lag))
         est = earliest_starts(self.instance, self.preds)
         horizon, self.hint = schedule_horizon(self.ctx, self.preds, self.fixed)
         tail = tails(self.instance)
@@ -233,6 +235,8 @@ class CpsatModel:
         self.end: dict[str, cp_model.IntVar] = {}
         self.present: dict[tuple[str, int], Any] = {}
         self.intervals: dict[tuple[str, int], cp_model.IntervalVar] = {}
+        #: presence literal of every optional activity
+        self.performed: dict[str, cp_model.IntVar] = {}
         for a in acts:
             shortest = min(m.duration for m in a.modes)
             latest = max(est[a.name], horizon - tail[a.name])  # room for the longest path after it
@@ -240,6 +244,9 @@ class CpsatModel:
             end = self.model.new_int_var(est[a.name] + shortest, max(est[a.name] + shortest, horizon - tail[a.name]
                                                                      + shortest), f"E_{a.name}")
             self.start[a.name], self.end[a.name] = start, end
+            if a.name in self.ctx.optional:
+                self._optional_variables(a, start, end)
+                continue
             if len(a.modes) == 1:
                 self.present[(a.name, 1)] = 1
                 self.intervals[(a.name, 1)] = self.model.new_fixed_size_interval_var(start, a.modes[0].duration,
@@ -254,17 +261,34 @@ class CpsatModel:
                     start, mode.duration, literal, f"I_{a.name}_{k}")
             self.model.add(end == start + sum(m.duration * lit for m, lit in zip(a.modes, literals, strict=True)))
 
+    def _optional_variables(self, a: Any, start: cp_model.IntVar, end: cp_model.IntVar) -> None:
+        """An optional activity: a presence literal ``p_a`` equal to the sum of its mode literals
+        (no mode when not performed, and then ``E_a = S_a``); its intervals are optional."""
+        performed = self.performed[a.name] = self.model.new_bool_var(f"performed_{a.name}")
+        literals = [self.model.new_bool_var(f"mode_{a.name}_{k}") for k in range(1, len(a.modes) + 1)]
+        self.model.add(sum(literals) == performed)
+        for k, (mode, literal) in enumerate(zip(a.modes, literals, strict=True), start=1):
+            self.present[(a.name, k)] = literal
+            self.intervals[(a.name, k)] = self.model.new_optional_fixed_size_interval_var(
+                start, mode.duration, literal, f"I_{a.name}_{k}")
+        self.model.add(end == start + sum(m.duration * lit for m, lit in zip(a.modes, literals, strict=True)))
+
+    def when_performed(self, *names: str) -> list[cp_model.IntVar]:
+        """The presence literals of those of ``names`` that are optional (enforce a rule only if all hold)."""
+        return [self.performed[n] for n in names if n in self.performed]
+
     def makespan_lower_bound(self) -> int:
         """max(critical path, total renewable load / capacity) — used to tighten the makespan."""
-        best = max((self.est[a.name] + min(m.duration for m in a.modes) for a in self.instance.activities),
-                   default=0)
-        acts = {a.name: a for a in self.instance.activities}
+        required = [a for a in self.instance.activities if a.name not in self.ctx.optional]
+        best = max((self.est[a.name] + min(m.duration for m in a.modes) for a in required), default=0)
+        acts = {a.name: a for a in required}
         for r in self.instance.resources:
             if r.kind == "nonrenewable" or not r.capacity:
                 continue
             energy: dict[str, list[int]] = {}
             for name, _k, mode, amount in self.users.get(r.name, ()):
-                energy.setdefault(name, []).append(mode.duration * amount)
+                if name in acts:  # an optional activity may be left out
+                    energy.setdefault(name, []).append(mode.duration * amount)
             # an activity with a mode that does not use r contributes nothing for sure
             load = sum(min(e) for name, e in energy.items() if len(e) == len(acts[name].modes))
             best = max(best, -(-load // r.capacity))
@@ -377,21 +401,34 @@ class CpsatModel:
     def _objective(self) -> None:
         for finish in self.finishers:
             finish()
-        if self.instance.objective.measure == "makespan" and self.instance.activities:
+        measure = self.instance.objective.measure
+        if measure == "makespan" and self.instance.activities:
+            self.model.minimize(self.makespan_var())
+        elif measure != "penalty" and self.instance.activities:
+            from schedc.backends.cpsat.measures import objective_expr  # measures imports this module
+
+            self.objective_expr = objective_expr(self)
+            self.model.minimize(self.objective_expr)
+        else:
+            self.model.minimize(sum(w * expr for w, expr in self.terms))
+
+    def makespan_var(self) -> cp_model.IntVar:
+        """The makespan variable ``max_a E_a`` (built once)."""
+        if getattr(self, "makespan", None) is None:
             self.makespan = self.model.new_int_var(self.makespan_lower_bound(), self.horizon, "makespan")
             # the project ends when its last activities end: only those without successors matter
             has_successor = {p for preds in self.preds.values() for p, _lag in preds}
             for name, end in self.end.items():
                 if name not in has_successor:
-                    self.model.add(self.makespan >= end)
-            self.model.minimize(self.makespan)
-        else:
-            self.model.minimize(sum(w * expr for w, expr in self.terms))
+                    self.model.add(self.makespan >= end).only_enforce_if(self.when_performed(name))
+        return self.makespan
 
     def fix(self, solution: Solution) -> None:
         """Fix every decision to ``solution`` (for checking the model against the evaluator)."""
         if self.instance.activities:
             for a in self.instance.activities:
+                if a.name in self.performed:
+                    self.model.add(self.performed[a.name] == int(a.name in solution.starts))
                 if a.name in solution.starts:
                     self.model.add(self.start[a.name] == solution.starts[a.name])
                     chosen = solution.modes.get(a.name, 1)

@@ -49,9 +49,11 @@ def configured_solver(options: SolveOptions) -> cp_model.CpSolver:
 def extract_solution(m: CpsatModel, solver: cp_model.CpSolver) -> Solution:
     """The decisions of the solver's best solution."""
     if m.instance.activities:
-        starts = {a.name: solver.value(m.start[a.name]) for a in m.instance.activities}
+        performed = [a for a in m.instance.activities  # an optional activity left out has no line
+                     if a.name not in m.performed or solver.boolean_value(m.performed[a.name])]
+        starts = {a.name: solver.value(m.start[a.name]) for a in performed}
         modes = {a.name: next((k for k in range(1, len(a.modes) + 1) if _chosen(solver, m.present[(a.name, k)])), 1)
-                 for a in m.instance.activities}
+                 for a in performed}
         return Solution(starts=starts, modes=modes)
     assignments = tuple(Assignment(e, d, p, v) for (e, d, p, v), var in m.x.items() if solver.boolean_value(var))
     return Solution(assignments=assignments)
@@ -117,4 +119,6 @@ def fixed_verdict(instance: Instance, family: Family, solution: Solution,
     components = {cid: weights[cid] * int(sum(solver.value(e) for e in exprs)) for cid, exprs in m.components.items()}
     if instance.objective.measure == "makespan":
         return True, solver.value(m.makespan), components
+    if instance.objective.measure != "penalty" and instance.activities:
+        return True, int(solver.value(m.objective_expr)), components
     return True, int(round(solver.objective_value)), components

@@ -45,6 +45,7 @@ from schedc.backends.pyomo.model import PyomoModel, encoder
 from schedc.diagnostics import SchedcError
 from schedc.kinds import (
     CumulativeRenewable,
+    Edge,
     ModeChoice,
     NonrenewableBudget,
     PrecedenceLag,
@@ -53,7 +54,7 @@ from schedc.kinds import (
     TimeWindow,
     UnaryNoOverlap,
 )
-from schedc.kinds.timing import members, merge_spans
+from schedc.kinds.timing import Window, members, merge_spans
 
 MAX_START_BINARIES = 30_000
 """Largest time-indexed model built (start binaries z[a,k,t])."""
@@ -73,16 +74,41 @@ def _amount(mode: Any, resource: str) -> int:
 
 @encoder(PrecedenceLag)
 def precedence(m: PyomoModel, c: PrecedenceLag) -> None:
-    """``S_b ≥ E_a + lag``; soft: ``S_b ≥ E_a + lag − M·broken``, one penalty unit per broken edge."""
+    """``S_b ≥ E_a + lag``; soft: ``S_b ≥ E_a + lag − M·broken``, one penalty unit per broken edge.
+    The other relations (``X_a + δ ≤ Y_b``, ``X_a + δ = Y_b``) go through :func:`_general_precedence`."""
     acts = m.ctx.activities
     for e in c.edges:
-        if c.hard:
-            m.add(c.id, m.start[e.after] >= m.end[e.before] + e.lag)
+        if e.relation != "e->s":
+            _general_precedence(m, c, e)
             continue
         longest = max(mode.duration for mode in acts[e.before].modes)
         big_m = max(0, m.lst[e.before] + longest + e.lag - m.est[e.after])
+        off = m.left_out(e.before, e.after)  # vacuous when an optional end is left out
+        if c.hard:
+            m.add(c.id, m.start[e.after] >= m.end[e.before] + e.lag - big_m * off)
+            continue
         broken = m.new_var("broken", 0, 1, binary=True)
-        m.add(c.id, m.start[e.after] >= m.end[e.before] + e.lag - big_m * broken)
+        m.add(c.id, m.start[e.after] >= m.end[e.before] + e.lag - big_m * (broken + off))
+        m.penalize(c, broken)
+
+
+def _general_precedence(m: PyomoModel, c: PrecedenceLag, e: Edge) -> None:
+    """``X_a + δ ≤ Y_b`` or ``= Y_b``; soft: each side relaxed by ``M·broken`` with M the widest gap
+    two time points of the model can have (every start and end lies in [0, horizon + longest mode])."""
+    x = (m.start if e.relation[0] == "s" else m.end)[e.before] + e.lag
+    y = (m.start if e.relation[-1] == "s" else m.end)[e.after]
+    at = "=" in e.relation
+    off = m.left_out(e.before, e.after)
+    if c.hard and isinstance(off, int):
+        m.add(c.id, x == y if at else x <= y)
+        return
+    longest = max(mode.duration for a in (e.before, e.after) for mode in m.ctx.activities[a].modes)
+    big_m = m.horizon + longest + abs(e.lag)
+    broken = 0 if c.hard else m.new_var("broken", 0, 1, binary=True)
+    m.add(c.id, x <= y + big_m * (broken + off))
+    if at:
+        m.add(c.id, x >= y - big_m * (broken + off))
+    if not c.hard:
         m.penalize(c, broken)
 
 
@@ -204,13 +230,35 @@ def mode_choice(m: PyomoModel, c: ModeChoice) -> None:
 
 @encoder(TimeWindow)
 def time_window(m: PyomoModel, c: TimeWindow) -> None:
-    """``S_a ≥ r`` and ``E_a ≤ d̄`` (rows; soft: deficit/excess variables, tight under minimisation)."""
+    """``S_a ≥ r``, ``E_a ≤ d̄``, ``S_a ≤ ls``, ``E_a ≥ ee`` (rows; soft: deficit/excess variables, tight
+    under minimisation)."""
     for w in c.windows:
         for name in members(m.ctx, w.target):
             longest = max(mode.duration for mode in m.ctx.activities[name].modes)
+            if name in m.performed:
+                _optional_window(m, c, w, name, m.lst[name] + longest)
+                continue
             m.bounded(c, m.start[name], w.release, None, m.lst[name])
             if w.deadline is not None:
                 m.bounded(c, m.end[name], None, w.deadline, m.lst[name] + longest)
+            if w.latest_start is not None:
+                m.bounded(c, m.start[name], None, w.latest_start, m.lst[name])
+            if w.earliest_end is not None:
+                m.bounded(c, m.end[name], w.earliest_end, None, m.lst[name] + longest)
+
+
+def _optional_window(m: PyomoModel, c: TimeWindow, w: Window, name: str, latest_end: int) -> None:
+    """The window of an optional activity, each bound relaxed by ``M·(1 − p_a)`` (hard only)."""
+    if not c.hard:
+        raise unsupported("pyomo", c, form="soft optional-activity")
+    off = m.left_out(name)
+    m.add(c.id, m.start[name] >= w.release - w.release * off)
+    if w.deadline is not None:
+        m.add(c.id, m.end[name] <= w.deadline + max(0, latest_end - w.deadline) * off)
+    if w.latest_start is not None:
+        m.add(c.id, m.start[name] <= w.latest_start + max(0, m.lst[name] - w.latest_start) * off)
+    if w.earliest_end is not None:
+        m.add(c.id, m.end[name] >= w.earliest_end - w.earliest_end * off)
 
 
 @encoder(ResourceDowntime)
@@ -250,6 +298,8 @@ def tardiness(m: PyomoModel, c: Tardiness) -> None:
     """``T_j ≥ E_a − due`` for every activity a of the target, ``T_j ≥ 0``, weighted (hard: ``E_a ≤ due``)."""
     for d in c.due_dates:
         names = members(m.ctx, d.target)
+        if any(name in m.performed for name in names):
+            raise unsupported("pyomo", c, form="optional-activity")
         if c.hard:
             for name in names:
                 m.add(c.id, m.end[name] <= d.due)

@@ -203,7 +203,9 @@ class PyomoModel:
         for c in self.instance.constraints:
             if isinstance(c, PrecedenceLag) and c.active and c.hard:  # soft ones do not bound starts
                 for e in c.edges:
-                    self.preds[e.after].append((e.before, e.lag))
+                    # the other relations, and edges of activities that may be left out, do not order activities
+                    if e.end_start and e.before not in self.ctx.optional and e.after not in self.ctx.optional:
+                        self.preds[e.after].append((e.before, e.lag))
         self.est = earliest_starts(self.instance, self.preds)
         self.horizon, self.hint = schedule_horizon(self.ctx, self.preds, self.fixed)
         tail = tails(self.instance)
@@ -216,7 +218,12 @@ class PyomoModel:
         self.model.y = pyo.Var(multi, domain=pyo.Binary)
         self.present: dict[tuple[str, int], Literal01] = {}
         self.duration: dict[str, Any] = {}
+        #: presence binary ``p_a`` of every optional activity (its mode binaries sum to it)
+        self.performed: dict[str, Any] = {}
         for a in acts:
+            if a.name in self.ctx.optional:
+                self._optional_variables(a)
+                continue
             if len(a.modes) == 1:
                 self.present[(a.name, 1)] = 1
                 self.duration[a.name] = a.modes[0].duration
@@ -228,15 +235,34 @@ class PyomoModel:
                                                  for k, m in enumerate(a.modes, start=1))
         self.end = {a: self.start[a] + self.duration[a] for a in names}
 
+    def _optional_variables(self, a: Any) -> None:
+        """An optional activity: ``p_a`` binary; one mode: its presence is ``p_a`` (the duration stays
+        the constant); several: ``Σ_k y[a,k] = p_a``."""
+        performed = self.performed[a.name] = self.new_var("performed", 0, 1, binary=True)
+        if len(a.modes) == 1:
+            self.present[(a.name, 1)] = performed
+            self.duration[a.name] = a.modes[0].duration
+            return
+        for k in range(1, len(a.modes) + 1):
+            self.present[(a.name, k)] = self.model.y[(a.name, k)]
+        self.add("modes", pyo.quicksum(self.model.y[(a.name, k)] for k in range(1, len(a.modes) + 1)) == performed)
+        self.duration[a.name] = pyo.quicksum(m.duration * self.model.y[(a.name, k)]
+                                             for k, m in enumerate(a.modes, start=1))
+
+    def left_out(self, *names: str) -> Any:
+        """``Σ (1 − p_a)`` over those of ``names`` that are optional: 0 exactly when all are performed
+        (a rule of them is relaxed by ``M·left_out``)."""
+        return sum(1 - self.performed[n] for n in names if n in self.performed)
+
     def makespan_lower_bound(self) -> int:
         """max(critical path, total renewable load / capacity): a valid lower bound of C."""
-        best = max((self.est[a.name] + min(m.duration for m in a.modes) for a in self.instance.activities),
-                   default=0)
+        required = [a for a in self.instance.activities if a.name not in self.ctx.optional]
+        best = max((self.est[a.name] + min(m.duration for m in a.modes) for a in required), default=0)
         for r in self.instance.resources:
             if r.kind == "nonrenewable" or not r.capacity:
                 continue
             load = sum(min(m.duration * next((u.amount for u in m.uses if u.resource == r.name), 0) for m in a.modes)
-                       for a in self.instance.activities)
+                       for a in required)
             best = max(best, -(-load // r.capacity))
         return best
 
@@ -308,7 +334,20 @@ class PyomoModel:
     def _objective(self) -> None:
         for finish in self.finishers:
             finish()
-        if self.instance.objective.measure == "makespan" and self.instance.activities:
+        measure = self.instance.objective.measure
+        if measure == "makespan" and self.instance.activities:
+            self.model.objective = pyo.Objective(expr=self.makespan_var(), sense=pyo.minimize)
+        elif measure != "penalty" and self.instance.activities:
+            from schedc.backends.pyomo.measures import objective_expr  # measures imports this module
+
+            self.objective_expr = objective_expr(self)
+            self.model.objective = pyo.Objective(expr=self.objective_expr, sense=pyo.minimize)
+        else:
+            self.model.objective = pyo.Objective(expr=self.penalty(), sense=pyo.minimize)
+
+    def makespan_var(self) -> Any:
+        """The makespan variable ``C ≥ E_a`` (built once; tight under minimisation)."""
+        if self.makespan is None:
             self.model.C = pyo.Var(domain=pyo.NonNegativeIntegers,
                                    bounds=(self.makespan_lower_bound(), max(self.makespan_lower_bound(),
                                                                             self.horizon)))
@@ -317,16 +356,17 @@ class PyomoModel:
             has_successor = {p for preds in self.preds.values() for p, _lag in preds}
             for name, end in self.end.items():
                 if name not in has_successor:
-                    self.add("makespan", self.model.C >= end)
-            self.model.objective = pyo.Objective(expr=self.model.C, sense=pyo.minimize)
-        else:
-            self.model.objective = pyo.Objective(expr=self.penalty(), sense=pyo.minimize)
+                    latest = self.lst[name] + max(mode.duration for mode in self.ctx.activities[name].modes)
+                    self.add("makespan", self.model.C >= end - latest * self.left_out(name))
+        return self.makespan
 
     def fix(self, solution: Solution) -> None:
         """Fix every decision to ``solution`` by equality rows (an impossible value then makes
         the model infeasible instead of failing to build)."""
         if self.instance.activities:
             for a in self.instance.activities:
+                if a.name in self.performed:
+                    self.add("fixed", self.performed[a.name] == int(a.name in solution.starts))
                 if a.name not in solution.starts:
                     continue
                 self.add("fixed", self.start[a.name] == solution.starts[a.name])

@@ -164,9 +164,11 @@ def run(m: PyomoModel, options: SolveOptions) -> Run:
 def extract_solution(m: PyomoModel) -> Solution:
     """The decisions of the loaded solution (binaries and starts rounded: solvers return floats)."""
     if m.instance.activities:
-        starts = {a.name: int(round(pyo.value(m.start[a.name]))) for a in m.instance.activities}
+        performed = [a for a in m.instance.activities  # an optional activity left out has no line
+                     if a.name not in m.performed or _chosen(m.performed[a.name])]
+        starts = {a.name: int(round(pyo.value(m.start[a.name]))) for a in performed}
         modes = {a.name: next((k for k in range(1, len(a.modes) + 1) if _chosen(m.present[(a.name, k)])), 1)
-                 for a in m.instance.activities}
+                 for a in performed}
         return Solution(starts=starts, modes=modes)
     return Solution(assignments=tuple(Assignment(e, d, p, v) for (e, d, p, v), var in m.x.items() if _chosen(var)))
 
@@ -241,7 +243,10 @@ def fixed_verdict(instance: Instance, family: Family, solution: Solution, time_l
     m = PyomoModel(instance, family, fixed=solution)
     m.model.objective.deactivate()
     penalty = m.penalty()
-    if m.makespan is not None:
+    measured = getattr(m, "objective_expr", None)
+    if measured is not None:  # the measure auxiliaries and the penalty ones are disjoint: each is tight
+        m.model.verdict = pyo.Objective(expr=penalty + measured, sense=pyo.minimize)
+    elif m.makespan is not None:
         m.model.verdict = pyo.Objective(expr=penalty * (m.horizon + 1) + m.makespan, sense=pyo.minimize)
     else:
         m.model.verdict = pyo.Objective(expr=penalty, sense=pyo.minimize)
@@ -251,6 +256,8 @@ def fixed_verdict(instance: Instance, family: Family, solution: Solution, time_l
     weights = {c.id: c.weight for c in instance.constraints}
     components = {cid: weights[cid] * int(round(sum(pyo.value(e) for e in exprs)))
                   for cid, exprs in m.components.items()}
+    if measured is not None:
+        return True, int(round(pyo.value(measured))), components
     if m.makespan is not None:
         return True, int(round(pyo.value(m.makespan))), components
     return True, int(round(pyo.value(penalty))), components

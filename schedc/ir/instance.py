@@ -6,16 +6,23 @@ from typing import Literal
 
 from schedc.ir.nodes import Activity, Calendar, Entity, EntityClass, Meta, Node, Resource, SlotDecision
 from schedc.kinds import AnyConstraint
+from schedc.kinds.measures import Measure, Term, terms_of
 
 Structure = Literal["interval", "slot"]
 
 
 class Objective(Node, frozen=True, kw_only=True):
-    """What is minimised: ``makespan`` (``max_a E_a``) or ``penalty`` (the weighted sum of
-    the penalties of all active soft constraints)."""
+    """What is minimised: ``makespan`` (``max_a E_a``), ``penalty`` (the weighted sum of the
+    penalties of all active soft constraints), one of the due-date and setup measures of
+    :mod:`schedc.kinds.measures`, or (``measure = "sum"``) the weighted sum of ``terms``."""
 
     sense: Literal["minimize"] = "minimize"
-    measure: Literal["makespan", "penalty"]
+    measure: Measure
+    terms: tuple[Term, ...] = ()
+
+    def measures(self) -> tuple[str, ...]:
+        """Every measure the objective reads (the terms of a sum, or the one measure)."""
+        return tuple(t.measure for t in terms_of(self.measure, self.terms))
 
 
 class PlanStep(Node, frozen=True, kw_only=True):
@@ -43,8 +50,8 @@ class Family(Node, frozen=True, kw_only=True):
     name: str
     title: str = ""
     structure: Structure
-    objective: Literal["makespan", "penalty"]
-    objectives: tuple[Literal["makespan", "penalty"], ...] = ()
+    objective: Measure
+    objectives: tuple[Measure, ...] = ()
     kinds: tuple[str, ...] = ()
     classes: tuple[EntityClass, ...] = ()
     decision: SlotDecision | None = None
@@ -57,7 +64,7 @@ class Family(Node, frozen=True, kw_only=True):
     background: str = ""
 
     def allows(self, measure: str) -> bool:
-        """Whether instances of this family may minimise ``measure``."""
+        """Whether instances of this family may minimise ``measure`` (every term of a sum)."""
         return measure in (self.objectives or (self.objective,))
 
     def entity_class(self, name: str) -> EntityClass | None:

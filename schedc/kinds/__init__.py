@@ -22,9 +22,11 @@ from schedc.kinds.base import (
 from schedc.kinds.costs import AssignmentCost, CapacityOverflow, Compactness, CostEntry, Spread, Stability
 from schedc.kinds.counting import CountBounds, Coverage, OnePerSlot, Requirement
 from schedc.kinds.objective import ObjectiveBound
+from schedc.kinds.optional import OptionalActivities, Selection
 from schedc.kinds.precedence_lag import Edge, PrecedenceLag
 from schedc.kinds.resources import CumulativeRenewable, ModeChoice, NonrenewableBudget, UnaryNoOverlap
 from schedc.kinds.sequences import ConsecutiveRunBounds, PatternCost, PatternProhibition, WindowPatternCost
+from schedc.kinds.setup_times import Setup, SetupTimes
 from schedc.kinds.slots import SlotConflict, Unavailability, Unavailable
 from schedc.kinds.timing import Downtime, DueDate, ResourceDowntime, Tardiness, TimeWindow, Window
 
@@ -51,13 +53,16 @@ _ALL: tuple[type[Constraint], ...] = (
     Stability,
     Compactness,
     ObjectiveBound,
+    SetupTimes,
+    OptionalActivities,
 )
 
 KINDS: dict[str, type[Constraint]] = {cls.__struct_config__.tag: cls for cls in _ALL}  # type: ignore[misc]
 AnyConstraint = Union[_ALL]  # type: ignore[valid-type]  # noqa: UP007
 
 INTERVAL_KINDS = frozenset({"precedence_lag", "unary_no_overlap", "cumulative_renewable",
-                            "nonrenewable_budget", "mode_choice", "time_window", "resource_downtime", "tardiness"})
+                            "nonrenewable_budget", "mode_choice", "time_window", "resource_downtime", "tardiness",
+                            "setup_times", "optional"})
 #: kinds that fit either structure (they speak of the objective, not of intervals or slots)
 ANY_STRUCTURE_KINDS = frozenset({"objective_bound"})
 SLOT_KINDS = frozenset(KINDS) - INTERVAL_KINDS - ANY_STRUCTURE_KINDS
@@ -76,5 +81,6 @@ __all__ = [
     "CumulativeRenewable", "ModeChoice", "NonrenewableBudget", "UnaryNoOverlap",
     "ConsecutiveRunBounds", "PatternCost", "PatternProhibition", "WindowPatternCost",
     "SlotConflict", "Unavailability", "Unavailable",
-    "ObjectiveBound", "DueDate", "Downtime", "ResourceDowntime", "Tardiness", "TimeWindow", "Window",
+    "ObjectiveBound", "Setup", "SetupTimes", "OptionalActivities", "Selection",
+    "DueDate", "Downtime", "ResourceDowntime", "Tardiness", "TimeWindow", "Window",
 ]

@@ -14,6 +14,8 @@ import msgspec
 
 from schedc.ir import Activity, Family, Instance
 from schedc.kinds.base import AttrRef, Bound, Selector, ValueFilter, Windows
+from schedc.kinds.measures import targets as objective_targets
+from schedc.kinds.optional import optional_activities
 from schedc.solution import Assignment, Solution
 
 WEEKEND_DEFINITIONS = {
@@ -68,6 +70,10 @@ class EvalContext:
         self.agents = list(self.by_class.get(self.agent_cls, {}))
         self.values = list(self.by_class.get(self.value_cls, {}))
         self._selections: dict[Selector, list[str]] = {}
+        #: objective targets (jobs, or activities without jobs) with weights and due dates
+        self.targets = objective_targets(instance)
+        #: activities an answer may leave out (named by an ``optional`` rule)
+        self.optional: frozenset[str] = optional_activities(instance)
         self._windows: dict[Windows, list[tuple[int, ...]]] = {}
 
     # ---------------------------------------------------------------- names and data

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
 
-from schedc.kinds.base import Constraint, NonNegative, Row, TableContext, fmt_opt
+from schedc.kinds.base import Constraint, NonNegative, Row, TableContext, ascii_int
 
 if TYPE_CHECKING:
     from schedc.ir import Instance
@@ -24,26 +24,38 @@ def members(ctx: EvalContext, target: str) -> list[str]:
     return ctx.jobs.get(target) or ([target] if target in ctx.activities else [])
 
 
-class Window(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
-    """``release ≤ S_a`` and, when given, ``E_a ≤ deadline`` for every activity a of ``target``."""
+class Window(msgspec.Struct, frozen=True, kw_only=True, array_like=True, omit_defaults=True):
+    """``release ≤ S_a`` and, when given, ``E_a ≤ deadline``, ``S_a ≤ latest_start`` and
+    ``E_a ≥ earliest_end`` for every activity a of ``target``; ``due`` and ``weight`` are data of
+    the objective terms (:mod:`schedc.kinds.measures`), not enforced."""
 
     target: str
     release: NonNegative = 0
     deadline: NonNegative | None = None
+    latest_start: NonNegative | None = None
+    earliest_end: NonNegative | None = None
+    due: NonNegative | None = None
+    weight: NonNegative | None = None
 
     KEY: ClassVar[tuple[str, ...]] = ("target",)
 
 
-class TimeWindow(Constraint, frozen=True, kw_only=True, tag="time_window"):
-    """Release dates and deadlines.
+#: the keyed cells of a time_window row, in canonical order
+WINDOW_KEYS = ("latest_start", "earliest_end", "due", "weight")
 
-    Formal meaning: for every row (target, r, d̄) and every activity a of the target,
-    ``S_a ≥ r`` and, when d̄ is given, ``E_a ≤ d̄``.
+
+class TimeWindow(Constraint, frozen=True, kw_only=True, tag="time_window"):
+    """Release dates, deadlines, latest starts and earliest ends of jobs or activities.
+
+    Formal meaning: for every row (target, r, d̄, ls, ee) and every performed activity a of the
+    target, ``S_a ≥ r``; when given, ``E_a ≤ d̄``, ``S_a ≤ ls`` and ``E_a ≥ ee``. A row's ``due``
+    and ``weight`` are not enforced: they are the due date and weight the objective terms read.
 
     Counting rule: one violation per activity and broken bound; its amount is the number of
-    time units by which the bound is missed (``r − S_a`` or ``E_a − d̄``).
+    time units by which the bound is missed (``r − S_a``, ``E_a − d̄``, ``S_a − ls``, ``ee − E_a``).
 
-    Table rows: ``TARGET RELEASE [DEADLINE]`` (``-`` for no deadline).
+    Table rows: ``TARGET RELEASE [DEADLINE] [latest_start=N] [earliest_end=N] [due=N] [weight=N]``
+    (``-`` for no deadline).
     """
 
     COUNTS = "start and end times against release dates and deadlines"
@@ -57,14 +69,16 @@ class TimeWindow(Constraint, frozen=True, kw_only=True, tag="time_window"):
     def parse_rows(cls, rows: Sequence[Row], params: dict[str, object], ctx: TableContext) -> tuple[Window, ...]:
         out = []
         for row in rows:
-            row.expect_optional_last(3, "TARGET RELEASE [DEADLINE]")
-            deadline = row.opt_int(2, "deadline") if len(row) == 3 else None
-            out.append(Window(target=row.cells[0], release=row.int(1, "release date"), deadline=deadline))
+            out.append(_parse_window(row))
         return tuple(out)
 
     def format_rows(self, ctx: TableContext) -> list[str]:
-        return [f"{w.target} {w.release}" + ("" if w.deadline is None else f" {fmt_opt(w.deadline)}")
-                for w in self.windows]
+        lines = []
+        for w in self.windows:
+            keyed = [f"{k}={getattr(w, k)}" for k in WINDOW_KEYS if getattr(w, k) is not None]
+            deadline = [] if w.deadline is None else [str(w.deadline)]
+            lines.append(" ".join([w.target, str(w.release), *deadline, *keyed]))
+        return lines
 
     def check(self, ctx: EvalContext, view: View) -> list[Violation]:
         out = []
@@ -79,7 +93,35 @@ class TimeWindow(Constraint, frozen=True, kw_only=True, tag="time_window"):
                 if w.deadline is not None and end > w.deadline:
                     out.append(self.violation(f"{shown} ends at {end}, after its deadline {w.deadline}",
                                               amount=end - w.deadline, entities=(shown,), time=end))
+                if w.latest_start is not None and start > w.latest_start:
+                    out.append(self.violation(f"{shown} starts at {start}, after its latest start {w.latest_start}",
+                                              amount=start - w.latest_start, entities=(shown,), time=start))
+                if w.earliest_end is not None and end < w.earliest_end:
+                    out.append(self.violation(f"{shown} ends at {end}, before its earliest end {w.earliest_end}",
+                                              amount=w.earliest_end - end, entities=(shown,), time=end))
         return out
+
+
+def _parse_window(row: Row) -> Window:
+    """``TARGET RELEASE [DEADLINE] [key=N ...]``: positional cells first, then keyed ones."""
+    positional = [i for i, cell in enumerate(row.cells) if "=" not in cell]
+    if len(positional) not in (2, 3) or positional != list(range(len(positional))):
+        raise row.error("expected TARGET RELEASE [DEADLINE] then key=N cells (latest_start= earliest_end= due= "
+                        "weight=)", min(len(positional), len(row) - 1) if row.cells else 0)
+    values: dict[str, int | None] = {"release": row.int(1, "release date")}
+    if len(positional) == 3:
+        values["deadline"] = row.opt_int(2, "deadline")
+    for i in range(len(positional), len(row)):
+        key, _, text = row.cells[i].partition("=")
+        if key not in WINDOW_KEYS:
+            raise row.error(f"unknown cell {key}=; expected one of {', '.join(k + '=' for k in WINDOW_KEYS)}", i)
+        if key in values:
+            raise row.error(f"{key}= given twice", i)
+        value = ascii_int(text)
+        if value is None or value < 0:
+            raise row.error(f"{key}= expects a non-negative integer, found {text!r}", i)
+        values[key] = value
+    return Window(target=row.cells[0], **values)  # type: ignore[arg-type]
 
 
 class Downtime(msgspec.Struct, frozen=True, kw_only=True, array_like=True):

@@ -24,7 +24,8 @@ from schedc.render.facts import per_instance, weekend_days
 from schedc.render.templates import KindTemplates
 from schedc.render.themes import attribute_role, plural
 
-TABLE_PARAMS = frozenset({"requirements", "slots", "entries", "edges", "windows", "due_dates"})
+TABLE_PARAMS = frozenset({"requirements", "slots", "entries", "edges", "windows", "due_dates", "setups",
+                          "selections"})
 """Parameters that hold a table of data: stated by their own statements, not by the rule sentence."""
 
 
@@ -183,8 +184,14 @@ def _derived(claim: Claim, constraint: Constraint, ctx: BuildContext) -> dict[st
     if kind == "precedence_lag":
         steps = {a.name: (a.job, a.step) for a in ctx.instance.activities}
         edges = params.get("edges", [])
-        routes = bool(edges) and all(_is_route_edge(a, b, lag, steps) for a, b, lag in edges)
-        return {"routes": routes, "lags": any(lag for _, _, lag in edges)}
+        classic = [(a, b, lag) for a, b, lag, relation in edges if relation == "e->s" and lag >= 0]
+        routes = bool(edges) and len(classic) == len(edges) and all(_is_route_edge(a, b, lag, steps)
+                                                                    for a, b, lag in classic)
+        # the other relations are stated in the rule sentence itself, one clause per edge
+        general = [_relation_words(ctx.show(a), ctx.show(b), lag, relation) for a, b, lag, relation in edges
+                   if not (relation == "e->s" and lag >= 0)]
+        return {"routes": routes, "lags": any(lag for _, _, lag in classic), "classic": bool(classic),
+                "general": general}
     if kind == "mode_choice":
         multi = any(len(a.modes) > 1 for a in ctx.instance.activities)
         machines = all(len(m.uses) == 1 for a in ctx.instance.activities for m in a.modes) and any(
@@ -193,17 +200,35 @@ def _derived(claim: Claim, constraint: Constraint, ctx: BuildContext) -> dict[st
     if kind == "time_window":
         windows = params.get("windows", [])
         jobs = {a.job for a in ctx.instance.activities if a.job is not None}
-        return {"deadlines": any(w[2] is not None for w in windows), "on_jobs": all(w[0] in jobs for w in windows)}
+        return {"deadlines": any(w[2] is not None for w in windows), "on_jobs": all(w[0] in jobs for w in windows),
+                "latest_starts": any(w[3] is not None for w in windows),
+                "earliest_ends": any(w[4] is not None for w in windows)}
     if kind == "window_pattern_cost":
         table = params.get("table", [])
         return {"priced": [{"pattern": p, "cost": cost} for p, cost in table],
                 "patterns": [p for p, cost in table if cost]}
     if kind == "assignment_cost":
         return {"unassigned": any(e[4] == "unassigned" for e in params.get("entries", []))}
+    if kind == "setup_times":  # the rows are stated in the rule sentence itself
+        return {"listed": [f"on {ctx.show(r)}, {ctx.show(b)} right after {ctx.show(a)}: {t}"
+                           for r, a, b, t in params.get("setups", [])]}
+    if kind == "optional":
+        words = {"optional": "any number of", "all_or_none": "all or none of", "at_least_one": "at least one of",
+                 "exactly_one": "exactly one of"}
+        return {"groups": [f"{words[rule]} {', '.join(ctx.show(a) for a in members)}"
+                           for rule, members in params.get("selections", [])]}
     if kind == "tardiness":
         rows = params.get("due_dates", [])
         return {"weighted": any(row[2] != 1 for row in rows)}
     return {}
+
+
+def _relation_words(a: str, b: str, lag: int, relation: str) -> str:
+    """One generalized precedence in words: "the start of A plus 2 is at or before the end of B"."""
+    point = {"s": "start", "e": "end"}
+    delay = f" plus {lag}" if lag > 0 else (f" minus {-lag}" if lag < 0 else "")
+    compare = "is exactly" if "=" in relation else "is at or before"
+    return f"the {point[relation[0]]} of {a}{delay} {compare} the {point[relation[-1]]} of {b}"
 
 
 def _is_route_edge(before: str, after: str, lag: int, steps: dict[str, tuple[str | None, int | None]]) -> bool:

@@ -35,10 +35,12 @@ from schedc.kinds import (
     NonrenewableBudget,
     ObjectiveBound,
     OnePerSlot,
+    OptionalActivities,
     PatternProhibition,
     PrecedenceLag,
     ResourceDowntime,
     Selector,
+    SetupTimes,
     SlotConflict,
     Spread,
     Stability,
@@ -199,7 +201,8 @@ def weekend_days(definition: str | None) -> list[str]:
 
 def _precedence(c: PrecedenceLag, instance: Instance, out: Facts) -> None:
     for e in c.edges:
-        out[("edge", e.before, e.after)] = (e.lag,) if e.lag else ()
+        if e.end_start:  # the other relations are stated by the rule sentence (render/claims.py)
+            out[("edge", e.before, e.after)] = (e.lag,) if e.lag else ()
 
 
 def _scope(scope: str | tuple[str, ...], instance: Instance, kind: str) -> list[str]:
@@ -329,6 +332,8 @@ def _stability(c: Stability, instance: Instance, out: Facts) -> None:
 
 CONSTRAINT_FACTS: dict[type[Constraint], Callable[..., None]] = {
     PrecedenceLag: _precedence,
+    SetupTimes: _rule,  # their rows are stated in the rule sentence
+    OptionalActivities: _rule,
     UnaryNoOverlap: _unary,
     CumulativeRenewable: _cumulative,
     NonrenewableBudget: _budget,

@@ -79,7 +79,8 @@ def _edges(ctx: BuildContext) -> dict[tuple[str, str], int]:
     for c in ctx.instance.constraints:
         if isinstance(c, PrecedenceLag) and c.active:
             for e in c.edges:
-                out[(e.before, e.after)] = e.lag
+                if e.end_start:  # the other relations are stated in the rule sentence (render/claims.py)
+                    out[(e.before, e.after)] = e.lag
     return out
 
 

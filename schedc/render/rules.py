@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from schedc.kinds import Constraint, kind_name
+from schedc.kinds.measures import describe_objective
 from schedc.render.context import BuildContext, Item
 
 SENTENCE_FACTS = ("rule", "pattern_cost", "unary")
@@ -59,6 +60,14 @@ def goal(ctx: BuildContext) -> dict[str, Any]:
     """What the objective sums, for closing templates: due-date lateness, preference costs, soft rules."""
     active = [c for c in ctx.instance.constraints if c.active]
     soft = [kind_name(c) for c in active if not c.hard]
+    objective = ctx.instance.objective
+    measures = ""
+    if objective.measure not in ("makespan", "penalty"):  # due-date, setup and weighted-sum objectives
+        from schedc.render.claims import words_for  # claims imports this module's users
+
+        r = words_for(ctx)
+        measures = describe_objective(objective.measure, objective.terms,
+                                      {"task": r["task"], "tasks": r["tasks"], "job": r["job"], "jobs": r["jobs"]})
     return {"soft_kinds": soft, "lateness": "tardiness" in soft, "costs": "assignment_cost" in soft,
             "only_costs": bool(soft) and set(soft) == {"assignment_cost"}, "any_soft": bool(soft),
-            "any_hard": any(c.hard for c in active)}
+            "any_hard": any(c.hard for c in active), "measures": measures}

@@ -1,0 +1,107 @@
+"""Pyomo encoders of the sequencing kinds: ``setup_times``, ``no_idle``, ``consecutive``
+(formal meanings in :mod:`schedc.kinds.setup_times` and :mod:`schedc.kinds.sequencing`).
+
+Setup times apply between *directly* consecutive activities only, so the pairwise order
+disjunction of ``unary_no_overlap`` is not enough (it would charge s_ij to every later j when the
+setups break the triangle inequality). Each resource gets a successor model instead: binaries
+``z_ij`` ("j directly after i") between the (activity, mode) nodes using it and a dummy 0,
+``Σ_j z_ij + z_i0 = p_i`` and ``Σ_j z_ji + z_0i = p_i`` (p_i the mode's presence), at most one
+first node, and ``S_j ≥ E_i + s_ij − M·(1 − z_ij)`` with ``M = lst_i + d_i + s_ij − est_j``. The
+start times act as the potentials of the Miller–Tucker–Zemlin sub-tour elimination (durations are
+positive), so the arcs form one path, the processing order. Size: n² binaries and rows per
+resource of n nodes; big-M rather than time-indexed because a time index costs n·H binaries and
+the horizons of these instances (hundreds of units) exceed their machine loads (tens of
+operations). A resource with more than :data:`MAX_ARCS` arcs is refused with E501.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyomo.environ as pyo
+
+from schedc.backends.base import unsupported
+from schedc.backends.pyomo.model import PyomoModel, encoder
+from schedc.diagnostics import SchedcError
+from schedc.kinds import Constraint
+from schedc.kinds.setup_times import SetupTimes, setup_matrices
+
+Node = tuple[str, int]
+MAX_ARCS = 40_000
+
+
+class Successors:
+    """The successor model of one resource: arc binaries between nodes, first and last arcs."""
+
+    def __init__(self, nodes: list[Node]):
+        self.nodes = nodes
+        self.arcs: dict[tuple[Node, Node], Any] = {}
+        self.first: dict[Node, Any] = {}
+        self.last: dict[Node, Any] = {}
+
+
+def successors(m: PyomoModel, resource: str, owner: Constraint) -> Successors:
+    """The (cached) successor model of ``resource``, its setup rows enforced on the arcs."""
+    key = ("successors", resource)
+    if key in m.cache:
+        return m.cache[key]
+    nodes = [(name, k) for name, k, mode in _users(m, resource)]
+    if len(nodes) ** 2 > MAX_ARCS:
+        raise SchedcError.at("E501", f"the pyomo backend's successor model of {resource} would need "
+                             f"{len(nodes) ** 2} arc binaries (limit {MAX_ARCS}) for constraint {owner.id}",
+                             hint="use --backend cpsat (a circuit constraint)")
+    times = setup_matrices(m.instance).get(resource, {})
+    s = m.cache[key] = Successors(nodes)
+    for node in nodes:
+        s.first[node] = m.new_var("first", 0, 1, binary=True)
+        s.last[node] = m.new_var("last", 0, 1, binary=True)
+    for i in nodes:
+        for j in nodes:
+            if i[0] != j[0]:  # two modes of one activity are never both chosen
+                s.arcs[(i, j)] = m.new_var("next", 0, 1, binary=True)
+    for node in nodes:
+        present = m.present[node]
+        m.add("sequence", pyo.quicksum(s.arcs[(node, j)] for j in nodes if (node, j) in s.arcs) + s.last[node]
+              == present)
+        m.add("sequence", pyo.quicksum(s.arcs[(j, node)] for j in nodes if (j, node) in s.arcs) + s.first[node]
+              == present)
+    if nodes:
+        m.add("sequence", pyo.quicksum(s.first.values()) <= 1)
+    for (i, j), z in s.arcs.items():
+        setup = times.get((i[0], j[0]), 0)
+        big_m = max(0, _latest_end(m, i[0]) + setup - m.est[j[0]])
+        m.add("sequence", m.start[j[0]] >= m.end[i[0]] + setup - big_m * (1 - z))
+    return s
+
+
+def _users(m: PyomoModel, resource: str) -> list[tuple[str, int, Any]]:
+    out = []
+    for a in m.instance.activities:
+        for k, mode in enumerate(a.modes, start=1):
+            if mode.duration > 0 and any(u.resource == resource and u.amount for u in mode.uses):
+                out.append((a.name, k, mode))
+    return out
+
+
+def _latest_end(m: PyomoModel, name: str) -> int:
+    return m.lst[name] + max(mode.duration for mode in m.ctx.activities[name].modes)
+
+
+def setup_time_expr(m: PyomoModel) -> Any:
+    """``Σ s_ij · z_ij`` over the arcs of every resource with setup rows."""
+    terms = []
+    for resource, times in setup_matrices(m.instance).items():
+        s = m.cache.get(("successors", resource))
+        if s is None:
+            continue  # only built by an active setup rule; without one there is no setup to pay
+        terms += [times[(i[0], j[0])] * z for (i, j), z in s.arcs.items() if times.get((i[0], j[0]))]
+    return pyo.quicksum(terms) if terms else 0
+
+
+@encoder(SetupTimes)
+def setup_times(m: PyomoModel, c: SetupTimes) -> None:
+    """One successor model per resource with setup rows (see the module docstring)."""
+    if not c.hard:
+        raise unsupported("pyomo", c, form="soft")
+    for resource in c.matrix():
+        successors(m, resource, c)
