@@ -346,8 +346,8 @@ from schedc.bench.cli import bench_app  # noqa: E402
 
 app.add_typer(bench_app, name="bench")
 
-# registers generate, calibrate, ssi, simulate, plot; and tighten, perturb
-from schedc import cli_dynamic, cli_variants  # noqa: E402, F401
+# registers generate, calibrate, ssi, simulate, plot; tighten, perturb; and generate-classic
+from schedc import cli_dynamic, cli_generators, cli_variants  # noqa: E402, F401
 
 
 def main() -> None:
