@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))  # also makes `benchmarks.pyjobshop_features` importable for --features
 
 from schedc.backends.cpsat import SolveOptions, solve  # noqa: E402
 from schedc.family import load_family  # noqa: E402
@@ -79,7 +79,14 @@ def main() -> None:
     parser.add_argument("data", nargs="?", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--features", action="store_true",
+                        help="the rows of the #18 features instead (benchmarks/pyjobshop_features.py)")
     args = parser.parse_args()
+    if args.features:
+        from benchmarks.pyjobshop_features import run_features
+
+        run_features(args.time_limit, args.workers)
+        return
     rows = []
     print(f"{'instance':<12}{'bks':>7}{'schedc':>9}{'gap%':>8}{'pyjobshop':>11}{'gap%':>8}{'build s':>9}")
     for fmt, path in cases(args.data):
