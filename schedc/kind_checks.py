@@ -21,18 +21,23 @@ from schedc.kinds import (
     AttrRef,
     CapacityOverflow,
     Compactness,
+    Consecutive,
     ConsecutiveRunBounds,
     Constraint,
     CountBounds,
     Coverage,
     CumulativeRenewable,
+    NoIdle,
     NonrenewableBudget,
     ObjectiveBound,
     OnePerSlot,
+    OptionalActivities,
     PatternProhibition,
     PrecedenceLag,
     ResourceDowntime,
+    ResourceTies,
     Selector,
+    SetupTimes,
     SlotConflict,
     Spread,
     Stability,
@@ -41,6 +46,7 @@ from schedc.kinds import (
     UnaryNoOverlap,
     Unavailability,
     WindowPatternCost,
+    kind_name,
 )
 from schedc.kinds.costs import ANY_DAY
 
@@ -218,13 +224,108 @@ def _target(ch: Checker, target: str, c: Constraint) -> None:
 
 
 def _time_window(ch: Checker, c: TimeWindow) -> None:
+    targets = _objective_targets(ch)
     for w in c.windows:
         _target(ch, w.target, c)
-        if max(w.release, w.deadline or 0) > MAX_TIME:
+        if max(w.release, w.deadline or 0, w.latest_start or 0, w.earliest_end or 0, w.due or 0) > MAX_TIME:
             ch.error("E207", f"{c.id}: a time of {w.target} exceeds {MAX_TIME}", c.span)
         if w.deadline is not None and w.deadline <= w.release:
             ch.error("E210", f"{c.id}: deadline {w.deadline} of {w.target} is not after its release {w.release}",
                      c.span)
+        if w.latest_start is not None and w.latest_start < w.release:
+            ch.error("E210", f"{c.id}: latest start {w.latest_start} of {w.target} is before its release "
+                     f"{w.release}", c.span)
+        if w.earliest_end is not None and w.deadline is not None and w.earliest_end > w.deadline:
+            ch.error("E210", f"{c.id}: earliest end {w.earliest_end} of {w.target} is after its deadline "
+                     f"{w.deadline}", c.span)
+        if (w.due is not None or w.weight is not None) and w.target not in targets:
+            what = "a job" if ch.jobs else "an activity"
+            ch.error("E210", f"{c.id}: due=/weight= belong to the objective's targets ({what}), not to "
+                     f"{w.target!r}", c.span, "give due dates and weights on job rows (activity rows when the "
+                     "instance has no jobs)")
+
+
+def _objective_targets(ch: Checker) -> set[str]:
+    """The names the objective measures speak of: the jobs, or the activities when there are none."""
+    return set(ch.jobs) if ch.jobs else set(ch.activities)
+
+
+def _setup_times(ch: Checker, c: SetupTimes) -> None:
+    """Setup rows name a unary resource and two distinct activities that can both use it."""
+    _sequenced(ch, c, sorted({s.resource for s in c.setups}))
+    for s in c.setups:
+        r = ch.resources.get(s.resource)
+        if r is None:
+            ch.error("E202", f"{c.id}: undefined resource {s.resource!r}", c.span, known_names(ch.resources))
+            continue
+        if r.kind != "unary":
+            ch.error("E209", f"{c.id}: resource {s.resource} is {r.kind}; setup times apply to unary resources",
+                     c.span)
+        if s.before == s.after:
+            ch.error("E210", f"{c.id}: a setup from {s.before} to itself", c.span)
+        if s.time > MAX_TIME:
+            ch.error("E207", f"{c.id}: setup time {s.time} exceeds {MAX_TIME}", c.span)
+        for name in (s.before, s.after):
+            activity = ch.activities.get(name)
+            if activity is None:
+                ch.error("E202", f"{c.id}: undefined activity {name!r}", c.span, known_names(ch.activities))
+            elif not any(u.resource == s.resource and u.amount for m in activity.modes for u in m.uses):
+                ch.error("E209", f"{c.id}: {name} never uses {s.resource}, so no setup on it applies", c.span)
+
+
+def _sequenced(ch: Checker, c: Constraint, resources: list[str]) -> None:
+    """Resources a sequencing rule speaks of must be kept unary by a hard ``unary_no_overlap``: the
+    backends sequence them, which only agrees with the rule's meaning where operations cannot overlap."""
+    covered: set[str] = set()
+    for other in ch.instance.constraints:
+        if isinstance(other, UnaryNoOverlap) and other.active and other.hard:
+            covered |= {r for r, res in ch.resources.items() if res.kind == "unary"} if other.resources == "all" \
+                else set(other.resources)
+    for name in resources:
+        if name in ch.resources and name not in covered:
+            ch.error("E209", f"{c.id}: resource {name} has no hard unary_no_overlap; {kind_name(c)} needs one",
+                     c.span, "add `hard unary_no_overlap machines`")
+
+
+def _activity_names(ch: Checker, c: Constraint, names: list[str]) -> None:
+    for name in names:
+        if name not in ch.activities:
+            ch.error("E202", f"{c.id}: undefined activity {name!r}", c.span, known_names(ch.activities))
+
+
+def _no_idle(ch: Checker, c: NoIdle) -> None:
+    _resource_scope("unary")(ch, c)
+    scope = [r for r, res in ch.resources.items() if res.kind == "unary"] if c.resources == "all" else c.resources
+    _sequenced(ch, c, list(scope))
+
+
+def _consecutive(ch: Checker, c: Consecutive) -> None:
+    for p in c.pairs:
+        _activity_names(ch, c, [p.before, p.after])
+        if p.before == p.after:
+            ch.error("E210", f"{c.id}: {p.before} cannot directly follow itself", c.span)
+    _sequenced(ch, c, sorted({u.resource for p in c.pairs for name in (p.before, p.after)
+                              if name in ch.activities for m in ch.activities[name].modes for u in m.uses
+                              if ch.resources.get(u.resource) is not None
+                              and ch.resources[u.resource].kind == "unary"}))
+
+
+def _ties(ch: Checker, c: ResourceTies) -> None:
+    for t in c.ties:
+        _activity_names(ch, c, [t.first, t.second])
+        if t.first == t.second:
+            ch.error("E210", f"{c.id}: {t.first} is tied to itself", c.span)
+
+
+def _optional(ch: Checker, c: OptionalActivities) -> None:
+    """Selection rows name defined activities, each once per row."""
+    for s in c.selections:
+        for name in s.members:
+            if name not in ch.activities:
+                ch.error("E202", f"{c.id}: undefined activity {name!r}", c.span, known_names(ch.activities))
+        repeated = sorted({a for a in s.members if s.members.count(a) > 1})
+        if repeated:
+            ch.error("E201", f"{c.id}: {', '.join(repeated)} listed twice in one {s.rule} group", c.span)
 
 
 def _downtime(ch: Checker, c: ResourceDowntime) -> None:
@@ -373,4 +474,9 @@ CONSTRAINT_CHECKS: dict[type, Callable[[Checker, Any], None]] = {
     ResourceDowntime: _downtime,
     Tardiness: _tardiness,
     ObjectiveBound: _objective_bound,
+    SetupTimes: _setup_times,
+    OptionalActivities: _optional,
+    NoIdle: _no_idle,
+    Consecutive: _consecutive,
+    ResourceTies: _ties,
 }

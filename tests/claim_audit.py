@@ -260,7 +260,7 @@ class Schedule:
             m = solution.modes.get(name, 1)
             if activity is not None and 1 <= m <= len(activity.modes):
                 self.start[name], self.mode[name] = s, m
-                self.end[name] = s + activity.modes[m - 1].duration
+                self.end[name] = _paused_end(world, activity.modes[m - 1], s)
         self.bad_modes = sum(1 for n, m in solution.modes.items() if n in world.activities and
                              not 1 <= m <= len(world.activities[n].modes))
 
@@ -280,6 +280,19 @@ class Schedule:
     def uses(self, activity: str) -> dict[str, int]:
         mode = self.world.activities[activity].modes[self.mode[activity] - 1]
         return {u.resource: u.amount for u in mode.uses}
+
+
+def _paused_end(world: World, mode: Any, start: int) -> int:
+    """The end of a mode, its work stopping over the breaks of pausable downtime claims on its resources."""
+    used = {u.resource for u in mode.uses if u.amount}
+    breaks = sorted((lo, hi) for c in world.instance.constraints if c.active and kind_name(c) == "resource_downtime"
+                    and c.claim().params.get("pausable") for r, lo, hi, _l in c.claim().params["windows"] if r in used)
+    t, left = start, mode.duration
+    for lo, hi in breaks:  # overlapping breaks of two resources: a later one may start inside an earlier one
+        if left and lo < t + left and hi > t:
+            left -= max(0, lo - t)
+            t = max(t, hi)
+    return t + left
 
 
 def _runs(flags: list[bool]) -> list[int]:
@@ -530,6 +543,47 @@ def _setup_times(p: dict[str, Any], s: Schedule) -> int:
     return total
 
 
+def _order(s: Schedule, resource: str) -> list[str]:
+    return sorted((a for a in s.start if resource in s.uses(a) and s.end[a] > s.start[a]),
+                  key=lambda a: (s.start[a], s.end[a], a))
+
+
+def _no_idle(p: dict[str, Any], s: Schedule) -> int:
+    """Idle time between consecutive operations, beyond the setup time of the pair."""
+    setups = {(r, a, b): t for c in s.world.instance.constraints if c.active and kind_name(c) == "setup_times"
+              for r, a, b, t in c.claim().params["setups"]}
+    total = 0
+    for resource in _scope(p, s.world, "unary"):
+        order = _order(s, resource)
+        for a, b in zip(order, order[1:], strict=False):
+            total += max(0, s.start[b] - s.end[a] - setups.get((resource, a, b), 0))
+    return total
+
+
+def _unary_of(s: Schedule, a: str) -> set[str]:
+    return {r for r, q in s.uses(a).items() if q and s.world.resources[r].kind == "unary"}
+
+
+def _consecutive(p: dict[str, Any], s: Schedule) -> int:
+    total = 0
+    for a, b in p["pairs"]:
+        if a in s.start and b in s.start:
+            for resource in _unary_of(s, a) & _unary_of(s, b):
+                order = _order(s, resource)
+                total += int(not (a in order and b in order and order.index(b) == order.index(a) + 1
+                                  and s.end[a] <= s.start[b]))
+    return total
+
+
+def _ties(p: dict[str, Any], s: Schedule) -> int:
+    total = 0
+    for rule, a, b in p["ties"]:
+        if a in s.start and b in s.start:
+            ua, ub = _unary_of(s, a), _unary_of(s, b)
+            total += int(ua != ub if rule == "same" else bool(ua & ub))
+    return total
+
+
 def _optional(p: dict[str, Any], s: Schedule) -> int:
     """How many activities of each group would have to be added or left out to keep its rule."""
     total = 0
@@ -542,6 +596,11 @@ def _optional(p: dict[str, Any], s: Schedule) -> int:
 
 def _downtime(p: dict[str, Any], s: Schedule) -> int:
     total = 0
+    if p.get("pausable"):  # breaks: only a start inside one is a violation (its time to the break's end)
+        for resource, lo, hi, _label in p["windows"]:
+            total += sum(hi - s.start[a] for a in s.start if resource in s.uses(a) and s.end[a] > s.start[a]
+                         and lo <= s.start[a] < hi)
+        return total
     for resource, lo, hi, _label in p["windows"]:
         for a in s.start:
             if resource in s.uses(a) and s.end[a] > s.start[a]:
@@ -575,7 +634,8 @@ INTERPRETERS: dict[str, Callable[[dict[str, Any], Schedule], int]] = {
     "precedence_lag": _precedence, "unary_no_overlap": _unary, "cumulative_renewable": _cumulative,
     "nonrenewable_budget": _budget, "time_window": _time_window, "resource_downtime": _downtime,
     "mode_choice": lambda p, s: s.bad_modes, "objective_bound": _objective_bound,
-    "setup_times": _setup_times, "optional": _optional,
+    "setup_times": _setup_times, "optional": _optional, "no_idle": _no_idle, "consecutive": _consecutive,
+    "resource_ties": _ties,
 }
 
 

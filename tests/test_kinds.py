@@ -975,6 +975,13 @@ end
 hard optional choice table
   optional D
 end
+hard no_idle steady resources=[M1]
+hard consecutive together table
+  A B
+end
+hard resource_ties tied table
+  same A B
+end
 hard objective_bound horizon measure=makespan max=30
 minimize makespan
 """
@@ -1072,7 +1079,7 @@ def random_solution(ctx: EvalContext, rng: random.Random, fill: float = 1.0) -> 
 def test_complete_spec_uses_every_kind(complete_spec: list[Spec]) -> None:
     used = {kind_name(c) for spec in complete_spec for c in spec.instance.constraints}
     assert used == set(KINDS)
-    assert len(KINDS) == 24
+    assert len(KINDS) == 27
 
 
 @pytest.mark.parametrize("fill", [1.0, 0.5])

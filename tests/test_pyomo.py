@@ -26,10 +26,13 @@ from schedc.kinds import (
     KINDS,
     AssignmentCost,
     Compactness,
+    Consecutive,
     Constraint,
     Coverage,
     CumulativeRenewable,
+    NoIdle,
     ResourceDowntime,
+    ResourceTies,
     SetupTimes,
     UnaryNoOverlap,
     Unavailability,
@@ -261,7 +264,8 @@ def test_fixed_milp_agrees_on_the_complete_spec(complete_spec: list[Spec]) -> No
 
 
 UNSUPPORTED_FORMS = {("unary_no_overlap", "soft"), ("cumulative_renewable", "soft"), ("compactness", "hard"),
-                     ("resource_downtime", "soft"), ("setup_times", "soft")}
+                     ("resource_downtime", "soft"), ("setup_times", "soft"), ("no_idle", "soft"),
+                     ("consecutive", "soft"), ("resource_ties", "soft")}
 """Forms of supported kinds that neither backend encodes (each raises the clear error tested below)."""
 BUILDERS = {"cpsat": cpsat.CpsatModel, "pyomo": milp.build_model}
 
@@ -293,7 +297,8 @@ def _flip(instance: Instance, cls: type[Constraint]) -> Instance:
 def test_an_unsupported_form_is_a_clear_error(complete_spec: list[Spec], backend: str, kind: str,  # noqa: F811
                                               form: str) -> None:
     cls = {"unary_no_overlap": UnaryNoOverlap, "cumulative_renewable": CumulativeRenewable,
-           "compactness": Compactness, "resource_downtime": ResourceDowntime, "setup_times": SetupTimes}[kind]
+           "compactness": Compactness, "resource_downtime": ResourceDowntime, "setup_times": SetupTimes,
+           "no_idle": NoIdle, "consecutive": Consecutive, "resource_ties": ResourceTies}[kind]
     spec = next(s for s in complete_spec if any(isinstance(c, cls) for c in s.instance.constraints))
     with pytest.raises(SchedcError) as exc:
         BUILDERS[backend](_flip(spec.instance, cls), spec.family)

@@ -132,6 +132,9 @@ def downtime(m: CpsatModel, c: ResourceDowntime) -> None:
     """
     if not c.hard:
         raise unsupported("cpsat", c, form="soft")
+    if c.pausable:
+        _no_start_in_breaks(m, c)
+        return
     windows: dict[str, list[tuple[int, int]]] = {}
     for w in c.windows:
         windows.setdefault(w.resource, []).append((w.start, w.end))
@@ -159,3 +162,26 @@ def tardiness(m: CpsatModel, c: Tardiness) -> None:
             late = m.model.new_int_var(0, max(0, m.horizon - d.due), f"tardy_{d.target}")
             m.model.add_max_equality(late, [0, *(end - d.due for end in ends)])
             m.penalize(c, d.weight * late)
+
+
+def _no_start_in_breaks(m: CpsatModel, c: ResourceDowntime) -> None:
+    """Pausable breaks: work pauses over them (the stretched ends are built with the activity
+    variables), so the rule only keeps starts out of ``[s, e)`` — a domain of allowed starts."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for w in c.windows:
+        spans.setdefault(w.resource, []).append((w.start, w.end))
+    for resource, windows in spans.items():
+        breaks = merge_spans(windows)
+        allowed, t = [], 0
+        for lo, hi in breaks:
+            if lo > t:
+                allowed.append([t, lo - 1])
+            t = hi
+        allowed.append([t, max(t, m.horizon * 2 + 1)])
+        domain = cp_model.Domain.from_intervals(allowed)
+        for name, k, mode, _amount in m.users.get(resource, ()):
+            if mode.duration > 0:
+                literal = m.present[(name, k)]
+                row = m.model.add_linear_expression_in_domain(m.start[name], domain)
+                if not isinstance(literal, int):
+                    row.only_enforce_if(literal)

@@ -238,12 +238,15 @@ class CpsatModel:
         #: presence literal of every optional activity
         self.performed: dict[str, cp_model.IntVar] = {}
         for a in acts:
-            shortest = min(m.duration for m in a.modes)
+            shortest = 0 if a.name in self.ctx.optional else min(m.duration for m in a.modes)  # left out: E = S
             latest = max(est[a.name], horizon - tail[a.name])  # room for the longest path after it
             start = self.model.new_int_var(est[a.name], latest, f"S_{a.name}")
             end = self.model.new_int_var(est[a.name] + shortest, max(est[a.name] + shortest, horizon - tail[a.name]
                                                                      + shortest), f"E_{a.name}")
             self.start[a.name], self.end[a.name] = start, end
+            if self.ctx.breaks and any(self.ctx.mode_breaks(mode) for mode in a.modes):
+                self._pausable_variables(a, est[a.name], latest)
+                continue
             if a.name in self.ctx.optional:
                 self._optional_variables(a, start, end)
                 continue
@@ -272,6 +275,26 @@ class CpsatModel:
             self.intervals[(a.name, k)] = self.model.new_optional_fixed_size_interval_var(
                 start, mode.duration, literal, f"I_{a.name}_{k}")
         self.model.add(end == start + sum(m.duration * lit for m, lit in zip(a.modes, literals, strict=True)))
+
+    def _pausable_variables(self, a: Any, earliest: int, latest: int) -> None:
+        """An activity whose work pauses over breaks: ``E_a = end(S_a)`` by an element table of the
+        stretched ends of every possible start (one mode, required activities only), and a
+        variable-size interval ``[S_a, E_a)`` (breaks included: the resource stays occupied)."""
+        from schedc.backends.base import unsupported  # base imports this module's users
+
+        if len(a.modes) != 1 or a.name in self.ctx.optional:
+            rule = next(c for c in self.instance.constraints if getattr(c, "pausable", False))
+            raise unsupported("cpsat", rule, form="pausable form (with several modes or optional activities) of")
+        mode = a.modes[0]
+        ends = [self.ctx.stretched(mode, t) for t in range(earliest, latest + 1)]
+        start = self.start[a.name]
+        end = self.end[a.name] = self.model.new_int_var(min(ends), max(ends), f"E_{a.name}")
+        offset = self.model.new_int_var(0, latest - earliest, f"dS_{a.name}")
+        self.model.add(offset == start - earliest)
+        self.model.add_element(offset, ends, end)
+        size = self.model.new_int_var(mode.duration, max(ends) - earliest, f"D_{a.name}")
+        self.present[(a.name, 1)] = 1
+        self.intervals[(a.name, 1)] = self.model.new_interval_var(start, size, end, f"I_{a.name}")
 
     def when_performed(self, *names: str) -> list[cp_model.IntVar]:
         """The presence literals of those of ``names`` that are optional (enforce a rule only if all hold)."""

@@ -21,6 +21,8 @@ from ortools.sat.python import cp_model
 
 from schedc.backends.base import unsupported
 from schedc.backends.cpsat.model import CpsatModel, encoder
+from schedc.kinds.consecutive import Consecutive
+from schedc.kinds.no_idle import NoIdle
 from schedc.kinds.setup_times import SetupTimes, setup_matrices
 
 Node = tuple[str, int]
@@ -85,3 +87,47 @@ def setup_times(m: CpsatModel, c: SetupTimes) -> None:
         raise unsupported("cpsat", c, form="soft")
     for resource in c.matrix():
         circuit(m, resource)
+
+
+@encoder(NoIdle)
+def no_idle(m: CpsatModel, c: NoIdle) -> None:
+    """On every arc of the resource's circuit, ``S_j ≤ E_i + s_ij`` (the setup rows give ``≥``)."""
+    if not c.hard:
+        raise unsupported("cpsat", c, form="soft")
+    times = setup_matrices(m.instance)
+    for resource in _unary_scope(m, c.resources):
+        s = times.get(resource, {})
+        for (i, j), literal in circuit(m, resource).arcs.items():
+            m.model.add(m.start[j[0]] <= m.end[i[0]] + s.get((i[0], j[0]), 0)).only_enforce_if(literal)
+
+
+@encoder(Consecutive)
+def consecutive(m: CpsatModel, c: Consecutive) -> None:
+    """For every resource both can use and every pair of their modes on it: both chosen ⇒ the arc
+    ``a → b`` of the circuit is taken."""
+    if not c.hard:
+        raise unsupported("cpsat", c, form="soft")
+    for p in c.pairs:
+        for resource in _shared_unary(m, p.before, p.after):
+            arcs = circuit(m, resource).arcs
+            for (i, j), literal in arcs.items():
+                if i[0] == p.before and j[0] == p.after:
+                    m.model.add_bool_or([literal, _negated(m.present[i]), _negated(m.present[j])])
+
+
+def _negated(literal: Any) -> Any:
+    return literal.Not() if not isinstance(literal, int) else 1 - literal
+
+
+def _unary_scope(m: CpsatModel, resources: object) -> list[str]:
+    if resources == "all":
+        return [r.name for r in m.instance.resources if r.kind == "unary"]
+    return list(resources)  # type: ignore[call-overload]
+
+
+def _shared_unary(m: CpsatModel, a: str, b: str) -> list[str]:
+    """Unary resources some mode of ``a`` and some mode of ``b`` use."""
+    def used(name: str) -> set[str]:
+        return {u.resource for mode in m.ctx.activities[name].modes for u in mode.uses
+                if u.amount and m.ctx.resources[u.resource].kind == "unary"}
+    return sorted(used(a) & used(b))

@@ -7,7 +7,7 @@ kind is linearised and why; ``solve.py`` runs the solver and verifies what it re
 
 from __future__ import annotations
 
-from schedc.backends.pyomo import interval, objective, optional, sequencing, slot  # noqa: F401  (registers the encoders)
+from schedc.backends.pyomo import interval, objective, optional, sequencing, slot, ties  # noqa: F401  (registers the encoders)
 from schedc.backends.pyomo.model import ENCODERS, PyomoModel
 from schedc.backends.pyomo.solve import SolveOptions, check_solver, fixed_verdict, solve
 from schedc.ir import Family, Instance

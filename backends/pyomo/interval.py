@@ -264,9 +264,12 @@ def _optional_window(m: PyomoModel, c: TimeWindow, w: Window, name: str, latest_
 @encoder(ResourceDowntime)
 def downtime(m: PyomoModel, c: ResourceDowntime) -> None:
     """Per mode using a resource and downtime window [s, e) it could overlap, a binary ``after``:
-    ``S_a ≥ e − M·(1 − after + 1 − y[a,k])`` and ``S_a + d_{a,k} ≤ s + M·(after + 1 − y[a,k])``."""
+    ``S_a ≥ e − M·(1 − after + 1 − y[a,k])`` and ``S_a + d_{a,k} ≤ s + M·(after + 1 − y[a,k])``.
+    Pausable breaks (stretched durations) are not linearised here: E501 points to CP-SAT."""
     if not c.hard:
         raise unsupported("pyomo", c, form="soft")
+    if c.pausable:
+        raise unsupported("pyomo", c, form="pausable")
     by_resource: dict[str, list[tuple[int, int]]] = {}
     for w in c.windows:
         by_resource.setdefault(w.resource, []).append((w.start, w.end))

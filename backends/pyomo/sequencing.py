@@ -24,6 +24,8 @@ from schedc.backends.base import unsupported
 from schedc.backends.pyomo.model import PyomoModel, encoder
 from schedc.diagnostics import SchedcError
 from schedc.kinds import Constraint
+from schedc.kinds.consecutive import Consecutive
+from schedc.kinds.no_idle import NoIdle
 from schedc.kinds.setup_times import SetupTimes, setup_matrices
 
 Node = tuple[str, int]
@@ -105,3 +107,36 @@ def setup_times(m: PyomoModel, c: SetupTimes) -> None:
         raise unsupported("pyomo", c, form="soft")
     for resource in c.matrix():
         successors(m, resource, c)
+
+
+@encoder(NoIdle)
+def no_idle(m: PyomoModel, c: NoIdle) -> None:
+    """On every arc: ``S_j ≤ E_i + s_ij + M·(1 − z_ij)`` (the successor model gives ``≥``)."""
+    if not c.hard:
+        raise unsupported("pyomo", c, form="soft")
+    times = setup_matrices(m.instance)
+    scope = [r.name for r in m.instance.resources if r.kind == "unary"] if c.resources == "all" else c.resources
+    for resource in scope:
+        s = times.get(resource, {})
+        for (i, j), z in successors(m, resource, c).arcs.items():
+            big_m = max(0, m.lst[j[0]] - m.est[i[0]])
+            m.add(c.id, m.start[j[0]] <= m.end[i[0]] + s.get((i[0], j[0]), 0) + big_m * (1 - z))
+
+
+@encoder(Consecutive)
+def consecutive(m: PyomoModel, c: Consecutive) -> None:
+    """Both modes on a shared resource chosen ⇒ the arc is taken: ``z_ab ≥ p_a + p_b − 1``."""
+    if not c.hard:
+        raise unsupported("pyomo", c, form="soft")
+    for p in c.pairs:
+        for resource in _shared_unary(m, p.before, p.after):
+            for (i, j), z in successors(m, resource, c).arcs.items():
+                if i[0] == p.before and j[0] == p.after:
+                    m.add(c.id, z >= m.present[i] + m.present[j] - 1)
+
+
+def _shared_unary(m: PyomoModel, a: str, b: str) -> list[str]:
+    def used(name: str) -> set[str]:
+        return {u.resource for mode in m.ctx.activities[name].modes for u in mode.uses
+                if u.amount and m.ctx.resources[u.resource].kind == "unary"}
+    return sorted(used(a) & used(b))

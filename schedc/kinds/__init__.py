@@ -19,11 +19,14 @@ from schedc.kinds.base import (
     ValueFilter,
     Windows,
 )
+from schedc.kinds.consecutive import Consecutive, Pair
 from schedc.kinds.costs import AssignmentCost, CapacityOverflow, Compactness, CostEntry, Spread, Stability
 from schedc.kinds.counting import CountBounds, Coverage, OnePerSlot, Requirement
+from schedc.kinds.no_idle import NoIdle
 from schedc.kinds.objective import ObjectiveBound
 from schedc.kinds.optional import OptionalActivities, Selection
 from schedc.kinds.precedence_lag import Edge, PrecedenceLag
+from schedc.kinds.resource_ties import ResourceTies, Tie
 from schedc.kinds.resources import CumulativeRenewable, ModeChoice, NonrenewableBudget, UnaryNoOverlap
 from schedc.kinds.sequences import ConsecutiveRunBounds, PatternCost, PatternProhibition, WindowPatternCost
 from schedc.kinds.setup_times import Setup, SetupTimes
@@ -55,6 +58,9 @@ _ALL: tuple[type[Constraint], ...] = (
     ObjectiveBound,
     SetupTimes,
     OptionalActivities,
+    NoIdle,
+    Consecutive,
+    ResourceTies,
 )
 
 KINDS: dict[str, type[Constraint]] = {cls.__struct_config__.tag: cls for cls in _ALL}  # type: ignore[misc]
@@ -62,7 +68,7 @@ AnyConstraint = Union[_ALL]  # type: ignore[valid-type]  # noqa: UP007
 
 INTERVAL_KINDS = frozenset({"precedence_lag", "unary_no_overlap", "cumulative_renewable",
                             "nonrenewable_budget", "mode_choice", "time_window", "resource_downtime", "tardiness",
-                            "setup_times", "optional"})
+                            "setup_times", "optional", "no_idle", "consecutive", "resource_ties"})
 #: kinds that fit either structure (they speak of the objective, not of intervals or slots)
 ANY_STRUCTURE_KINDS = frozenset({"objective_bound"})
 SLOT_KINDS = frozenset(KINDS) - INTERVAL_KINDS - ANY_STRUCTURE_KINDS
@@ -82,5 +88,6 @@ __all__ = [
     "ConsecutiveRunBounds", "PatternCost", "PatternProhibition", "WindowPatternCost",
     "SlotConflict", "Unavailability", "Unavailable",
     "ObjectiveBound", "Setup", "SetupTimes", "OptionalActivities", "Selection",
+    "NoIdle", "Consecutive", "Pair", "ResourceTies", "Tie",
     "DueDate", "Downtime", "ResourceDowntime", "Tardiness", "TimeWindow", "Window",
 ]

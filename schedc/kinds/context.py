@@ -16,6 +16,7 @@ from schedc.ir import Activity, Family, Instance
 from schedc.kinds.base import AttrRef, Bound, Selector, ValueFilter, Windows
 from schedc.kinds.measures import targets as objective_targets
 from schedc.kinds.optional import optional_activities
+from schedc.kinds.timing import merge_spans, pause_breaks, stretched_end
 from schedc.solution import Assignment, Solution
 
 WEEKEND_DEFINITIONS = {
@@ -74,7 +75,17 @@ class EvalContext:
         self.targets = objective_targets(instance)
         #: activities an answer may leave out (named by an ``optional`` rule)
         self.optional: frozenset[str] = optional_activities(instance)
+        #: merged breaks of the resources over which work pauses (``resource_downtime pausable=true``)
+        self.breaks = pause_breaks(instance)
         self._windows: dict[Windows, list[tuple[int, ...]]] = {}
+
+    def mode_breaks(self, mode: Any) -> list[tuple[int, int]]:
+        """The breaks a mode's work pauses over: those of every pausable resource it uses."""
+        return merge_spans([b for u in mode.uses if u.amount for b in self.breaks.get(u.resource, ())])
+
+    def stretched(self, mode: Any, start: int) -> int:
+        """The end of a mode started at ``start``, its work pausing over the breaks of its resources."""
+        return stretched_end(start, mode.duration, self.mode_breaks(mode))
 
     # ---------------------------------------------------------------- names and data
 
@@ -165,6 +176,8 @@ class View:
             self.start[name] = start
             self.mode[name] = number
             self.end[name] = start + activity.modes[number - 1].duration
+            if ctx.breaks:
+                self.end[name] = ctx.stretched(activity.modes[number - 1], start)
         self.assignments: Sequence[Assignment] = solution.assignments
         self.cells: dict[str, dict[tuple[int, int], list[str]]] = {}
         for a in solution.assignments:

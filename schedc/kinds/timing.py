@@ -134,22 +134,31 @@ class Downtime(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
 
 
 class ResourceDowntime(Constraint, frozen=True, kw_only=True, tag="resource_downtime"):
-    """Periods in which a resource cannot be used (breakdowns, maintenance).
+    """Periods in which a resource cannot be used (breakdowns, maintenance, breaks).
 
     Formal meaning: for every window (r, s, e) and every activity a whose chosen mode uses r
     with a positive duration, ``E_a ≤ s ∨ S_a ≥ e`` — activities are not interrupted, so one
     may neither overlap nor span a downtime window.
 
-    Counting rule: one violation per (activity, window) that overlap; its amount is the
-    length of the overlap.
+    With ``pausable=true`` the windows are *breaks* over which work pauses: an activity using r
+    may not start inside a window (``S_a ∉ [s, e)``) but may span it, and its end is stretched:
+    ``E_a`` is the first time by which ``d_a`` units of work have been done outside the breaks of
+    every pausable resource its mode uses (:func:`stretched_end`). The interval ``[S_a, E_a)``
+    still occupies its resources, breaks included.
 
-    Table rows: ``RESOURCE START END [LABEL]`` with ``START < END``.
+    Counting rule: one violation per (activity, window) that overlap; its amount is the
+    length of the overlap. Pausable: one violation per activity that starts inside a window;
+    its amount is the time from its start to the end of the window.
+
+    Statement: ``hard resource_downtime ID [pausable=true] table`` with rows
+    ``RESOURCE START END [LABEL]``, ``START < END``.
     """
 
     COUNTS = "time an activity overlaps a downtime window"
     UNIT = "time unit of overlap"
 
     windows: tuple[Downtime, ...] = ()
+    pausable: bool = False
 
     TABLE_FIELD = "windows"
 
@@ -179,6 +188,9 @@ class ResourceDowntime(Constraint, frozen=True, kw_only=True, tag="resource_down
         for name, start in view.start.items():
             end = view.end[name]
             if end <= start:
+                continue
+            if self.pausable:
+                out += _started_in_break(self, ctx, view, name, by_resource)
                 continue
             for use in view.uses(name):
                 for w in by_resource.get(use.resource, ()):
@@ -249,6 +261,43 @@ class Tardiness(Constraint, frozen=True, kw_only=True, tag="tardiness"):
                                           f"{d.due}{weight}", amount=late if self.hard else d.weight * late,
                                           entities=(shown,), time=completion))
         return out
+
+
+def _started_in_break(c: ResourceDowntime, ctx: EvalContext, view: View, name: str,
+                      by_resource: dict[str, list[Downtime]]) -> list[Violation]:
+    """A pausable rule's violations by one activity: each break it starts inside."""
+    out = []
+    start = view.start[name]
+    for use in view.uses(name):
+        for w in by_resource.get(use.resource, ()):
+            if w.start <= start < w.end:
+                shown, resource = ctx.show(name), ctx.show(w.resource)
+                out.append(c.violation(f"{shown} starts at {start}, inside the break [{w.start}, {w.end}) of "
+                                       f"{resource}", amount=w.end - start, entities=(shown, resource), time=start))
+    return out
+
+
+def stretched_end(start: int, duration: int, breaks: Sequence[tuple[int, int]]) -> int:
+    """The end of ``duration`` units of work from ``start`` that pause over the (merged, sorted) breaks."""
+    t, left = start, duration
+    for lo, hi in breaks:
+        if hi <= t:
+            continue
+        if left == 0 or lo >= t + left:
+            break
+        left -= max(0, lo - t)
+        t = max(t, hi)
+    return t + left
+
+
+def pause_breaks(instance: Instance) -> dict[str, list[tuple[int, int]]]:
+    """The merged breaks of every resource with an active pausable downtime rule."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for c in instance.constraints:
+        if isinstance(c, ResourceDowntime) and c.active and c.pausable:
+            for w in c.windows:
+                spans.setdefault(w.resource, []).append((w.start, w.end))
+    return {r: merge_spans(s) for r, s in spans.items()}
 
 
 # --------------------------------------------------------------------------- shared by solvers and heuristics

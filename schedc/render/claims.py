@@ -25,7 +25,7 @@ from schedc.render.templates import KindTemplates
 from schedc.render.themes import attribute_role, plural
 
 TABLE_PARAMS = frozenset({"requirements", "slots", "entries", "edges", "windows", "due_dates", "setups",
-                          "selections"})
+                          "selections", "pairs", "ties"})
 """Parameters that hold a table of data: stated by their own statements, not by the rule sentence."""
 
 
@@ -202,7 +202,12 @@ def _derived(claim: Claim, constraint: Constraint, ctx: BuildContext) -> dict[st
         jobs = {a.job for a in ctx.instance.activities if a.job is not None}
         return {"deadlines": any(w[2] is not None for w in windows), "on_jobs": all(w[0] in jobs for w in windows),
                 "latest_starts": any(w[3] is not None for w in windows),
-                "earliest_ends": any(w[4] is not None for w in windows)}
+                "earliest_ends": any(w[4] is not None for w in windows),
+                # due dates and weights are data of the objective, stated with the rule that carries them
+                "dues": [f"{ctx.show(w[0])}: " + ", ".join(
+                    ([f"due date {w[5]}"] if w[5] is not None else []) + ([f"weight {w[6]}"] if w[6] is not None
+                                                                          else []))
+                         for w in windows if w[5] is not None or w[6] is not None]}
     if kind == "window_pattern_cost":
         table = params.get("table", [])
         return {"priced": [{"pattern": p, "cost": cost} for p, cost in table],
@@ -212,6 +217,15 @@ def _derived(claim: Claim, constraint: Constraint, ctx: BuildContext) -> dict[st
     if kind == "setup_times":  # the rows are stated in the rule sentence itself
         return {"listed": [f"on {ctx.show(r)}, {ctx.show(b)} right after {ctx.show(a)}: {t}"
                            for r, a, b, t in params.get("setups", [])]}
+    if kind == "no_idle":
+        scope = params.get("resources", "all")
+        return {"scope": [] if scope == "all" else [ctx.show(r) for r in scope]}
+    if kind == "consecutive":
+        return {"listed": [f"{ctx.show(a)} directly after {ctx.show(b)}" for b, a in params.get("pairs", [])]}
+    if kind == "resource_ties":
+        return {"listed": [f"{ctx.show(a)} and {ctx.show(b)} on {'the same' if rule == 'same' else 'different'} "
+                           f"{words_for(ctx)['machines'] if rule == 'different' else words_for(ctx)['machine']}"
+                           for rule, a, b in params.get("ties", [])]}
     if kind == "optional":
         words = {"optional": "any number of", "all_or_none": "all or none of", "at_least_one": "at least one of",
                  "exactly_one": "exactly one of"}
