@@ -5,6 +5,7 @@ route in a flow shop)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,62 @@ def test_single_machine_penalty_is_the_weighted_tardiness() -> None:
     answer = "Job 1 step 1: start=0\nJob 2 step 1: start=4\nJob 4 step 1: start=6\nJob 3 step 1: start=9\n"
     report = schedc.check(example("single_machine"), answer)
     assert report.feasible and report.objective == 3
+
+
+# ------------------------------------------------------- optional activities: grammars and verifier agree
+
+OPTIONAL = """instance opt_small family single_machine
+resources table
+  M1 unary
+end
+jobs table
+  J1 M1:3 M1:2
+  J2 M1:4
+  J3 M1:2
+end
+hard precedence_lag routes table
+  J1.1 -> J1.2
+end
+hard unary_no_overlap machine
+hard mode_choice modes
+hard optional choices table
+  exactly_one J2.1 J3.1
+end
+hard time_window windows table
+  J1 0 - due=4 weight=2
+  J2 0 - due=9
+  J3 0 - due=9
+end
+minimize tardiness
+"""
+
+
+def test_grammars_and_verifier_agree_on_omitted_optional_lines() -> None:
+    from schedc.grammars import structured_to_text
+    from tests.engines import LlguidanceMatcher
+
+    engine = LlguidanceMatcher()
+    schema = json.loads(schedc.grammar(OPTIONAL, format="json-schema"))
+    compiled = {form: engine.compile(form, schedc.grammar(OPTIONAL, format=form)) for form in ("lark", "gbnf")}
+    compiled["json"] = engine.compile("json", schema)
+    solved = schedc.solve(OPTIONAL, time_limit=10)
+    assert solved.objective == 2 and "Job 2" not in solved.answer  # J3 (shorter) is chosen, J2 left out
+    lines = solved.answer.strip().splitlines()
+    both = "\n".join([*lines, "Job 2 step 1: start=7"])  # exactly_one broken: both optional jobs performed
+    mandatory_missing = "\n".join(line for line in lines if not line.startswith("Job 1 step 2"))
+    for text, feasible in ((solved.answer, True), (both, False), (mandatory_missing, False)):
+        for form in ("lark", "gbnf"):  # the line grammars check the format; the rules are the verifier's
+            assert engine.accepts(compiled[form], text), (form, text)
+        report = schedc.check(OPTIONAL, text)
+        assert report.feasible is feasible, (text, [v.message for v in report.violations], report.issues)
+    # the JSON Schema bounds the number of items: the required activities at least, all at most
+    items = schema["properties"]["assignments"]
+    assert (items["minItems"], items["maxItems"]) == (2, 4)
+    as_json = {"assignments": [{"job": f"Job {line[4]}", "step": int(line.split()[3][0]),
+                                "start": int(line.split("=")[1])} for line in lines]}
+    assert engine.accepts(compiled["json"], json.dumps(as_json))
+    assert schedc.check(OPTIONAL, structured_to_text(schedc.load(OPTIONAL), None, None, as_json)).feasible
+    too_few = {"assignments": as_json["assignments"][:1]}
+    assert not engine.accepts(compiled["json"], json.dumps(too_few))
+    # the prompt says how to leave one out
+    assert "leave out the line of an optional one" in schedc.grammar(OPTIONAL, format="text")
