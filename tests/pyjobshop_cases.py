@@ -46,6 +46,9 @@ class Case:
     #: objective terms (weight, measure) of a "terms" case; due dates and weights from ``targets``
     terms: list[tuple[int, str]] = field(default_factory=list)
     targets: dict[str, tuple[int, int]] = field(default_factory=dict)  # objective target → (due, weight)
+    no_idle: list[str] = field(default_factory=list)  # machines without idle time
+    ties: list[tuple[str, str, str]] = field(default_factory=list)  # same|different, a, b
+    consecutive: list[tuple[str, str]] = field(default_factory=list)  # a, b: b directly after a on shared machines
 
     @property
     def jobs(self) -> list[str]:
@@ -70,6 +73,11 @@ class Case:
         out |= {f"optional:{rule}" for rule, _ in self.selections}
         if self.setups:
             out.add("setup_times")
+        if self.no_idle:
+            out.add("no_idle")
+        out |= {f"resource_ties:{rule}" for rule, _, _ in self.ties}
+        if self.consecutive:
+            out.add("consecutive")
         return out
 
 
@@ -123,7 +131,29 @@ def _rich_case(seed: int, shape: str, rng: random.Random) -> Case:
         _setups(case, rng)
     if case.jobs and rng.random() < 0.5:
         _selections(case, rng)
+    if unary and rng.random() < 0.4:  # drawn last, so that the cases drawn before it stay as they were
+        _sequencing(case, rng)
     return case
+
+
+def _sequencing(case: Case, rng: random.Random) -> None:
+    """One of: a machine without idle time, a same/different tie of two flexible activities, a
+    consecutive pair of activities that can share a machine."""
+    machines = [r for r, k, _ in case.resources if k == "unary"]
+    optional = {name for _, names in case.selections for name in names}
+    flexible = [a.name for a in case.activities if len(a.modes) > 1 and a.name not in optional]
+    choice = rng.choice(["no_idle", "ties", "consecutive"] if len(flexible) >= 2 else ["no_idle", "consecutive"])
+    if choice == "no_idle":
+        case.no_idle = rng.sample(machines, 1)
+    elif choice == "ties":
+        a, b = rng.sample(flexible, 2)
+        case.ties.append((rng.choice(["same", "different"]), a, b))
+    else:
+        machine = rng.choice(machines)
+        users = [a.name for a in case.activities if any(machine in uses for _, uses in a.modes)
+                 and a.name not in optional]
+        if len(users) >= 2:
+            case.consecutive.append(tuple(rng.sample(users, 2)))  # type: ignore[arg-type]
 
 
 def _relations(case: Case, rng: random.Random) -> None:
@@ -292,6 +322,12 @@ def to_sched(case: Case) -> str:
         lines.append("hard setup_times changeovers table")
         lines += [f"  {m} {a} {b} {t}" for m, a, b, t in case.setups]
         lines.append("end")
+    if case.no_idle:
+        lines.append(f"hard no_idle flow resources=[{' '.join(case.no_idle)}]")
+    if case.ties:
+        lines += ["hard resource_ties ties table", *[f"  {r} {a} {b}" for r, a, b in case.ties], "end"]
+    if case.consecutive:
+        lines += ["hard consecutive pairs table", *[f"  {a} {b}" for a, b in case.consecutive], "end"]
     if case.selections:
         lines.append("hard optional choices table")
         lines += [f"  {rule} {' '.join(names)}" for rule, names in case.selections]
@@ -327,8 +363,8 @@ class PyJobShopModel:
         resources = {}
         kind = {name: k for name, k, _ in case.resources}
         for name, k, capacity in case.resources:
-            resources[name] = model.add_machine(name=name) if k == "unary" else model.add_renewable(capacity,
-                                                                                                        name=name)
+            resources[name] = (model.add_machine(no_idle=name in case.no_idle, name=name) if k == "unary"
+                               else model.add_renewable(capacity, name=name))
         release = {t: r for t, r, _ in case.windows}
         deadline = {t: d for t, _, d in case.windows if d is not None}
         due = {j: (d, w) for j, d, w in case.dues} | case.targets
@@ -369,6 +405,11 @@ class PyJobShopModel:
             getattr(model, RELATIONS[rel])(self.tasks[a], self.tasks[b], delay)
         for m, a, b, t in case.setups:
             model.add_setup_time(resources[m], self.tasks[a], self.tasks[b], t)
+        for rule, a, b in case.ties:
+            tie = model.add_identical_resources if rule == "same" else model.add_different_resources
+            tie(self.tasks[a], self.tasks[b])
+        for a, b in case.consecutive:
+            model.add_consecutive(self.tasks[a], self.tasks[b])
         select = {"all_or_none": model.add_select_all_or_none, "at_least_one": model.add_select_at_least_one,
                   "exactly_one": model.add_select_exactly_one}
         for rule, names in case.selections:

@@ -17,7 +17,8 @@ Seeds alternate in blocks of seven (one case per shape): even blocks use the kin
 #18 (release dates, deadlines, lags, machines, renewable resources; makespan or weighted tardiness as
 soft ``tardiness`` rows), odd blocks the kinds of #18 (due dates and weights in ``time_window``, every
 measure PyJobShop has and weighted sums of them, the eight precedence relations with signed delays,
-sequence-dependent setup times, optional activities under the three selection rules). The default suite
+sequence-dependent setup times, optional activities under the three selection rules, machines without idle
+time, same/different resource ties, consecutive pairs). The default suite
 runs 42 cases (six of every shape, half of them of each kind); ``-m slow`` runs 378 more.
 """
 
@@ -111,6 +112,7 @@ def test_the_cases_cover_every_shape_objective_and_feature() -> None:
     assert {f"measure:{m}" for m in PYJOBSHOP_MEASURES} <= full
     assert {f"precedence:{r}" for r in RELATIONS} | {f"precedence:{r}-" for r in RELATIONS} <= full
     assert {f"optional:{rule}" for rule in ("optional", "all_or_none", "at_least_one", "exactly_one")} <= full
+    assert {"no_idle", "consecutive", "resource_ties:same", "resource_ties:different"} <= full
 
 
 def test_a_wrong_translation_is_caught() -> None:
