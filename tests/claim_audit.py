@@ -619,11 +619,48 @@ def _tardiness(p: dict[str, Any], s: Schedule, hard: bool) -> int:
 
 def _objective_bound(p: dict[str, Any], s: Schedule) -> int:
     """The excess of the bounded measure: the latest end, or the weighted penalties of the soft claims."""
+    penalty = sum(c.weight * interpret(c.claim(), s) for c in s.world.instance.constraints if c.active and not c.hard
+                  and kind_name(c) != "objective_bound")
     if p["measure"] == "makespan":
         value = max(s.end.values(), default=0)
+    elif p["measure"] == "penalty":
+        value = penalty
     else:
-        value = sum(c.weight * interpret(c.claim(), s) for c in s.world.instance.constraints if c.active and not c.hard)
+        objective = s.world.instance.objective
+        terms = [(t.weight, t.measure) for t in objective.terms] if objective.measure == "sum" \
+            else [(1, objective.measure)]
+        value = sum(w * _measure(str(m), s, penalty) for w, m in terms)
     return max(0, value - p["max"])
+
+
+def _measure(measure: str, s: Schedule, penalty: int) -> int:
+    """One objective measure of a schedule, from the time_window rows (due=, weight=) and setup claims."""
+    if measure == "makespan":
+        return max(s.end.values(), default=0)
+    if measure == "penalty":
+        return penalty
+    if measure == "setup_time":
+        setups = {(r, a, b): t for c in s.world.instance.constraints if c.active and kind_name(c) == "setup_times"
+                  for r, a, b, t in c.claim().params["setups"]}
+        return sum(setups.get((r, a, b), 0) for r in {k[0] for k in setups}
+                   for a, b in zip(_order(s, r), _order(s, r)[1:], strict=False))
+    rows = {w[0]: w for c in s.world.instance.constraints if c.active and kind_name(c) == "time_window"
+            for w in c.claim().params["windows"]}
+    jobs = {a.job or a.name for a in s.world.instance.activities}
+    values = []
+    for j in jobs:
+        ends = [s.end[a] for a in _members(j, s.world) if a in s.end]
+        if not ends:
+            continue
+        row = rows.get(j, [j, 0, None, None, None, None, None])
+        c, due, weight = max(ends), row[5], 1 if row[6] is None else row[6]
+        if measure in ("completion", "flow_time"):
+            values.append(weight * (c - (row[1] if measure == "flow_time" else 0)))
+        elif due is not None:
+            values.append({"tardy_jobs": weight * (c > due), "tardiness": weight * max(0, c - due),
+                           "earliness": weight * max(0, due - c), "max_tardiness": max(0, c - due),
+                           "max_lateness": c - due}[measure])
+    return max(values, default=0) if measure.startswith("max_") else sum(values)
 
 
 INTERPRETERS: dict[str, Callable[[dict[str, Any], Schedule], int]] = {

@@ -230,7 +230,7 @@ INSTANCE_CASES: dict[str, str] = {
                                             "hard mode_choice modes table\n  J1.1 M1\nend\n"),
     "calendar_without_days": _edit(NSPLIB, "calendar days=7", "calendar start_weekday=Monday"),
     "calendar_bad_date": _edit(INRC, "start_date=2010-01-01", "start_date=2010-13-01"),
-    "unknown_objective": _edit(JOBSHOP, "minimize makespan", "minimize tardyness"),
+    "unknown_objective": _edit(JOBSHOP, "minimize makespan", "minimize lateness"),
     # -- semantic ------------------------------------------------------------------------------
     "duplicate_activity_jobs": _edit(JOBSHOP, "J2 M2:4 M1:1", "J1 M2:4 M1:1"),
     "duplicate_activity_rows": _edit(RCPSP, "A3 1 4 1", "A2 1 4 1"),

@@ -30,8 +30,8 @@ LAB = """family lab {
   title "Interval lab: every measure"
   structure interval
   objective [makespan penalty completion flow_time tardy_jobs tardiness earliness max_tardiness max_lateness setup_time]
-  kinds [resource_downtime precedence_lag unary_no_overlap mode_choice time_window setup_times optional tardiness no_idle
-         consecutive resource_ties]
+  kinds [resource_downtime precedence_lag unary_no_overlap mode_choice time_window setup_times optional
+         tardiness no_idle consecutive resource_ties objective_bound]
   answer "<job> step <step>: start=<start>"
   roles [job "job" operation "step" machine "machine"]
 }
@@ -242,7 +242,7 @@ def random_instance(folder: Path, rng: random.Random, measure: str, optional: bo
     """3–4 jobs of 1–2 operations on two machines with random due dates, weights, setups and relations."""
     jobs, names = [], []
     for j in range(1, rng.randint(3, 4) + 1):
-        ops = [f"M{rng.randint(1, 2)}:{rng.randint(1, 4)}" for _ in range(rng.randint(1, 2))]
+        ops = [f"M{rng.randint(1, 2)}:{rng.randint(1, 4)}" for _ in range(2 if optional else rng.randint(1, 2))]
         jobs.append(f"J{j} " + " ".join(ops))
         names += [(f"J{j}.{k}", op.split(":")[0]) for k, op in enumerate(ops, start=1)]
     routes = [f"J{j}.1 -> J{j}.2" for j in range(1, len(jobs) + 1) if len(jobs[j - 1].split()) == 3]
@@ -256,9 +256,8 @@ def random_instance(folder: Path, rng: random.Random, measure: str, optional: bo
     statements = [table("hard precedence_lag p", *routes), table("hard time_window w", *windows)]
     if setups:
         statements.append(table("hard setup_times s", *setups))
-    if optional:
-        last = [n for n, _ in names if n.startswith(f"J{len(jobs)}.")]
-        statements.append(table("hard optional o", "all_or_none " + " ".join(last)))
+    if optional:  # the second operations of the first and last jobs: both or neither
+        statements.append(table("hard optional o", f"all_or_none J1.2 J{len(jobs)}.2"))
     return shop(folder, jobs, *statements, objective=measure)
 
 
@@ -283,7 +282,8 @@ def test_both_backends_agree_on_random_instances(folder: Path, measure: str, see
 
 @pytest.mark.parametrize("seed", range(4))
 def test_optional_activities_in_both_backends(folder: Path, seed: int) -> None:
-    instance = random_instance(folder, random.Random(100 + seed), "1*makespan + 2*setup_time", optional=True)
+    instance = random_instance(folder, random.Random(100 + seed), "1*makespan + 2*setup_time + tardiness",
+                               optional=True)
     cpsat, pyomo = solve(instance, folder, "cpsat"), solve(instance, folder, "pyomo")
     assert cpsat.status == pyomo.status
     if cpsat.status == "optimal":
@@ -357,6 +357,19 @@ def test_sequencing_kinds_agree_in_both_backends(folder: Path, seed: int) -> Non
         assert evaluate(make_context(inst, family_of(folder)), result.solution).feasible
 
 
+def test_a_bound_on_a_weighted_sum_objective(folder: Path) -> None:
+    bound = "hard objective_bound near measure=sum max=15"
+    inst = shop(folder, MEASURE_JOBS, MEASURE_WINDOWS, bound, objective="1*makespan + 2*tardiness")
+    assert [v.amount for v in judge(inst, folder, **MEASURE_STARTS).violations] == [9 + 2 * 5 - 15]
+    optimum = solve(shop(folder, MEASURE_JOBS, MEASURE_WINDOWS, objective="1*makespan + 2*tardiness"), folder,
+                    "cpsat").objective
+    assert optimum is not None
+    tight = shop(folder, MEASURE_JOBS, MEASURE_WINDOWS, f"hard objective_bound near measure=sum max={optimum - 1}",
+                 objective="1*makespan + 2*tardiness")
+    for backend in ("cpsat", "pyomo"):
+        assert solve(tight, folder, backend).status == "infeasible"
+
+
 # ============================================================================ pausable breaks
 
 BREAKS = table("hard resource_downtime lunch pausable=true", "M1 2 4 lunch", "M1 8 9")
@@ -378,3 +391,46 @@ def test_work_pauses_over_breaks_and_may_not_start_inside_one(folder: Path) -> N
 
 def family_of(folder: Path) -> Family:
     return load_family("lab", [folder])
+
+
+# ============================================================================ renderings and the claim audit
+
+EVERY_NEW_KIND = [
+    table("hard precedence_lag p", "J1.1 -> J1.2", "J2.1 -> J2.2", "J4.1 -> J4.2", "J3.1 s->s-6 J1.1", "J4.1 e=s J4.2"),
+    table("hard time_window w", "J1 0 due=8 weight=2", "J2 1 - latest_start=9", "J3 0 20 earliest_end=2 due=6"),
+    table("hard setup_times s", "M1 J1.1 J2.2 2", "M1 J2.2 J1.1 1"),
+    table("hard resource_downtime lunch pausable=true", "M2 5 6 lunch"),
+    "hard no_idle flow resources=[M1]",
+    table("hard optional o", "at_least_one J4.1 J3.1", "all_or_none J4.1 J4.2"),
+    table("hard consecutive c", "J1.1 J2.2"),
+    table("hard resource_ties t", "different J1.2 J3.1"),
+]
+EVERY_NEW_JOBS = ["J1 M1:2 M2:3", "J2 M2:2 M1:3", "J3 M1:1", "J4 M1:2 M1:1"]
+
+
+@pytest.mark.parametrize("variant", ["v1", "v2", "v3a", "v4"])
+def test_every_new_kind_renders_and_passes_the_claim_audit(folder: Path, variant: str) -> None:
+    from schedc.render import render
+    from tests import claim_audit as audit
+
+    inst = shop(folder, EVERY_NEW_JOBS, *EVERY_NEW_KIND, objective="2*makespan + tardiness + setup_time")
+    family = family_of(folder)
+    rendering = render(inst, family, variant, 7, [folder])
+    problems = (audit.bijection(rendering, inst) + audit.wording(rendering, family)
+                + audit.contradictions(rendering, inst, family))
+    assert not problems, "\n".join(problems[:10])
+    text = rendering.text()
+    assert "exactly" in text and "due date 8, weight 2" in text and "2 ×" in text
+
+
+def test_the_claim_interpreter_agrees_with_check_on_the_new_kinds(folder: Path) -> None:
+    from schedc.render import render
+    from tests import claim_audit as audit
+
+    inst = shop(folder, EVERY_NEW_JOBS, *EVERY_NEW_KIND, objective="2*makespan + tardiness + setup_time")
+    family = family_of(folder)
+    rendering = render(inst, family, "v1", 7, [folder])
+    solutions = audit.probes(inst, family, random.Random(7), randoms=40)
+    made, problems = audit.verdicts_disagree(rendering, inst, family, solutions)
+    assert made > 0 and not problems, "\n".join(problems[:10])
+    assert solve(inst, folder, "cpsat").status == "optimal"

@@ -15,14 +15,19 @@ from schedc.kinds.measures import TargetData, targets, terms_of
 
 
 def objective_expr(m: CpsatModel) -> cp_model.LinearExprT:
-    """``Σ W_k · measure_k`` of the instance's objective; ``m.measure_exprs`` keeps each term."""
+    """``Σ W_k · measure_k`` of the instance's objective (built once; ``m.measure_exprs`` keeps each term)."""
+    cached = m.__dict__.get("objective_cache")
+    if cached is not None:
+        return cached
     objective = m.instance.objective
     exprs: dict[str, cp_model.LinearExprT] = {}
     for term in terms_of(objective.measure, objective.terms):
         exprs[term.measure] = measure_expr(m, term.measure)
     m.measure_exprs = exprs  # type: ignore[attr-defined]
-    return cp_model.LinearExpr.sum([t.weight * exprs[t.measure] for t in terms_of(objective.measure,
-                                                                                  objective.terms)])
+    total = cp_model.LinearExpr.sum([t.weight * exprs[t.measure] for t in terms_of(objective.measure,
+                                                                                   objective.terms)])
+    m.__dict__["objective_cache"] = total
+    return total
 
 
 def measure_expr(m: CpsatModel, measure: str) -> cp_model.LinearExprT:

@@ -284,7 +284,7 @@ class CpsatModel:
 
         if len(a.modes) != 1 or a.name in self.ctx.optional:
             rule = next(c for c in self.instance.constraints if getattr(c, "pausable", False))
-            raise unsupported("cpsat", rule, form="pausable form (with several modes or optional activities) of")
+            raise unsupported("cpsat", rule, form="pausable (several modes or an optional activity)")
         mode = a.modes[0]
         ends = [self.ctx.stretched(mode, t) for t in range(earliest, latest + 1)]
         start = self.start[a.name]

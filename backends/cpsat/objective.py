@@ -20,6 +20,11 @@ def objective_bound(m: CpsatModel, c: ObjectiveBound) -> None:
         return
     if m.explain:
         return
+    if c.measure != "penalty":  # a due-date, setup or weighted-sum objective: bound its expression
+        from schedc.backends.cpsat.measures import objective_expr
+
+        m.finishers.append(lambda: m.model.add(objective_expr(m) <= c.max))
+        return
 
     def finish() -> None:
         if m.terms:  # without soft rules the penalty is 0, within any (non-negative) bound

@@ -6,7 +6,9 @@ pushes against: ``T_j ≥ C_j − d_j``, ``T_j ≥ 0``; ``U_j`` binary with ``C_
 maximum ``Z ≥ x_j``. The completion ``C_j`` is the exception: earliness rewards a *late*
 completion, so ``C_j`` is the exact maximum of the target's ends — ``C_j ≥ E_a`` for each
 activity and ``C_j ≤ E_a + M·(1 − u_a)`` with ``Σ_a u_a = 1`` (one binary per activity of a
-target with several; a single activity's end is its completion, with no variable at all).
+target with several; a single activity's end is its completion, with no variable at all). An optional
+activity's row ``C_j ≥ E_a`` is relaxed by ``M·(1 − p_a)`` and ``u_a ≤ p_a``; a target whose
+activities are all optional (it may have no completion at all) is refused with E501.
 """
 
 from __future__ import annotations
@@ -21,10 +23,12 @@ from schedc.kinds.measures import TargetData, targets, terms_of
 
 
 def objective_expr(m: PyomoModel) -> Any:
-    """``Σ W_k · measure_k`` of the instance's objective."""
-    objective = m.instance.objective
-    terms = terms_of(objective.measure, objective.terms)
-    return pyo.quicksum(t.weight * measure_expr(m, t.measure) for t in terms)
+    """``Σ W_k · measure_k`` of the instance's objective (built once)."""
+    if ("objective",) not in m.cache:
+        objective = m.instance.objective
+        terms = terms_of(objective.measure, objective.terms)
+        m.cache[("objective",)] = pyo.quicksum(t.weight * measure_expr(m, t.measure) for t in terms)
+    return m.cache[("objective",)]
 
 
 def measure_expr(m: PyomoModel, measure: str) -> Any:
@@ -63,20 +67,22 @@ def _latest_end(m: PyomoModel, name: str) -> int:
 def completion(m: PyomoModel, t: TargetData) -> Any:
     """``C_j = max E_a`` exactly (built once per target)."""
     key = ("completion", t.name)
-    if any(a in m.performed for a in t.activities):
-        raise SchedcError.at("E501", f"the pyomo backend does not encode objective terms over optional activities "
-                             f"({t.name} has some)", hint="use --backend cpsat")
+    if all(a in m.performed for a in t.activities):
+        raise SchedcError.at("E501", f"the pyomo backend does not encode objective terms of a target whose "
+                             f"activities are all optional ({t.name})", hint="use --backend cpsat")
     if key not in m.cache:
         if len(t.activities) == 1:
             m.cache[key] = m.end[t.activities[0]]
-        else:
+        else:  # an optional activity counts only when performed: its rows are relaxed by M·(1 − p_a)
             top = max(_latest_end(m, a) for a in t.activities)
             var = m.new_var("completion", 0, top)
             last = {a: m.new_var("last", 0, 1, binary=True) for a in t.activities}
             m.add("completion", pyo.quicksum(last.values()) == 1)
             for a, u in last.items():
-                m.add("completion", var >= m.end[a])
+                m.add("completion", var >= m.end[a] - top * m.left_out(a))
                 m.add("completion", var <= m.end[a] + top * (1 - u))
+                if a in m.performed:
+                    m.add("completion", u <= m.performed[a])
             m.cache[key] = var
     return m.cache[key]
 

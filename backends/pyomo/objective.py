@@ -15,4 +15,9 @@ def objective_bound(m: PyomoModel, c: ObjectiveBound) -> None:
         for end in m.end.values():
             m.require(c, end <= c.max)
         return
+    if c.measure != "penalty":  # a due-date, setup or weighted-sum objective: bound its expression
+        from schedc.backends.pyomo.measures import objective_expr
+
+        m.finishers.append(lambda: m.require(c, objective_expr(m) <= c.max))
+        return
     m.finishers.append(lambda: m.require(c, m.penalty() <= c.max))

@@ -32,7 +32,8 @@ TABLE_PARAMS = frozenset({"requirements", "slots", "entries", "edges", "windows"
 @per_instance
 def claims(instance: Instance) -> list[tuple[Constraint, Claim]]:
     """Every active constraint of ``instance`` with its claim, in declaration order."""
-    measure = instance.objective.measure
+    # soft penalties count toward a weighted sum that has a penalty term as they do toward ``penalty``
+    measure = "penalty" if "penalty" in instance.objective.measures() else instance.objective.measure
     return [(c, c.claim(measure)) for c in instance.constraints if c.active]
 
 
