@@ -88,3 +88,10 @@ def test_the_cli_writes_checkable_files(tmp_path) -> None:
     assert all(schedc.load(f).name == f.stem for f in files)
     bad = CliRunner().invoke(app, ["generate-classic", "wt", "-o", str(tmp_path), "--tf", "1.5"])
     assert bad.exit_code != 0 and "--tf and --rdd must lie in [0, 1]" in bad.output
+
+
+def test_generated_files_are_canonical() -> None:
+    from schedc.api import format_text
+
+    for text in (wt_instance(WtParams(jobs=5), 1), sdst_instance(SdstParams(jobs=3), 1)):
+        assert format_text(text) == text

@@ -71,8 +71,8 @@ def wt_instance(params: WtParams, seed: int) -> str:
              "resources table", "  M1 unary", "end", "jobs table"]
     lines += [f"  J{j} M1:{p[j - 1]}" for j in range(1, params.jobs + 1)]
     lines += ["end", "hard unary_no_overlap machine", "hard mode_choice modes",
-              "hard time_window due_dates table   # job, release, deadline, due date and weight"]
-    lines += [f"  J{j} 0 - due={d[j - 1]} weight={w[j - 1]}" for j in range(1, params.jobs + 1)]
+              "hard time_window due_dates table  # job, release, deadline, due date and weight"]
+    lines += [f"  J{j} 0 due={d[j - 1]} weight={w[j - 1]}" for j in range(1, params.jobs + 1)]
     lines += ["end", "minimize tardiness"]
     return "\n".join(lines) + "\n"
 
@@ -92,7 +92,7 @@ def sdst_instance(params: SdstParams, seed: int) -> str:
              "resources table", *[f"  {m} unary" for m in machines], "end", "jobs table"]
     lines += [f"  J{j} " + "/".join(f"{m}:{p[m, j]}" for m in machines) for j in range(1, params.jobs + 1)]
     lines += ["end", "hard unary_no_overlap machines", "hard mode_choice modes",
-              "hard setup_times changeovers table   # machine, job before, job after, setup time"]
+              "hard setup_times changeovers table  # machine, job before, job after, setup time"]
     for m in machines:
         lines += [f"  {m} J{j}.1 J{k}.1 {rng.randint(1, params.setup_max)}"
                   for j in range(1, params.jobs + 1) for k in range(1, params.jobs + 1) if j != k]
