@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))  # also makes `benchmarks.pyjobshop_features` importable for --features
 
 from schedc.backends.cpsat import SolveOptions, solve  # noqa: E402
 from schedc.family import load_family  # noqa: E402
@@ -86,7 +86,14 @@ def main() -> None:
     parser.add_argument("--no-local-search", action="store_true", help="schedc without its tabu-search start")
     parser.add_argument("--no-bound", action="store_true", help="schedc without the makespan bound of its start")
     parser.add_argument("--build-only", action="store_true", help="only build schedc's models and time them")
+    parser.add_argument("--features", action="store_true",
+                        help="the rows of the #18 features instead (benchmarks/pyjobshop_features.py)")
     args = parser.parse_args()
+    if args.features:
+        from benchmarks.pyjobshop_features import run_features
+
+        run_features(args.time_limit, args.workers)
+        return
     if args.build_only:
         build_times(args.data, args.mm, args.time_limit)
         return

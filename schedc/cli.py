@@ -316,9 +316,9 @@ from schedc.bench.cli import bench_app  # noqa: E402
 
 app.add_typer(bench_app, name="bench")
 
-# registers generate, calibrate, ssi, simulate, plot; and tighten, perturb (each imports the app from
-# schedc.cli_app, not from here, so no module imports back into this one)
-from schedc import cli_dynamic, cli_variants  # noqa: E402, F401
+# registers generate, calibrate, ssi, simulate, plot; tighten, perturb; and generate-classic (each imports
+# the app from schedc.cli_app, not from here, so no module imports back into this one)
+from schedc import cli_dynamic, cli_generators, cli_variants  # noqa: E402, F401
 
 
 def main() -> None:

@@ -255,7 +255,7 @@ INSTANCE_CASES: dict[str, str] = {
                                           "hard unary_no_overlap rooms"),
     "absurdly_large_duration": _edit(RCPSP, "A2 1 2 3", "A2 1 20000000000 3"),
     "duplicate_constraint_id": _edit(JOBSHOP, "hard mode_choice modes", "hard mode_choice machines"),
-    "objective_of_other_family": _edit(JOBSHOP, "minimize makespan", "minimize penalty"),
+    "objective_of_other_family": _edit(RCPSP, "minimize makespan", "minimize setup_time"),
 }
 
 FAMILY_CASES: dict[str, str] = {

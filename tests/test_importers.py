@@ -195,3 +195,55 @@ def test_the_inrc_reader_is_split_into_modules_under_500_lines() -> None:
         assert getattr(inrc2010_reader, name) is getattr(inrc2010_records, name, getattr(inrc2010_reader, name))
     assert inrc2010_reader.InrcContract is inrc2010_records.InrcContract
     assert inrc2010_reader.read_contracts is inrc2010_contracts.read_contracts
+
+
+# ------------------------------------------------------------------ PSPLIB project information
+
+
+def project_row(path: Path) -> dict[str, int]:
+    """The PROJECT INFORMATION row read straight from the file (independent of the reader)."""
+    lines = path.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("PROJECT INFORMATION"))
+    keys, values = lines[at + 1].split(), [int(v) for v in lines[at + 2].split()]
+    return dict(zip(keys, values, strict=True))
+
+
+@pytest.mark.parametrize(("fmt", "parts", "makespan"), [("psplib-sm-due", ("psplib-sm", "j301_1.sm"), 43),
+                                                       ("psplib-mm-due", ("psplib-mm", "j102_2.mm"), 20)])
+def test_psplib_project_information_is_carried(fmt: str, parts: tuple[str, ...], makespan: int) -> None:
+    import schedc
+    from schedc.kinds import TimeWindow
+
+    path = DATA.joinpath(*parts)
+    row = project_row(path)
+    plain = one(fmt.removesuffix("-due"), path)
+    inst = one(fmt, path)
+    n = len(plain.activities)
+    end = f"A{n + 1}"
+    assert inst.name == f"{plain.name}_due" and inst.objective.measure == "tardiness"
+    assert inst.meta.bks is None  # the best known makespan is not a tardiness cost
+    assert [a.name for a in inst.activities] == [a.name for a in plain.activities] + [end]
+    assert [(m.duration, m.uses) for m in inst.activities[-1].modes] == [(0, ())]
+    (window,) = constraint(inst, "project").windows
+    assert isinstance(constraint(inst, "project"), TimeWindow) and row["rel.date"] == 0
+    assert (window.target, window.due, window.weight) == (end, row["duedate"], row["tardcost"])
+    # every activity without a successor now precedes the milestone, so its end is the makespan
+    edges = constraint(inst, "precedence").edges
+    has_successor = {e.before for e in constraint(plain, "precedence").edges}
+    assert {e.before for e in edges if e.after == end} == {a.name for a in plain.activities} - has_successor
+    # tardiness is tardcost · max(0, C − due), increasing in the makespan C: its optimum comes from the optimal makespan
+    solved = schedc.solve(inst, time_limit=30, workers=1)
+    assert solved.status == "optimal"
+    assert solved.objective == row["tardcost"] * max(0, makespan - row["duedate"])
+
+
+def test_psplib_project_information_missing_is_a_positioned_error(tmp_path: Path) -> None:
+    text = (DATA / "psplib-sm" / "j301_1.sm").read_text()
+    start = text.index("PROJECT INFORMATION")
+    cut = text[:start] + text[text.index("*****", start):]
+    path = tmp_path / "noinfo.sm"
+    path.write_text(cut)
+    assert one("psplib-sm", path).name == "noinfo"  # the plain import does not need it
+    with pytest.raises(SchedcError) as err:
+        one("psplib-sm-due", path)
+    assert "I316" in str(err.value) and "noinfo.sm" in str(err.value) and "PROJECT INFORMATION" in str(err.value)

@@ -192,7 +192,9 @@ def _line_bounds(verifier: Verifier) -> tuple[int, int | None]:
     """The fewest and the most lines a complete answer has (most None: not fixed by the instance)."""
     instance = verifier.instance
     if instance.activities:
-        return len(instance.activities), len(instance.activities)
+        # an optional activity that is not performed has no line (docs/language.md): the selection rules
+        # (exactly_one, ...) are the verifier's, so the fewest lines is the number of required activities
+        return len(instance.activities) - len(verifier.ctx.optional), len(instance.activities)
     required = verifier.coverage(Solution())[1]
     return required, required if verifier.exactly or _exact_demand(verifier) else None
 

@@ -27,12 +27,18 @@ def text_stanza(spec: AnswerSpec) -> str:
 def _count_text(spec: AnswerSpec) -> str:
     if spec.max_lines == spec.min_lines:
         return f"{spec.min_lines} lines"
+    if spec.max_lines is not None:
+        return f"{spec.min_lines} to {spec.max_lines} lines"
     return f"at least {spec.min_lines} lines"
 
 
 def _closing_rule(spec: AnswerSpec) -> str:
     """The last rule: what must appear once, how a day off is written, and no other text."""
-    if spec.unit == "operation":
+    # only interval instances with optional activities have a bounded, unfixed number of lines
+    if spec.max_lines is not None and spec.max_lines != spec.min_lines:  # an omitted line leaves one out
+        what = "(job, step)" if "step" in spec.fields else spec.unit
+        rule = f"Each {what} appears at most once; an optional one that is not performed has no line. "
+    elif spec.unit == "operation":
         rule = "Each (job, step) appears exactly once. "
     elif "activity" in spec.fields:
         rule = f"Each {spec.unit} appears exactly once. "

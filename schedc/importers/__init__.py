@@ -21,8 +21,8 @@ from schedc.ir import Instance
 Importer = Callable[[Path, "dict[str, BksRow] | None"], Instance]
 
 
-def _psplib(multi_mode: bool) -> Importer:
-    return lambda path, bks: import_psplib(path, bks, multi_mode=multi_mode)
+def _psplib(multi_mode: bool, project: bool = False) -> Importer:
+    return lambda path, bks: import_psplib(path, bks, multi_mode=multi_mode, project=project)
 
 
 FORMATS: dict[str, Importer] = {
@@ -30,6 +30,8 @@ FORMATS: dict[str, Importer] = {
     "fjsp": import_fjsp,
     "psplib-sm": _psplib(False),
     "psplib-mm": _psplib(True),
+    "psplib-sm-due": _psplib(False, project=True),  # with the project's due date and tardiness cost
+    "psplib-mm-due": _psplib(True, project=True),
     "itc2007": import_itc2007,
     "inrc2010": import_inrc2010,
 }

@@ -129,6 +129,13 @@ def _lines_note(instance: Instance, family: Family, names: dict[str, str], words
     """Which lines the answer must contain."""
     if instance.activities:
         count = len(instance.activities)
+        from schedc.kinds.optional import optional_activities
+
+        if optional := optional_activities(instance):  # a left-out optional activity has no line
+            what = f"step of every {words.get('job', 'job')}" if any(a.job for a in instance.activities) else \
+                words.get("activity", "activity")
+            return (f"Give exactly one line for every {what} that is performed ({count - len(optional)} to {count} "
+                    f"lines): leave out the line of an optional one to leave it out.")
         if any(a.job is not None for a in instance.activities):
             return f"Give exactly one line for every step of every {words.get('job', 'job')} ({count} lines in all)."
         return f"Give exactly one line for every {words.get('activity', 'activity')} ({count} lines in all)."

@@ -1,0 +1,139 @@
+"""schedc's compiled CP-SAT models vs PyJobShop's on the features of #18 (benchmarks/vs_pyjobshop.py --features).
+
+Rows: single-machine weighted tardiness (Potts & Van Wassenhove scheme, `schedc generate-classic wt`),
+unrelated parallel machines with sequence-dependent setups (Vallada & Ruiz scheme, `sdst`), a job
+shop (ft06) with release dates and weighted due dates minimising makespan + weighted tardiness, and a
+single machine with release dates minimising weighted flow time. Both sides get the same instance (the
+PyJobShop model is translated from schedc's IR here), the same time limit and the same number of
+workers, in one run. Per row: both objectives, the gap of each to the better of the two, and each
+side's time when it proved optimality; the summary gives the mean gaps and the mean ratio of
+time to optimality (schedc / PyJobShop) over the instances both proved optimal.
+
+    python benchmarks/vs_pyjobshop.py --features [--time-limit 10] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from pathlib import Path
+from typing import Any
+
+from schedc.backends.cpsat import SolveOptions, solve
+from schedc.family import load_family
+from schedc.generators import SdstParams, WtParams, sdst_instance, wt_instance
+from schedc.ir import Instance
+from schedc.kinds import PrecedenceLag, TimeWindow
+from schedc.kinds.measures import terms_of
+from schedc.kinds.setup_times import SetupTimes
+from schedc.library import load
+
+ROOT = Path(__file__).resolve().parent.parent
+#: schedc measure → PyJobShop objective weight
+WEIGHTS = {"makespan": "weight_makespan", "tardy_jobs": "weight_tardy_jobs", "tardiness": "weight_total_tardiness",
+           "flow_time": "weight_total_flow_time", "earliness": "weight_total_earliness",
+           "max_tardiness": "weight_max_tardiness", "setup_time": "weight_total_setup_time"}
+RELATIONS = {"e->s": "add_end_before_start", "s->s": "add_start_before_start", "s->e": "add_start_before_end",
+             "e->e": "add_end_before_end", "s=s": "add_start_at_start", "s=e": "add_start_at_end",
+             "e=s": "add_end_at_start", "e=e": "add_end_at_end"}
+
+
+def pyjobshop_model(instance: Instance) -> Any:
+    """PyJobShop's Model of a schedc instance: machines, renewables, jobs with release, deadline, due
+    date and weight, tasks with their modes, the precedence relations, setups and the objective."""
+    from pyjobshop import Model
+
+    model = Model()
+    res = {r.name: model.add_machine(name=r.name) if r.kind == "unary" else model.add_renewable(r.capacity or 0)
+           for r in instance.resources}
+    unary = {r.name: r.kind == "unary" for r in instance.resources}
+    windows = {w.target: w for c in instance.constraints if isinstance(c, TimeWindow) for w in c.windows}
+    jobs = {}
+    for job in dict.fromkeys(a.job or a.name for a in instance.activities):
+        w = windows.get(job)
+        kwargs = {"deadline": w.deadline} if w is not None and w.deadline is not None else {}
+        jobs[job] = model.add_job(weight=w.weight or 1 if w else 1, release_date=w.release if w else 0,
+                                  due_date=w.due if w else None, name=job, **kwargs)
+    tasks = {}
+    for a in instance.activities:
+        tasks[a.name] = task = model.add_task(job=jobs[a.job or a.name], name=a.name)
+        for mode in a.modes:
+            # PyJobShop's machines take demand 0 (a machine has no capacity to share)
+            model.add_mode(task, [res[u.resource] for u in mode.uses], mode.duration,
+                           [0 if unary[u.resource] else u.amount for u in mode.uses])
+    for c in instance.constraints:
+        if isinstance(c, PrecedenceLag):
+            for e in c.edges:
+                getattr(model, RELATIONS[e.relation])(tasks[e.before], tasks[e.after], e.lag)
+        elif isinstance(c, SetupTimes):
+            for s in c.setups:
+                model.add_setup_time(res[s.resource], tasks[s.before], tasks[s.after], s.time)
+    weights: dict[str, int] = {}
+    for term in terms_of(instance.objective.measure, instance.objective.terms):
+        weights[WEIGHTS[term.measure]] = weights.get(WEIGHTS[term.measure], 0) + term.weight
+    model.set_objective(**weights)
+    return model
+
+
+def ft06_with_due_dates(seed: int) -> str:
+    """ft06 with release dates and weighted due dates drawn from ``seed``; makespan + weighted tardiness."""
+    rng = random.Random(f"ft06-due:{seed}")
+    text = (ROOT / "examples" / "ft06.sched").read_text()
+    rows = [f"  J{j} {rng.randint(0, 10)} - due={rng.randint(30, 55)} weight={rng.randint(1, 4)}" for j in range(1, 7)]
+    text = text.replace("instance ft06 family jobshop", f"instance ft06_due{seed} family jobshop")
+    return text.replace("minimize makespan", "hard time_window windows table\n" + "\n".join(rows)
+                        + "\nend\nminimize 1*makespan + 1*tardiness\n")
+
+
+def flow_time_instance(seed: int, n: int = 12) -> str:
+    """1|r_j|Σ w_j F_j: ``n`` jobs with p ~ U[1, 20], r ~ U[0, 5n], w ~ U[1, 5]."""
+    rng = random.Random(f"flow:{n}:{seed}")
+    jobs = [(rng.randint(1, 20), rng.randint(0, 5 * n), rng.randint(1, 5)) for _ in range(n)]
+    lines = [f"instance flow{n}_s{seed} family single_machine", "resources table", "  M1 unary", "end", "jobs table"]
+    lines += [f"  J{j} M1:{p}" for j, (p, _, _) in enumerate(jobs, start=1)]
+    lines += ["end", "hard unary_no_overlap machine", "hard mode_choice modes", "hard time_window windows table"]
+    lines += [f"  J{j} {r} - weight={w}" for j, (_, r, w) in enumerate(jobs, start=1)]
+    return "\n".join([*lines, "end", "minimize flow_time"]) + "\n"
+
+
+def feature_cases() -> list[tuple[str, str]]:
+    """(row label, .sched text) of every benchmark instance."""
+    out = [("wt20", wt_instance(WtParams(jobs=20, tf=0.6, rdd=0.6), s)) for s in (1, 2, 3)]
+    out += [("sdst8x2", sdst_instance(SdstParams(jobs=8, machines=2, setup_max=49), s)) for s in (1, 2, 3)]
+    out += [("ft06+due", ft06_with_due_dates(s)) for s in (1, 2, 3)]
+    out += [("flow12", flow_time_instance(s)) for s in (1, 2, 3)]
+    return out
+
+
+def run_features(time_limit: float, workers: int) -> None:
+    """Solve every case on both sides and print the rows and the summary."""
+    rows = []
+    print(f"{'case':<10}{'instance':<24}{'schedc':>9}{'s':>7}{'pyjobshop':>11}{'s':>7}{'gap% ours':>11}{'theirs':>8}")
+    for label, text in feature_cases():
+        instance = load(text)
+        ours = solve(instance, load_family(instance.family), SolveOptions(time_limit=time_limit, workers=workers,
+                                                                           seed=0))
+        result = pyjobshop_model(instance).solve("ortools", time_limit=time_limit, display=False,
+                                                 num_workers=workers)
+        theirs = round(result.objective) if result.status.value in ("Optimal", "Feasible") else None
+        best = min(v for v in (ours.objective, theirs) if v is not None)
+        gaps = [None if v is None else (v - best) / best * 100 if best else 0.0 for v in (ours.objective, theirs)]
+        rows.append((label, gaps, ours.seconds if ours.status == "optimal" else None,
+                     result.runtime if result.status.value == "Optimal" else None))
+        print(f"{label:<10}{instance.name:<24}{_v(ours.objective):>9}{ours.seconds:>7.2f}{_v(theirs):>11}"
+              f"{result.runtime:>7.2f}{_f(gaps[0]):>11}{_f(gaps[1]):>8}")
+    for label in [*dict.fromkeys(r[0] for r in rows), None]:
+        chosen = [r for r in rows if label is None or r[0] == label]
+        both = [r for r in chosen if r[1][0] is not None and r[1][1] is not None]
+        timed = [r[2] / r[3] for r in chosen if r[2] is not None and r[3] is not None and r[3] > 0]
+        ratio = f"{statistics.mean(timed):.2f} over {len(timed)} proved on both sides" if timed else "- (none proved)"
+        print(f"{label or 'all':<10} n={len(chosen):<3} mean gap schedc {statistics.mean(r[1][0] for r in both):.2f}% "
+              f"pyjobshop {statistics.mean(r[1][1] for r in both):.2f}%  time to optimality schedc/pyjobshop {ratio}")
+
+
+def _v(value: int | None) -> str:
+    return "-" if value is None else str(value)
+
+
+def _f(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"

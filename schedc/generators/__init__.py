@@ -1,0 +1,9 @@
+"""Generators of classic literature instances that cannot be fetched here, written as ``.sched`` files.
+
+Each scheme draws every number from one ``random.Random`` seeded with a string that names the scheme,
+its parameters and the seed, so an instance depends on nothing else (``docs/generators.md``).
+"""
+
+from schedc.generators.classic import SCHEMES, SdstParams, WtParams, generate, sdst_instance, wt_instance
+
+__all__ = ["SCHEMES", "SdstParams", "WtParams", "generate", "sdst_instance", "wt_instance"]

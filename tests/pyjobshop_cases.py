@@ -1,0 +1,440 @@
+"""Random small interval instances written twice: as a ``.sched`` text and as a PyJobShop model.
+
+Both writers read one :class:`Case`, so that the two models can only differ where schedc and
+PyJobShop differ in meaning. Every random choice comes from the ``random.Random`` of the case's
+seed. The shapes follow the families: one machine, parallel (unrelated) machines, flow shop, job
+shop, flexible job shop (through ``dfjsp`` when due dates are scored), RCPSP and open shop
+(renewable resources of capacity 1 for the machines and the jobs).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+#: (family of the case, whether it can score tardiness); cases cycle through these shapes.
+SHAPES = ("single_machine", "parallel_machines", "flow_shop", "jobshop", "fjsp", "rcpsp", "open_shop")
+#: families that can score weighted tardiness (``soft tardiness`` + ``minimize penalty``)
+TARDINESS_FAMILIES = {"single_machine": "single_machine", "parallel_machines": "parallel_machines",
+                      "flow_shop": "flow_shop", "fjsp": "dfjsp"}
+
+
+@dataclass
+class Activity:
+    name: str
+    job: str | None
+    step: int
+    #: modes in order: (duration, {resource: amount})
+    modes: list[tuple[int, dict[str, int]]]
+
+
+@dataclass
+class Case:
+    seed: int
+    shape: str
+    family: str
+    objective: str  # "makespan", "tardiness" (soft tardiness rows, minimize penalty) or "terms"
+    resources: list[tuple[str, str, int]] = field(default_factory=list)  # name, unary|renewable, capacity
+    activities: list[Activity] = field(default_factory=list)
+    precedences: list[tuple[str, str, int]] = field(default_factory=list)  # a, b, lag: E_a + lag ≤ S_b
+    windows: list[tuple[str, int, int | None]] = field(default_factory=list)  # target, release, deadline
+    dues: list[tuple[str, int, int]] = field(default_factory=list)  # job, due date, weight
+    #: generalised precedences (a, relation, delay, b), relation one of RELATIONS
+    relations: list[tuple[str, str, int, str]] = field(default_factory=list)
+    setups: list[tuple[str, str, str, int]] = field(default_factory=list)  # machine, a, b, setup time
+    selections: list[tuple[str, list[str]]] = field(default_factory=list)  # rule, activities
+    #: objective terms (weight, measure) of a "terms" case; due dates and weights from ``targets``
+    terms: list[tuple[int, str]] = field(default_factory=list)
+    targets: dict[str, tuple[int, int]] = field(default_factory=dict)  # objective target → (due, weight)
+    no_idle: list[str] = field(default_factory=list)  # machines without idle time
+    ties: list[tuple[str, str, str]] = field(default_factory=list)  # same|different, a, b
+    consecutive: list[tuple[str, str]] = field(default_factory=list)  # a, b: b directly after a on shared machines
+
+    @property
+    def jobs(self) -> list[str]:
+        return list(dict.fromkeys(a.job for a in self.activities if a.job is not None))
+
+    @property
+    def features(self) -> set[str]:
+        """What the case exercises, for the coverage count of the differential test."""
+        out = {f"shape:{self.shape}", f"objective:{self.objective}"}
+        if self.windows:
+            out.add("time_window:release")
+        if any(d is not None for _, _, d in self.windows):
+            out.add("time_window:deadline")
+        if any(lag for _, _, lag in self.precedences):
+            out.add("precedence_lag:delay")
+        if any(len(a.modes) > 1 for a in self.activities):
+            out.add("mode_choice:alternatives")
+        out |= {f"measure:{m}" for _, m in self.terms}
+        if len(self.terms) > 1:
+            out.add("objective:weighted_sum")
+        out |= {f"precedence:{r}{'-' if d < 0 else ''}" for _, r, d, _ in self.relations}
+        out |= {f"optional:{rule}" for rule, _ in self.selections}
+        if self.setups:
+            out.add("setup_times")
+        if self.no_idle:
+            out.add("no_idle")
+        out |= {f"resource_ties:{rule}" for rule, _, _ in self.ties}
+        if self.consecutive:
+            out.add("consecutive")
+        return out
+
+
+def make_case(seed: int) -> Case:
+    """The case of ``seed``: its shape cycles through :data:`SHAPES`, the rest is drawn."""
+    rng = random.Random(seed)
+    shape = SHAPES[seed % len(SHAPES)]
+    if (seed // len(SHAPES)) % 2:
+        return _rich_case(seed, shape, rng)
+    tardy = shape in TARDINESS_FAMILIES and rng.random() < 0.5
+    case = Case(seed=seed, shape=shape, family=TARDINESS_FAMILIES[shape] if tardy else shape,
+                objective="tardiness" if tardy else "makespan")
+    BUILD[shape](case, rng)
+    _windows(case, rng)
+    if tardy:
+        horizon = sum(max(d for d, _ in a.modes) for a in case.activities)
+        case.dues = [(job, rng.randint(1, max(2, horizon // 2)), rng.randint(1, 4)) for job in case.jobs]
+    return case
+
+
+#: precedence relations of the language (docs/language.md) → PyJobShop's Model method
+RELATIONS = {"e->s": "add_end_before_start", "s->s": "add_start_before_start", "s->e": "add_start_before_end",
+             "e->e": "add_end_before_end", "s=s": "add_start_at_start", "s=e": "add_start_at_end",
+             "e=s": "add_end_at_start", "e=e": "add_end_at_end"}
+#: measures PyJobShop has, and its objective weight for each ("completion": flow time from release 0)
+PYJOBSHOP_MEASURES = {"makespan": "weight_makespan", "tardy_jobs": "weight_tardy_jobs",
+                      "tardiness": "weight_total_tardiness", "flow_time": "weight_total_flow_time",
+                      "completion": "weight_total_flow_time", "earliness": "weight_total_earliness",
+                      "max_tardiness": "weight_max_tardiness", "setup_time": "weight_total_setup_time"}
+UNARY_SHAPES = {"single_machine", "parallel_machines", "flow_shop", "jobshop", "fjsp"}
+
+
+def _rich_case(seed: int, shape: str, rng: random.Random) -> Case:
+    """A case of the kinds of #18: due-date measures and weighted sums, the eight precedence relations
+    with signed delays, sequence-dependent setup times and optional activities."""
+    case = Case(seed=seed, shape=shape, family=shape, objective="terms")
+    BUILD[shape](case, rng)
+    _windows(case, rng)
+    unary = shape in UNARY_SHAPES
+    measures = [m for m in PYJOBSHOP_MEASURES if unary or m != "setup_time"]
+    case.terms = [(rng.randint(1, 3), m) for m in rng.sample(measures, rng.choice([1, 1, 2]))]
+    if any(m == "completion" for _, m in case.terms):  # flow time = completion only from release 0
+        case.terms = [t for t in case.terms if t[1] != "flow_time"]
+    weighted = not any(m == "max_tardiness" for _, m in case.terms)  # PyJobShop weights max tardiness
+    horizon = sum(max(d for d, _ in a.modes) for a in case.activities)
+    for target in case.jobs or [a.name for a in case.activities]:
+        case.targets[target] = (rng.randint(1, max(2, horizon // 2)), rng.randint(1, 4) if weighted else 1)
+    if rng.random() < 0.5:
+        _relations(case, rng)
+    if unary and (rng.random() < 0.6 or any(m == "setup_time" for _, m in case.terms)):
+        _setups(case, rng)
+    if case.jobs and rng.random() < 0.5:
+        _selections(case, rng)
+    if unary and rng.random() < 0.4:  # drawn last, so that the cases drawn before it stay as they were
+        _sequencing(case, rng)
+    return case
+
+
+def _sequencing(case: Case, rng: random.Random) -> None:
+    """One of: a machine without idle time, a same/different tie of two flexible activities, a
+    consecutive pair of activities that can share a machine."""
+    machines = [r for r, k, _ in case.resources if k == "unary"]
+    optional = {name for _, names in case.selections for name in names}
+    flexible = [a.name for a in case.activities if len(a.modes) > 1 and a.name not in optional]
+    choice = rng.choice(["no_idle", "ties", "consecutive"] if len(flexible) >= 2 else ["no_idle", "consecutive"])
+    if choice == "no_idle":
+        case.no_idle = rng.sample(machines, 1)
+    elif choice == "ties":
+        a, b = rng.sample(flexible, 2)
+        case.ties.append((rng.choice(["same", "different"]), a, b))
+    else:
+        machine = rng.choice(machines)
+        users = [a.name for a in case.activities if any(machine in uses for _, uses in a.modes)
+                 and a.name not in optional]
+        if len(users) >= 2:
+            case.consecutive.append(tuple(rng.sample(users, 2)))  # type: ignore[arg-type]
+
+
+def _relations(case: Case, rng: random.Random) -> None:
+    """One or two generalised precedences between activities of different jobs (or any two)."""
+    names = [a.name for a in case.activities]
+    taken = {(a, "e->s", b) for a, b, _ in case.precedences}
+    for _ in range(rng.randint(1, 2)):
+        a, b = rng.sample(names, 2)
+        relation = rng.choice(list(RELATIONS))
+        if (a, relation, b) not in taken:  # a table holds one row per (before, after, relation)
+            taken.add((a, relation, b))
+            case.relations.append((a, relation, rng.randint(-4, 4), b))
+
+
+def _setups(case: Case, rng: random.Random) -> None:
+    """Setup times for some ordered pairs of activities that can share a machine."""
+    for machine in [r for r, k, _ in case.resources if k == "unary"]:
+        users = [a.name for a in case.activities if any(machine in uses for _, uses in a.modes)]
+        for a in users:
+            for b in users:
+                if a != b and rng.random() < 0.5:
+                    case.setups.append((machine, a, b, rng.randint(1, 4)))
+
+
+def _selections(case: Case, rng: random.Random) -> None:
+    """Two or three extra operations appended to one job, none in its route, under one selection rule."""
+    job = rng.choice(case.jobs)
+    machines = [r for r, k, _ in case.resources if k == "unary"]
+    step = max(a.step for a in case.activities if a.job == job)
+    extra = []
+    for k in range(1, rng.randint(2, 3) + 1):
+        name = f"{job}.{step + k}"
+        case.activities.append(Activity(name, job, step + k, [(rng.randint(1, 6), {rng.choice(machines): 1})]))
+        extra.append(name)
+    case.selections.append((rng.choice(["optional", "all_or_none", "at_least_one", "exactly_one"]), extra))
+
+
+def _machines(case: Case, count: int) -> list[str]:
+    names = [f"M{i}" for i in range(1, count + 1)]
+    case.resources += [(name, "unary", 1) for name in names]
+    return names
+
+
+def _chain(case: Case, job: str, ops: list[list[tuple[str, int]]], rng: random.Random) -> None:
+    """A job of operations in route order; consecutive steps linked, some with a lag."""
+    for step, alternatives in enumerate(ops, start=1):
+        case.activities.append(Activity(f"{job}.{step}", job, step, [(d, {m: 1}) for m, d in alternatives]))
+        if step > 1:
+            lag = rng.choice([0, 0, 0, 1, 2])
+            case.precedences.append((f"{job}.{step - 1}", f"{job}.{step}", lag))
+
+
+def _single_machine(case: Case, rng: random.Random) -> None:
+    (machine,) = _machines(case, 1)
+    for j in range(1, rng.randint(3, 6) + 1):
+        _chain(case, f"J{j}", [[(machine, rng.randint(1, 9))]], rng)
+
+
+def _parallel_machines(case: Case, rng: random.Random) -> None:
+    machines = _machines(case, rng.randint(2, 3))
+    for j in range(1, rng.randint(3, 6) + 1):
+        eligible = rng.sample(machines, rng.randint(1, len(machines)))
+        _chain(case, f"J{j}", [[(m, rng.randint(1, 9)) for m in eligible]], rng)
+
+
+def _flow_shop(case: Case, rng: random.Random) -> None:
+    machines = _machines(case, rng.randint(2, 3))
+    for j in range(1, rng.randint(2, 4) + 1):
+        _chain(case, f"J{j}", [[(m, rng.randint(1, 9))] for m in machines], rng)
+
+
+def _jobshop(case: Case, rng: random.Random) -> None:
+    machines = _machines(case, rng.randint(2, 3))
+    for j in range(1, rng.randint(2, 4) + 1):
+        route = rng.sample(machines, len(machines))
+        _chain(case, f"J{j}", [[(m, rng.randint(1, 9))] for m in route], rng)
+
+
+def _fjsp(case: Case, rng: random.Random) -> None:
+    machines = _machines(case, rng.randint(2, 3))
+    for j in range(1, rng.randint(2, 3) + 1):
+        ops = [[(m, rng.randint(1, 9)) for m in rng.sample(machines, rng.randint(1, len(machines)))]
+               for _ in range(rng.randint(1, 3))]
+        _chain(case, f"J{j}", ops, rng)
+
+
+def _rcpsp(case: Case, rng: random.Random) -> None:
+    capacities = [rng.randint(2, 5) for _ in range(rng.randint(1, 2))]
+    case.resources += [(f"R{i}", "renewable", c) for i, c in enumerate(capacities, start=1)]
+    count = rng.randint(4, 7)
+    for i in range(1, count + 1):
+        demand = {f"R{r}": rng.randint(0, c) for r, c in enumerate(capacities, start=1)}
+        case.activities.append(Activity(f"A{i}", None, 0, [(rng.randint(1, 6), demand)]))
+        for earlier in range(1, i):
+            if rng.random() < 0.25:
+                case.precedences.append((f"A{earlier}", f"A{i}", rng.choice([0, 0, 1, 3])))
+
+
+def _open_shop(case: Case, rng: random.Random) -> None:
+    machines, jobs = rng.randint(2, 3), rng.randint(2, 3)
+    case.resources += [(f"M{m}", "renewable", 1) for m in range(1, machines + 1)]
+    case.resources += [(f"J{j}", "renewable", 1) for j in range(1, jobs + 1)]
+    for j in range(1, jobs + 1):
+        for m in range(1, machines + 1):
+            case.activities.append(Activity(f"O{j}{m}", None, 0, [(rng.randint(1, 6), {f"M{m}": 1, f"J{j}": 1})]))
+
+
+BUILD = {"single_machine": _single_machine, "parallel_machines": _parallel_machines, "flow_shop": _flow_shop,
+         "jobshop": _jobshop, "fjsp": _fjsp, "rcpsp": _rcpsp, "open_shop": _open_shop}
+
+
+def _windows(case: Case, rng: random.Random) -> None:
+    """Release dates and deadlines on some jobs (or activities); deadlines may make a case infeasible."""
+    horizon = sum(max(d for d, _ in a.modes) for a in case.activities)
+    targets = case.jobs or [a.name for a in case.activities]
+    if case.jobs and rng.random() < 0.3:  # a window on a single operation
+        targets = targets + [rng.choice(case.activities).name]
+    for target in targets:
+        if rng.random() < 0.4:
+            release = rng.randint(0, horizon // 3)
+            deadline = release + rng.randint(horizon // 3, horizon) if rng.random() < 0.3 else None
+            case.windows.append((target, release, deadline))
+
+
+# ------------------------------------------------------------------------------ .sched
+
+
+def to_sched(case: Case) -> str:
+    """The case as a ``.sched`` instance of its family."""
+    lines = [f"instance diff{case.seed} family {case.family}", "resources table"]
+    lines += [f"  {n} {k}" + (f" {c}" if k == "renewable" else "") for n, k, c in case.resources]
+    lines.append("end")
+    if case.jobs:
+        lines.append("jobs table")
+        for job in case.jobs:
+            ops = [a for a in case.activities if a.job == job]
+            cells = ["/".join(f"{next(iter(u))}:{d}" for d, u in a.modes) for a in ops]
+            lines.append(f"  {job} " + " ".join(cells))
+    else:
+        columns = [n for n, _, _ in case.resources]
+        lines.append(f"activities ({' '.join(columns)}) table")
+        for a in case.activities:
+            for number, (duration, uses) in enumerate(a.modes, start=1):
+                lines.append(f"  {a.name} {number} {duration} " + " ".join(str(uses.get(c, 0)) for c in columns))
+    lines.append("end")
+    if case.precedences or case.relations:
+        lines.append("hard precedence_lag order table")
+        lines += [f"  {a} ->{f'+{lag}' if lag else ''} {b}" for a, b, lag in case.precedences]
+        lines += [f"  {a} {rel}{'' if not d else f'{d:+d}'} {b}" for a, rel, d, b in case.relations]
+        lines.append("end")
+    kinds = {k for _, k, _ in case.resources}
+    if "unary" in kinds:
+        lines.append("hard unary_no_overlap machines")
+    if "renewable" in kinds:
+        lines.append("hard cumulative_renewable renewable")
+    lines.append("hard mode_choice modes")
+    rows = [f"  {t} {r} {'-' if d is None else d}" for t, r, d in case.windows]
+    windowed = {t for t, _, _ in case.windows}
+    rows = [row + _due_cells(case, row.split()[0]) for row in rows]
+    rows += [f"  {t} 0 -{_due_cells(case, t)}" for t in case.targets if t not in windowed]
+    if rows:
+        lines.append("hard time_window windows table")
+        lines += rows
+        lines.append("end")
+    if case.setups:
+        lines.append("hard setup_times changeovers table")
+        lines += [f"  {m} {a} {b} {t}" for m, a, b, t in case.setups]
+        lines.append("end")
+    if case.no_idle:
+        lines.append(f"hard no_idle flow resources=[{' '.join(case.no_idle)}]")
+    if case.ties:
+        lines += ["hard resource_ties ties table", *[f"  {r} {a} {b}" for r, a, b in case.ties], "end"]
+    if case.consecutive:
+        lines += ["hard consecutive pairs table", *[f"  {a} {b}" for a, b in case.consecutive], "end"]
+    if case.selections:
+        lines.append("hard optional choices table")
+        lines += [f"  {rule} {' '.join(names)}" for rule, names in case.selections]
+        lines.append("end")
+    if case.dues:
+        lines.append("soft 1 tardiness due table")
+        lines += [f"  {j} {d} {w}" for j, d, w in case.dues]
+        lines.append("end")
+    if case.terms:
+        lines.append("minimize " + " + ".join(f"{w}*{m}" for w, m in case.terms))
+    else:
+        lines.append("minimize penalty" if case.objective == "tardiness" else "minimize makespan")
+    return "\n".join(lines) + "\n"
+
+
+def _due_cells(case: Case, target: str) -> str:
+    if target not in case.targets:
+        return ""
+    due, weight = case.targets[target]
+    return f" due={due}" + ("" if weight == 1 else f" weight={weight}")
+
+
+# ------------------------------------------------------------------------------ PyJobShop
+
+
+class PyJobShopModel:
+    """The case built through PyJobShop's Model API, with the maps back to schedc's names."""
+
+    def __init__(self, case: Case):
+        from pyjobshop import Model
+
+        self.model = model = Model()
+        resources = {}
+        kind = {name: k for name, k, _ in case.resources}
+        for name, k, capacity in case.resources:
+            resources[name] = (model.add_machine(no_idle=name in case.no_idle, name=name) if k == "unary"
+                               else model.add_renewable(capacity, name=name))
+        release = {t: r for t, r, _ in case.windows}
+        deadline = {t: d for t, _, d in case.windows if d is not None}
+        due = {j: (d, w) for j, d, w in case.dues} | case.targets
+        measures = {m for _, m in case.terms}
+        jobs = {}
+        # jobless cases get a job per activity: their objective targets are the activities
+        job_of = {a.name: a.job or (a.name if case.terms else None) for a in case.activities}
+        for job in dict.fromkeys(j for j in job_of.values() if j):
+            d, w = due.get(job, (None, 1))
+            kwargs = {"deadline": deadline[job]} if job in deadline else {}
+            # "completion" is PyJobShop's flow time from release 0: the release moves to the tasks
+            r = 0 if "completion" in measures else release.get(job, 0)
+            jobs[job] = model.add_job(weight=w, release_date=r, due_date=d, name=job, **kwargs)
+        task_release = {t: r for t, r in release.items() if t not in jobs or "completion" in measures}
+        optional = {name for _, names in case.selections for name in names}
+        self.tasks: dict[str, object] = {}
+        self.modes: dict[int, tuple[str, int]] = {}  # PyJobShop mode index → (activity, 1-based mode)
+        for a in case.activities:
+            kwargs: dict[str, int] = {}
+            job = job_of[a.name]
+            for target in (a.name, job):
+                if target in task_release:
+                    kwargs["earliest_start"] = max(kwargs.get("earliest_start", 0), task_release[target])
+            if a.name in deadline and a.name not in jobs:
+                kwargs["latest_end"] = deadline[a.name]
+            task = model.add_task(job=jobs.get(job) if job else None, name=a.name, optional=a.name in optional,
+                                  **kwargs)
+            self.tasks[a.name] = task
+            for number, (duration, uses) in enumerate(a.modes, start=1):
+                names = [r for r, _, _ in case.resources if r in uses]
+                # PyJobShop's machines take demand 0 (a machine has no capacity to share)
+                demands = [0 if kind[r] == "unary" else uses[r] for r in names]
+                model.add_mode(task, [resources[r] for r in names], duration, demands)
+                self.modes[len(model.modes) - 1] = (a.name, number)
+        for a, b, lag in case.precedences:
+            model.add_end_before_start(self.tasks[a], self.tasks[b], lag)
+        for a, rel, delay, b in case.relations:
+            getattr(model, RELATIONS[rel])(self.tasks[a], self.tasks[b], delay)
+        for m, a, b, t in case.setups:
+            model.add_setup_time(resources[m], self.tasks[a], self.tasks[b], t)
+        for rule, a, b in case.ties:
+            tie = model.add_identical_resources if rule == "same" else model.add_different_resources
+            tie(self.tasks[a], self.tasks[b])
+        for a, b in case.consecutive:
+            model.add_consecutive(self.tasks[a], self.tasks[b])
+        select = {"all_or_none": model.add_select_all_or_none, "at_least_one": model.add_select_at_least_one,
+                  "exactly_one": model.add_select_exactly_one}
+        for rule, names in case.selections:
+            if rule in select:
+                select[rule]([self.tasks[n] for n in names])
+        if case.terms:
+            weights: dict[str, int] = {}
+            for w, m in case.terms:
+                weights[PYJOBSHOP_MEASURES[m]] = weights.get(PYJOBSHOP_MEASURES[m], 0) + w
+            model.set_objective(**weights)
+        elif case.objective == "tardiness":
+            model.set_objective(weight_total_tardiness=1)
+        else:
+            model.set_objective(weight_makespan=1)
+
+    def solve(self, time_limit: float) -> tuple[str, int | None, dict[str, int], dict[str, int]]:
+        """(status, objective, starts, modes) of PyJobShop's OR-Tools run."""
+        result = self.model.solve("ortools", time_limit=time_limit, display=False, num_workers=1)
+        status = result.status.value
+        if status not in ("Optimal", "Feasible"):
+            return status, None, {}, {}
+        starts, modes = {}, {}
+        for scheduled in result.best.tasks:
+            if not scheduled.present:
+                continue
+            activity, number = self.modes[scheduled.mode]
+            starts[activity], modes[activity] = scheduled.start, number
+        return status, round(result.objective), starts, modes
