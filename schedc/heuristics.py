@@ -21,6 +21,7 @@ import numpy as np
 
 from schedc.ir import Activity, Instance, Mode
 from schedc.kinds import PrecedenceLag
+from schedc.kinds.measures import targets
 from schedc.kinds.optional import optional_activities
 from schedc.kinds.setup_times import max_total_setup
 from schedc.kinds.timing import downtime_windows, release_dates, time_offset
@@ -220,7 +221,8 @@ def schedule_horizon(ctx: EvalContext, preds: dict[str, list[tuple[str, int]]],
     After every release date and downtime the activities can run one after another, which
     bounds any schedule (the *trivial* bound). When the objective is the makespan, the best
     feasible serial schedule's makespan bounds the optimum. A penalty objective (tardiness)
-    may prefer a longer schedule, so only the trivial bound is valid then. With ``fixed``
+    may prefer a longer schedule, so only the trivial bound is valid then; an objective with
+    earliness may wait for the due dates, so its trivial bound starts after the latest one. With ``fixed``
     decisions, every fixed end is included so that the model can represent them.
     """
     from schedc.evaluate import evaluate  # evaluate imports the kinds, which import this module's users
@@ -231,6 +233,10 @@ def schedule_horizon(ctx: EvalContext, preds: dict[str, list[tuple[str, int]]],
     # setups, and the positive delays of the other precedence relations, can add waiting time too
     trivial += max_total_setup(instance) + sum(e.lag for c in instance.constraints if isinstance(c, PrecedenceLag)
                                                for e in c.edges if not e.end_start and e.lag > 0)
+    if "earliness" in instance.objective.measures():
+        # earliness rewards ending late: an optimal schedule may wait for the due dates, so the
+        # back-to-back bound starts after the latest of them (idle time past it gains nothing)
+        trivial += max([0, *(t.due for t in targets(instance) if t.due is not None)])
     if fixed is not None:
         ends = [s + max(m.duration for m in a.modes) for a in instance.activities
                 if (s := fixed.starts.get(a.name)) is not None]

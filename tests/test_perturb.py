@@ -34,10 +34,14 @@ def base(name: str):
 NATURAL = {
     "dfjsp_small": {"release", "objective_bound"},
     "fjsp_small": {"objective_bound"},
+    "flow_shop_small": {"objective_bound"},
     "ft06": {"objective_bound"},
     "inrc2010_small": {"coverage"},
     "itc2007_small": {"objective_bound"},
     "mrcpsp_small": {"nonrenewable_budget", "objective_bound"},
+    "open_shop_small": {"objective_bound"},
+    "parallel_machines_small": {"objective_bound"},  # a weighted-sum objective: no makespan bound for releases
+    "single_machine_small": {"objective_bound"},
     "nsplib_small": {"objective_bound", "consecutive_run_bounds", "consecutive_run_bounds.min", "coverage"},
     "rcpsp_small": {"objective_bound"},
 }

@@ -41,8 +41,10 @@ from tests.pyjobshop_cases import (
 
 pytest.importorskip("pyjobshop", reason="pyjobshop is not installed (it is in the test extra: pip install -e .[test])")
 
-DEFAULT = range(42)
-FULL = range(42, 420)
+#: seed 222 stays in the default run: its earliness optimum ends after the regular-objective horizon,
+#: a schedc bug the full run found (fixed in heuristics.schedule_horizon)
+DEFAULT = [*range(42), 222]
+FULL = [n for n in range(42, 420) if n != 222]
 TIME_LIMIT = 20.0
 _SPANS = ("PyJobShop is wrong: a job's completion spans its absent optional tasks (its OR-Tools model, "
           "Constraints._job_spans_tasks, takes the max over every task's end, present or not), so the "
@@ -51,9 +53,6 @@ _SPANS = ("PyJobShop is wrong: a job's completion spans its absent optional task
 KNOWN = {
     134: _SPANS,
     178: _SPANS,
-    222: ("schedc is wrong: the CP-SAT horizon (heuristics.schedule_horizon's trivial bound, release + "
-          "Σ durations + lags) assumes a regular objective, but earliness rewards late schedules: "
-          "PyJobShop's verified schedule of earliness 0 ends at 30 > 26, schedc's 'optimum' is 9"),
 }
 
 

@@ -146,7 +146,9 @@ def fixed_verdict(instance: Instance, family: Family, solution: Solution,
     m = CpsatModel(instance, family, fixed=solution, named=False)
     # With the decisions fixed, minimising the penalty terms makes every auxiliary variable
     # tight, so each component equals its penalty (a makespan is fixed by the starts anyway).
-    m.model.minimize(sum(w * expr for w, expr in m.terms))
+    measured = getattr(m, "objective_expr", None)  # a due-date, setup or weighted-sum objective
+    # the measure's auxiliaries and the penalty ones are disjoint, so minimising both makes each tight
+    m.model.minimize(sum(w * expr for w, expr in m.terms) + (0 if measured is None else measured))
     solver = configured_solver(SolveOptions(time_limit=time_limit, workers=1))
     status = solver.solve(m.model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -155,6 +157,7 @@ def fixed_verdict(instance: Instance, family: Family, solution: Solution,
     components = {cid: weights[cid] * int(sum(solver.value(e) for e in exprs)) for cid, exprs in m.components.items()}
     if instance.objective.measure == "makespan":
         return True, solver.value(m.makespan), components
-    if instance.objective.measure != "penalty" and instance.activities:
-        return True, int(solver.value(m.objective_expr)), components
+    if measured is not None:
+        components |= {f"objective:{k}": int(solver.value(e)) for k, e in m.measure_exprs.items()}
+        return True, int(solver.value(measured)), components
     return True, int(round(solver.objective_value)), components

@@ -27,7 +27,9 @@ def objective_expr(m: PyomoModel) -> Any:
     if ("objective",) not in m.cache:
         objective = m.instance.objective
         terms = terms_of(objective.measure, objective.terms)
-        m.cache[("objective",)] = pyo.quicksum(t.weight * measure_expr(m, t.measure) for t in terms)
+        exprs = {t.measure: measure_expr(m, t.measure) for t in terms}
+        m.cache[("measures",)] = exprs  # each term's expression, for the components of fixed_verdict
+        m.cache[("objective",)] = pyo.quicksum(t.weight * exprs[t.measure] for t in terms)
     return m.cache[("objective",)]
 
 

@@ -257,6 +257,8 @@ def fixed_verdict(instance: Instance, family: Family, solution: Solution, time_l
     components = {cid: weights[cid] * int(round(sum(pyo.value(e) for e in exprs)))
                   for cid, exprs in m.components.items()}
     if measured is not None:
+        if instance.objective.measure not in ("makespan", "penalty"):  # the verifier reports each term too
+            components |= {f"objective:{k}": int(round(pyo.value(e))) for k, e in m.cache[("measures",)].items()}
         return True, int(round(pyo.value(measured))), components
     if m.makespan is not None:
         return True, int(round(pyo.value(m.makespan))), components

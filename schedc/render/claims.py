@@ -98,7 +98,22 @@ def claim_view(claim: Claim, constraint: Constraint, ctx: BuildContext) -> dict[
         view[key] = _shown(key, value, ctx, verbatim)
     view["r"] = words_for(ctx)
     view.update(_derived(claim, constraint, ctx))
+    verbatim += [ctx.show(name) for name in _row_names(claim)]
     return view
+
+
+#: kinds whose rule sentence lists its own rows: the parameter holding them and the row cells that
+#: name entities (an operation shown as ``Job 4 step 1`` carries numbers that are names, not data)
+_LISTED_NAMES = {"setup_times": ("setups", (0, 1, 2)), "consecutive": ("pairs", (0, 1)),
+                 "resource_ties": ("ties", (1, 2)), "time_window": ("windows", (0,))}
+
+
+def _row_names(claim: Claim) -> list[str]:
+    """The entity names a rule sentence prints from its rows (recorded verbatim for the number audit)."""
+    if claim.kind == "optional":
+        return [a for _, members in claim.params.get("selections", []) for a in members]
+    key, cells = _LISTED_NAMES.get(claim.kind, ("", ()))
+    return [row[i] for row in claim.params.get(key, []) for i in cells]
 
 
 def _shown(key: str, value: Any, ctx: BuildContext, verbatim: list[str]) -> Any:

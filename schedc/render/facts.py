@@ -100,7 +100,9 @@ def facts(instance: Instance) -> Facts:
                 raise SchedcError.at("E601", f"no fact enumeration for constraint kind {kind_name(constraint)!r}")
             handler(constraint, instance, out)
             out.setdefault(("rule", constraint.id), rule_values(constraint))  # every rule is stated once
-    out[("objective", instance.objective.measure)] = ()
+    objective = instance.objective  # a weighted sum prints its terms' weights
+    weights = tuple(t.weight for t in objective.terms) if objective.measure == "sum" else ()
+    out[("objective", objective.measure)] = weights
     return out
 
 
@@ -242,6 +244,15 @@ def _time_window(c: TimeWindow, instance: Instance, out: Facts) -> None:
         out[("release", w.target)] = (w.release,)
         if w.deadline is not None:
             out[("deadline", w.target)] = (w.deadline,)
+        if w.due is not None or w.weight is not None:  # objective data, listed in the rule sentence
+            out[("window_due", w.target)] = tuple(v for v in (w.due, w.weight) if v is not None)
+
+
+def _setup_times(c: SetupTimes, instance: Instance, out: Facts) -> None:
+    """The rule, and one fact per setup row (stated in the rule sentence itself)."""
+    out[("rule", c.id)] = rule_values(c)
+    for s in c.setups:
+        out[("setup", s.resource, s.before, s.after)] = (s.time,)
 
 
 def _downtime(c: ResourceDowntime, instance: Instance, out: Facts) -> None:
@@ -335,7 +346,7 @@ def _stability(c: Stability, instance: Instance, out: Facts) -> None:
 
 CONSTRAINT_FACTS: dict[type[Constraint], Callable[..., None]] = {
     PrecedenceLag: _precedence,
-    SetupTimes: _rule,  # their rows are stated in the rule sentence
+    SetupTimes: _setup_times,
     OptionalActivities: _rule,
     NoIdle: _rule,
     Consecutive: _rule,

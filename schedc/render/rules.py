@@ -14,8 +14,9 @@ from schedc.kinds import Constraint, kind_name
 from schedc.kinds.measures import describe_objective
 from schedc.render.context import BuildContext, Item
 
-SENTENCE_FACTS = ("rule", "pattern_cost", "unary")
-"""Fact kinds a rule sentence states itself: the rule, a weekend cost table, machines it quantifies."""
+SENTENCE_FACTS = ("rule", "pattern_cost", "unary", "setup", "window_due")
+"""Fact kinds a rule sentence states itself: the rule, a weekend cost table, machines it quantifies,
+setup rows, and the due dates and weights a time window carries for the objective."""
 
 
 def rule_ref(c: Constraint, ctx: BuildContext) -> dict[str, Any]:
