@@ -21,6 +21,7 @@ import msgspec
 from lark import Token, Transformer, v_args
 
 from schedc import tables
+from schedc.constraint_stmt import Stmt, build_constraint, table_rows, tok_span
 from schedc.diagnostics import Diagnostic, SchedcError, Span
 from schedc.ir import (
     WEEKDAYS,
@@ -33,14 +34,13 @@ from schedc.ir import (
     Objective,
     Resource,
 )
-from schedc.kinds import KINDS, Constraint, Row, RowError, TableContext
+from schedc.kinds import Constraint, Row, RowError, TableContext
 from schedc.kinds.measures import MEASURES, Term
 from schedc.params import ParamError, coerce, field_types, unquote
 from schedc.resources import data_dir
 from schedc.syntax_errors import syntax_error
-from schedc.tables import parse_int, read_activities, read_entity, read_jobs, read_resources, split_table
+from schedc.tables import parse_int, read_activities, read_entity, read_jobs, read_resources
 
-COMMON_FIELDS = ("id", "hard", "weight", "active", "reason", "span")
 RESERVED_TABLES = ("resources", "jobs", "activities")
 
 
@@ -54,18 +54,6 @@ def _span(meta: Any) -> Span | None:
     if getattr(meta, "empty", True):
         return None
     return Span(line=meta.line, column=meta.column, end_line=meta.end_line, end_column=meta.end_column)
-
-
-def _tok_span(tok: Token) -> Span:
-    return Span(line=tok.line or 1, column=tok.column or 1, end_line=tok.end_line or 0, end_column=tok.end_column or 0)
-
-
-class Stmt(msgspec.Struct):
-    """A parsed statement before IR building: its rule name, parts and position."""
-
-    rule: str
-    parts: list[Any]
-    span: Span | None
 
 
 @v_args(meta=True)
@@ -149,11 +137,6 @@ def word_of(raw: tuple[str, Any]) -> str | None:
     return raw[1] if raw[0] in ("word", "string") else None
 
 
-def _rows(tok: Token, owner: str) -> list[Row]:
-    """The rows of a TABLE token; ``owner`` names the table in the message about a missing ``end``."""
-    return split_table(str(tok), tok.line or 1, owner)
-
-
 
 # ----------------------------------------------------------------------------- instances
 
@@ -219,7 +202,7 @@ class InstanceBuilder:
             self.family = load_family(family, self.search)
         except SchedcError as exc:
             located = [d if d.file != "<input>" else
-                       msgspec.structs.replace(d, span=_tok_span(stmt.parts[1]), file=self.out.file)
+                       msgspec.structs.replace(d, span=tok_span(stmt.parts[1]), file=self.out.file)
                        for d in exc.diagnostics]
             self.out.add(SchedcError(located, exc.sources))
 
@@ -292,13 +275,13 @@ class InstanceBuilder:
         name = str(stmt.parts[0])
         columns = [str(t) for t in stmt.parts[1].parts] if len(stmt.parts) == 3 else None
         try:
-            rows = _rows(stmt.parts[-1], f"table {name}")
+            rows = table_rows(stmt.parts[-1], f"table {name}")
             if name == "resources":
                 self.resources.extend(read_resources(rows, stmt.span))
             elif name == "jobs":
                 self.activities.extend(read_jobs(rows))
             elif name == "activities":
-                self.resource_columns.extend((str(t), _tok_span(t)) for t in (stmt.parts[1].parts if columns else []))
+                self.resource_columns.extend((str(t), tok_span(t)) for t in (stmt.parts[1].parts if columns else []))
                 self.activities.extend(read_activities(rows, columns or []))
             else:
                 self.read_entities(name, columns, rows, stmt)
@@ -326,7 +309,7 @@ class InstanceBuilder:
             tokens = stmt.parts[1].parts if columns is not None else []
             wrong = next((t for k, t in enumerate(tokens) if k >= len(declared) or str(t) != declared[k]), None)
             self.out.error("E113", f"columns of {cls_name} must be ({' '.join(declared)}), found "
-                           f"({' '.join(columns or [])})", _tok_span(wrong) if wrong is not None else stmt.span)
+                           f"({' '.join(columns or [])})", tok_span(wrong) if wrong is not None else stmt.span)
             return
         for row in rows:
             if not cls.attributes:  # a class without attributes lists several names per row
@@ -336,7 +319,7 @@ class InstanceBuilder:
                 self.entities.append(read_entity(row, cls))
 
     def on_constraint_stmt(self, stmt: Stmt) -> None:
-        built = _build_constraint(stmt, self.out, self.table_context())
+        built = build_constraint(stmt, self.out, self.table_context())
         if built is None:
             return
         if self.family is not None and self.family.kinds and built.__struct_config__.tag not in self.family.kinds:
@@ -370,109 +353,6 @@ def _calendar_param(key: str, raw: tuple[str, Any]) -> dict[str, Any]:
             raise ParamError(f"expected a weekday name ({', '.join(WEEKDAYS)}), found {word!r}")
         return {key: word}
     raise ParamError("unknown calendar parameter; expected days, periods_per_day, start_date or start_weekday")
-
-
-def _build_constraint(stmt: Stmt, out: Collector, ctx: TableContext) -> Constraint | None:
-    parts = list(stmt.parts)
-    strength = parts.pop(0)
-    reason = None
-    if isinstance(parts[0], Stmt) and parts[0].rule == "inactive":
-        reason = unquote(str(parts.pop(0).parts[0]))
-    kind_tok, id_tok = parts[0], parts[1]
-    table = parts[-1] if parts and isinstance(parts[-1], Token) and parts[-1].type == "TABLE" else None
-    params = [p for p in parts[2:] if isinstance(p, tuple)]
-    cls = KINDS.get(str(kind_tok))
-    if cls is None:
-        out.error("E108", f"unknown constraint kind {str(kind_tok)!r}", _tok_span(kind_tok),
-                  _closest(str(kind_tok), KINDS) or "kinds: " + ", ".join(sorted(KINDS)))
-        return None
-    cid = unquote(str(id_tok)) if id_tok.type == "STRING" else str(id_tok)
-    common: dict[str, Any] = {"id": cid, "span": stmt.span, "hard": strength.rule == "hard"}
-    if strength.rule == "soft":
-        weight = parse_int(str(strength.parts[0]))
-        if weight is None or weight < 0:
-            out.error("E110", f"a soft weight is a non-negative integer, found {str(strength.parts[0])!r}",
-                      stmt.span)
-            return None
-        common["weight"] = weight
-    if reason is not None:
-        common.update(active=False, reason=reason)
-    values = _kind_params(cls, params, out, stmt)
-    if values is None:
-        return None
-    lines = _fill_table(cls, table, values, out, ctx, f"the table of constraint {cid}")
-    if lines is None:
-        return None
-    if lines and stmt.span is not None:
-        common["span"] = msgspec.structs.replace(stmt.span, rows=lines)
-    try:
-        return cls(**common, **values)
-    except TypeError as exc:
-        missing = str(exc).split("'")[1] if "'" in str(exc) else str(exc)
-        out.error("E111", f"{cls.__struct_config__.tag} needs the parameter {missing}=...", stmt.span)
-        return None
-
-
-def _kind_params(cls: type[Constraint], params: list[tuple[str, Any, Span | None]], out: Collector,
-                 stmt: Stmt) -> dict[str, Any] | None:
-    types = field_types(cls)
-    allowed = [k for k in types if k not in COMMON_FIELDS and k != cls.TABLE_FIELD]
-    values: dict[str, Any] = {}
-    ok = True
-    for key, raw, span in params:
-        if key not in allowed:
-            hint = _closest(key, allowed) or ("parameters: " + ", ".join(allowed) if allowed else
-                                              "this kind takes no parameters")
-            out.error("E109", f"unknown parameter {key!r} for {cls.__struct_config__.tag}", span, hint)
-            ok = False
-            continue
-        if key in values:
-            out.error("E102", f"parameter {key!r} is given twice", span)
-            ok = False
-            continue
-        try:
-            values[key] = coerce(raw, types[key])
-        except ParamError as exc:
-            out.error("E110", f"{key}: {exc}", span)
-            ok = False
-    return values if ok else None
-
-
-def _fill_table(cls: type[Constraint], table: Token | None, values: dict[str, Any], out: Collector,
-                ctx: TableContext, owner: str) -> tuple[tuple[int, int, int], ...] | None:
-    """Read the statement's table into ``values``; return its line table (None after an error).
-
-    The kind reads one row at a time, so that the line table records how many items each row
-    gives (see :class:`~schedc.diagnostics.Span`).
-    """
-    tag = cls.__struct_config__.tag
-    if table is None:
-        return ()
-    if cls.TABLE_FIELD is None:
-        out.error("E112", f"{tag} takes no table", _tok_span(table))
-        return None
-    items: list[object] = []
-    lines: list[tuple[int, int, int]] = []
-    try:
-        for row in _rows(table, owner):
-            got = cls.parse_rows([row], values, ctx)
-            items.extend(got)
-            lines.append((row.line, row.columns[0], len(items)))
-    except RowError as exc:
-        out.row_error(exc)
-        return None
-    values[cls.TABLE_FIELD] = tuple(items)
-    return tuple(lines)
-
-
-def _closest(word: str, options: Any) -> str | None:
-    import difflib
-
-    match = difflib.get_close_matches(word, list(options), n=1)
-    return f"did you mean {match[0]!r}?" if match else None
-
-
-# ----------------------------------------------------------------------------- entry points
 
 
 def parse_instance_text(text: str, file: str = "<input>", search: Sequence[Path] = (),

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import groupby
 
+from schedc.constraint_stmt import COMMON_FIELDS
 from schedc.ir import Activity, Entity, Family, Instance, Meta, Resource
 from schedc.kinds import KINDS, Constraint, TableContext, kind_name
 from schedc.kinds.costs import AssignmentCost, is_dense_grid
 from schedc.kinds.measures import format_objective
 from schedc.params import field_types, format_value, quote, quote_word
-from schedc.parser import COMMON_FIELDS
 
 INDENT = "  "
 NAMES_PER_ROW = 20
