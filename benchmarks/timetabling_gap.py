@@ -1,50 +1,102 @@
-"""CP-SAT on timetabling and rostering: gap to the best known value at a fixed budget.
+"""Timetabling, rostering and nurse scheduling: gap to the best known value at a fixed budget.
 
-For ITC-2007 comp01/comp04/comp05/comp07 and INRC-2010 sprint instances (those present under
-DATA_DIR), solve with the CP-SAT backend and print status, objective, bound, BKS, gap and
-the model-building time as a share of the budget.
+Every ITC-2007 ``.ctt``, every INRC-2010 ``.xml`` and every NSPLib (``N*/*.nsp`` × ``Cases/*.gen``)
+instance found under DATA_DIR is solved with the chosen backend (``auto`` is the portfolio that
+``bench validate`` uses) at the same budget and workers. Per instance it prints the status, the
+objective, the proven lower bound, the best known value, the gap and the model-building time as
+a share of the budget; then per family the number feasible, the number proven optimal and the
+median gap over the instances that have a best known value.
 
-    python benchmarks/timetabling_gap.py [DATA_DIR] [--time-limit 60] [--workers 2]
+    python benchmarks/timetabling_gap.py [DATA_DIR] [--time-limit 20] [--workers 2]
+        [--backend auto|cpsat|pyomo] [--family itc2007 --family inrc2010 ...] [--only NAME ...]
+        [--nsplib-cases K]
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from schedc.backends.cpsat import SolveOptions, solve  # noqa: E402
+from schedc.backends import cpsat, portfolio, pyomo  # noqa: E402
+from schedc.backends.base import SolveResult  # noqa: E402
 from schedc.family import load_family  # noqa: E402
 from schedc.importers import import_paths  # noqa: E402
+from schedc.ir import Instance  # noqa: E402
 
-CASES = [("itc2007", "comp01.ctt"), ("itc2007", "comp04.ctt"), ("itc2007", "comp05.ctt"), ("itc2007", "comp07.ctt"),
-         ("inrc2010", "sprint01.xml"), ("inrc2010", "sprint02.xml"), ("inrc2010", "sprint_late01.xml"),
-         ("inrc2010", "sprint_hint01.xml")]
+FAMILIES = ("itc2007", "inrc2010", "nsplib")
+
+
+def instances(data: Path, family: str, nsplib_cases: int) -> Iterator[Instance]:
+    """The family's instances under ``data``, in file-name order (NSPLib: problems × the first K cases)."""
+    folder = data / family
+    bks = folder / "bks.csv"
+    bks_path = bks if bks.exists() else None
+    if family == "itc2007":
+        paths = sorted(folder.glob("*.ctt"))
+    elif family == "inrc2010":
+        paths = sorted(folder.glob("*.xml"))
+    else:
+        problems = sorted(folder.glob("N*/*.nsp"), key=lambda p: (p.parent.name, int(p.stem) if p.stem.isdigit()
+                                                                  else 0, p.stem))
+        cases = sorted(folder.glob("Cases/*.gen"), key=lambda p: int(p.stem) if p.stem.isdigit() else 0)
+        cases = cases[:nsplib_cases] if nsplib_cases else cases
+        if problems and cases:
+            yield from import_paths("nsplib", problems, bks_path, cases=cases)
+        return
+    for path in paths:
+        yield from import_paths(family, [path], bks_path)
+
+
+def run(instance: Instance, backend: str, time_limit: float, workers: int) -> SolveResult:
+    family = load_family(instance.family)
+    if backend == "auto":
+        return portfolio.solve(instance, family, portfolio.SolveOptions(time_limit=time_limit, workers=workers))
+    module = cpsat if backend == "cpsat" else pyomo
+    return module.solve(instance, family, module.SolveOptions(time_limit=time_limit, workers=workers, seed=0))
+
+
+def _fmt(value: float | int | None, spec: str = "") -> str:
+    return "-" if value is None else format(value, spec)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", nargs="?", type=Path, default=ROOT.parent / "shared" / "data")
-    parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--time-limit", type=float, default=20.0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--backend", choices=("auto", "cpsat", "pyomo"), default="auto")
+    parser.add_argument("--family", action="append", choices=FAMILIES, help="default: all three")
+    parser.add_argument("--only", action="append", default=[], help="instance names to run (default: all)")
+    parser.add_argument("--nsplib-cases", type=int, default=0, help="NSPLib: the first K case files (0: all)")
     args = parser.parse_args()
-    print(f"{'instance':<16}{'status':>10}{'objective':>11}{'bound':>9}{'bks':>6}{'gap %':>8}{'build s':>9}"
+    print(f"backend {args.backend}, {args.time_limit:g} s, {args.workers} workers")
+    print(f"{'instance':<22}{'status':>10}{'objective':>11}{'bound':>9}{'bks':>6}{'gap %':>9}{'build s':>9}"
           f"{'build %':>9}")
-    for fmt, name in CASES:
-        path = args.data / fmt / name
-        if not path.exists():
-            continue
-        [instance] = import_paths(fmt, [path], args.data / fmt / "bks.csv")
-        result = solve(instance, load_family(instance.family),
-                       SolveOptions(time_limit=args.time_limit, workers=args.workers, seed=0))
-        gap = "-" if result.gap_pct is None else f"{result.gap_pct:.1f}"
-        bound = "-" if result.bound is None else f"{result.bound:.0f}"
-        print(f"{instance.name:<16}{result.status:>10}{result.objective if result.objective is not None else '-':>11}"
-              f"{bound:>9}{instance.meta.bks if instance.meta.bks is not None else '-':>6}{gap:>8}"
-              f"{result.build_seconds:>9.2f}{result.build_seconds / args.time_limit * 100:>9.1f}", flush=True)
+    summary: dict[str, list[SolveResult]] = {}
+    for family in args.family or FAMILIES:
+        for instance in instances(args.data, family, args.nsplib_cases):
+            if args.only and instance.name not in args.only:
+                continue
+            result = run(instance, args.backend, args.time_limit, args.workers)
+            summary.setdefault(family, []).append(result)
+            print(f"{instance.name:<22}{result.status:>10}{_fmt(result.objective):>11}{_fmt(result.bound, '.0f'):>9}"
+                  f"{_fmt(result.bks):>6}{_fmt(result.gap_pct, '.1f'):>9}{result.build_seconds:>9.2f}"
+                  f"{result.build_seconds / args.time_limit * 100:>9.1f}", flush=True)
+    print()
+    print(f"{'family':<10}{'instances':>10}{'feasible':>9}{'optimal':>8}{'median gap %':>13}{'worst build %':>14}")
+    for family, results in summary.items():
+        gaps = [r.gap_pct for r in results if r.gap_pct is not None]
+        feasible = sum(r.objective is not None for r in results)
+        optimal = sum(r.status == "optimal" for r in results)
+        worst_build = max(r.build_seconds for r in results) / args.time_limit * 100
+        median = f"{statistics.median(gaps):.1f}" if gaps else "-"
+        print(f"{family:<10}{len(results):>10}{feasible:>9}{optimal:>8}{median:>13}{worst_build:>14.1f}")
 
 
 if __name__ == "__main__":
