@@ -209,7 +209,8 @@ def test_generate_writes_identical_bytes_across_processes_and_hash_seeds(tmp_pat
 
 def test_hand_written_shops_without_machine_rows_or_window_simulate(tmp_path: Path) -> None:
     text = EXAMPLE.read_text()
-    start, end = text.index("machine (group speed) table"), text.index("jobs table")
+    start = text.index("machine (group speed) table")
+    end = text.index("end\n", start) + len("end\n")
     plain = tmp_path / "plain.sched"
     plain.write_text(text[:start] + text[end:])
     world = load_world(plain)
@@ -219,8 +220,8 @@ def test_hand_written_shops_without_machine_rows_or_window_simulate(tmp_path: Pa
 
 
 @pytest.mark.parametrize(("edit", "message"), [
-    (("E2 14 due    J3   22", "E2 14 dew J3 22"), ":48:3: error[E803]: event E2: unknown kind 'dew'"),
-    (("M4 mill 80", "M9 mill 80"), ":18:3: error[E804]: machine rows name no unary resource: M9"),
+    (("E2 14 due J3 22", "E2 14 dew J3 22"), ":27:3: error[E803]: event E2: unknown kind 'dew'"),
+    (("M4 mill 80", "M9 mill 80"), ":23:3: error[E804]: machine rows name no unary resource: M9"),
 ])
 def test_bad_dynamic_rows_are_positioned_errors(tmp_path: Path, edit: tuple[str, str], message: str) -> None:
     bad = tmp_path / "bad.sched"

@@ -36,7 +36,7 @@ CASES = {
     "too_many_day_shifts": ("nsplib_small", ("  0 S1=1.. S2=1..", "  0 S1=3.. S2=2.."),
                             {"one_shift_per_day", "coverage"}),
     "budget_too_small": ("mrcpsp_small", ("  N1 nonrenewable 8", "  N1 nonrenewable 2"), {"budget"}),
-    "lectures_in_too_few_periods": ("itc2007_small", ("Math  t1 3 3 40", "Math  t1 9 3 40"),
+    "lectures_in_too_few_periods": ("itc2007_small", ("Math t1 3 3 40", "Math t1 9 3 40"),
                                     {"lectures", "one_lecture_per_period", "availability"}),
 }
 
@@ -92,11 +92,11 @@ def test_solve_prints_the_explanation_with_positions(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.stderr.splitlines()[1:] == [
         "these 2 hard constraints cannot hold together (minimal: without any one of them the rest can hold):",
-        f"  {path}:25:1: precedence_lag routes",
-        f"  {path}:38:1: time_window deadlines"]
+        f"  {path}:29:1: precedence_lag routes",
+        f"  {path}:42:1: time_window deadlines"]
     data = json.loads(CliRunner().invoke(app, ["solve", str(path), "--json"]).stdout)
     lines = [(c["id"], c["span"]["line"]) for c in data["conflict"]["constraints"]]
-    assert lines == [("routes", 25), ("deadlines", 38)]
+    assert lines == [("routes", 29), ("deadlines", 42)]
     unexplained = CliRunner().invoke(app, ["solve", str(path), "--json", "--explain-time", "0"])
     assert json.loads(unexplained.stdout)["conflict"] is None
 

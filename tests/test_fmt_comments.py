@@ -49,6 +49,13 @@ def test_examples_keep_their_comments(example: str) -> None:
     assert same_ir(once, text)
 
 
+@pytest.mark.parametrize("example", sorted(p.stem for p in EXAMPLES.glob("*.sched")))
+def test_bundled_examples_are_canonical(example: str) -> None:
+    """What users copy from is what ``schedc fmt`` writes (``schedc fmt --check examples/*.sched`` passes)."""
+    text = (EXAMPLES / f"{example}.sched").read_text(encoding="utf-8")
+    assert fmt(text) == text
+
+
 @pytest.mark.parametrize("spec", SPECS, ids=[p.stem for p in SPECS])
 def test_family_specs_keep_their_comments(spec: Path) -> None:
     text = spec.read_text(encoding="utf-8")

@@ -41,12 +41,19 @@ def example_text(example: str) -> str:
     return (EXAMPLES / f"{example}.sched").read_text(encoding="utf-8")
 
 
+def edited_example(example: str, old: str, new: str) -> str:
+    """The example with ``old`` replaced by ``new`` (which must be there: an edit that misses proves nothing)."""
+    text = example_text(example)
+    assert old in text, f"{example}: {old!r} not found"
+    return text.replace(old, new)
+
+
 # ---------------------------------------------------------------------------- regressions
 
 
 def test_a_repeated_dense_cost_row_is_one_error_at_the_repeat(tmp_path: Path) -> None:
     text = example_text("nsplib_small")
-    row = "  N2 3 1 2  3 1 2  3 1 2  2 2 2  3 1 2  4 4 1  4 4 1\n"
+    row = "  N2 3 1 2 3 1 2 3 1 2 2 2 2 3 1 2 4 4 1 4 4 1\n"
     assert row in text
     assert errors(text.replace(row, row + row), tmp_path) == [
         "30 E201 preferences: table entry 43 (agent=N2 day=0 value=S1 cost=3 when=assigned) repeats entry 22 "
@@ -54,19 +61,19 @@ def test_a_repeated_dense_cost_row_is_one_error_at_the_repeat(tmp_path: Path) ->
 
 
 def test_a_negative_attribute_read_as_a_count_is_an_error_on_its_row(tmp_path: Path) -> None:
-    text = example_text("itc2007_small").replace("  Bio   t3 2 1 35", "  Bio   t3 2 -1 35")
+    text = edited_example("itc2007_small", "  Bio t3 2 1 35", "  Bio t3 2 -1 35")
     assert errors(text, tmp_path) == [
         "11 E203 min_working_days: min=@min_days must be at least 0, but course Bio has min_days -1"]
 
 
 def test_a_negative_attribute_not_read_as_a_count_is_fine(tmp_path: Path) -> None:
     """``students`` of a course is a demand, not a bound of a count kind: no annotation, no error."""
-    text = example_text("itc2007_small").replace("  Bio   t3 2 1 35", "  Bio   t3 2 1 -35")
+    text = edited_example("itc2007_small", "  Bio t3 2 1 35", "  Bio t3 2 1 -35")
     assert errors(text, tmp_path) == []
 
 
 def test_a_repeated_unavailability_row(tmp_path: Path) -> None:
-    text = example_text("itc2007_small").replace("  Math 0 0\n", "  Math 0 0\n  Math 0 0\n")
+    text = edited_example("itc2007_small", "  Math 0 0\n", "  Math 0 0\n  Math 0 0\n")
     [message] = errors(text, tmp_path)
     assert message.startswith("26 E201 availability: table entry 2 (agent=Math day=0 period=0) repeats entry 1 "
                               "at line 25")
