@@ -71,7 +71,7 @@ def successors(m: PyomoModel, resource: str, owner: Constraint) -> Successors:
         m.add("sequence", pyo.quicksum(s.first.values()) <= 1)
     for (i, j), z in s.arcs.items():
         setup = times.get((i[0], j[0]), 0)
-        big_m = max(0, _latest_end(m, i[0]) + setup - m.est[j[0]])
+        big_m = max(0, m.latest_end(i[0]) + setup - m.est[j[0]])
         m.add("sequence", m.start[j[0]] >= m.end[i[0]] + setup - big_m * (1 - z))
     return s
 
@@ -83,10 +83,6 @@ def _users(m: PyomoModel, resource: str) -> list[tuple[str, int, Any]]:
             if mode.duration > 0 and any(u.resource == resource and u.amount for u in mode.uses):
                 out.append((a.name, k, mode))
     return out
-
-
-def _latest_end(m: PyomoModel, name: str) -> int:
-    return m.lst[name] + max(mode.duration for mode in m.ctx.activities[name].modes)
 
 
 def setup_time_expr(m: PyomoModel) -> Any:
