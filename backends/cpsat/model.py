@@ -243,11 +243,12 @@ class CpsatModel:
         #: presence literal of every optional activity
         self.performed: dict[str, cp_model.IntVar] = {}
         for a in acts:
-            shortest = 0 if a.name in self.ctx.optional else min(m.duration for m in a.modes)  # left out: E = S
+            shortest = min(m.duration for m in a.modes)
+            earliest_end = est[a.name] + (0 if a.name in self.ctx.optional else shortest)  # left out: E = S
             latest = max(est[a.name], horizon - tail[a.name])  # room for the longest path after it
             start = self.model.new_int_var(est[a.name], latest, f"S_{a.name}")
-            end = self.model.new_int_var(est[a.name] + shortest, max(est[a.name] + shortest, horizon - tail[a.name]
-                                                                     + shortest), f"E_{a.name}")
+            # the tail counts the shortest mode: a performed optional activity may end that late too
+            end = self.model.new_int_var(earliest_end, max(earliest_end, latest + shortest), f"E_{a.name}")
             self.start[a.name], self.end[a.name] = start, end
             if self.ctx.breaks and any(self.ctx.mode_breaks(mode) for mode in a.modes):
                 pausable_variables(self, a, est[a.name], latest)
