@@ -135,6 +135,16 @@ def test_pausable_breaks_with_modes_and_optional_work(folder: Path, seed: int) -
     assert feasible > 0
 
 
+def test_every_start_of_a_pausing_operation_has_the_evaluators_end(folder: Path) -> None:  # noqa: F811
+    """Both fixed models at every start and mode of one operation (work ending just as a break begins
+    included): feasible exactly outside the breaks, with the stretched end as the makespan."""
+    inst = shop(folder, ["J1 M1:3/M2:2"], table("hard resource_downtime lunch pausable=true", "M1 2 4", "M1 5 6"),
+                table("hard optional o", "optional J1.1"))
+    verdicts = [assert_oracle(inst, folder, Solution(starts={"J1.1": t}, modes={"J1.1": k}))
+                for t in range(9) for k in (1, 2)]
+    assert verdicts == [t not in (2, 3, 5) or k == 2 for t in range(9) for k in (1, 2)]
+
+
 def test_a_start_inside_a_break_is_refused_by_both_fixed_models(folder: Path) -> None:  # noqa: F811
     inst = shop(folder, ["J1 M1:3/M2:3", "J2 M1:2"], PAUSE, table("hard optional o", "optional J2.1"))
     assert not assert_oracle(inst, folder, Solution(starts={"J1.1": 3}, modes={"J1.1": 1}))  # inside [2, 4)
