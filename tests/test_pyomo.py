@@ -35,6 +35,7 @@ from schedc.kinds import (
     WindowPatternCost,
     kind_name,
 )
+from schedc.kinds.timing import Downtime
 from schedc.solution import Solution
 from schedc.verify import Verifier
 from tests.conftest import DATA, ROOT
@@ -305,11 +306,15 @@ ENCODED_FORMS = {("setup_times", "soft"), ("no_idle", "soft"), ("consecutive", "
 
 
 def _variant(instance: Instance, kind: str, form: str) -> Instance:
+    """The instance with the kind's rules in ``form``; pausable: a break of the renewable R1 too (its
+    time-indexed rows then cover each stretched interval)."""
     def change(c: Constraint) -> Constraint:
         if kind_name(c) != kind:
             return c
-        return msgspec.structs.replace(c, pausable=True) if form == "pausable" else \
-            msgspec.structs.replace(c, hard=False, weight=2)
+        if form == "pausable":
+            return msgspec.structs.replace(c, pausable=True, windows=(*c.windows, Downtime(resource="R1", start=1,
+                                                                                         end=3)))
+        return msgspec.structs.replace(c, hard=False, weight=2)
     return msgspec.structs.replace(instance, constraints=tuple(change(c) for c in instance.constraints))
 
 
