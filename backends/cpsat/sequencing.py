@@ -11,6 +11,12 @@ the OR-Tools example ``examples/python/single_machine_scheduling_with_setup_rele
 literals implying ``start_j ≥ end_i + setup_ij``; here it is one circuit per resource, with
 optional nodes. Durations are positive, so the arcs' start times exclude sub-tours and the circuit
 is the processing order of the resource.
+
+The arcs carry the setups of the hard rules only. A soft rule is a penalty on the arcs, with the
+kind's amount for a consecutive pair: ``setup_times`` the shortfall ``E_i + s_ij − S_j``,
+``no_idle`` the idle time ``S_j − E_i − s_ij``, ``consecutive`` one unit when the arc is not taken.
+The circuit is the kind's sequence because a hard ``unary_no_overlap`` keeps every resource they
+speak of (a semantic check), so these amounts are the evaluator's.
 """
 
 from __future__ import annotations

@@ -12,6 +12,10 @@ positive), so the arcs form one path, the processing order. Size: n² binaries a
 resource of n nodes; big-M rather than time-indexed because a time index costs n·H binaries and
 the horizons of these instances (hundreds of units) exceed their machine loads (tens of
 operations). A resource with more than :data:`MAX_ARCS` arcs is refused with E501.
+
+The arcs carry the setups of the hard rules only; a soft rule's amount on an arc (the setup
+shortfall, the idle time, a pair not directly consecutive) is a penalty variable bounded from
+below by a big-M row, tight under minimisation.
 """
 
 from __future__ import annotations
