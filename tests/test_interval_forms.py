@@ -237,3 +237,15 @@ def test_soft_sequencing_rules_agree_with_the_evaluator_on_fixed_schedules(folde
             ev = evaluate(make_context(inst, family_of(folder)), solution)
             penalised += any(ev.components.get(c, 0) for c in ("s", "f", "c"))
     assert feasible >= 12 and penalised >= 8
+
+
+def test_a_zero_length_operation_breaks_its_consecutive_pair(folder: Path) -> None:  # noqa: F811
+    """J1.1 takes no time on M1, so it is in no sequence of M1 and cannot be directly followed by J2.1."""
+    jobs = ["J1 M1:0", "J2 M1:2"]
+    pair = table("hard consecutive c", "J1.1 J2.1")
+    hard = shop(folder, jobs, pair, objective="makespan + penalty")
+    soft = shop(folder, jobs, pair.replace("hard", "soft 3"), objective="makespan + penalty")
+    assert [v.amount for v in evaluate(make_context(soft, family_of(folder)),
+                                       Solution(starts={"J1.1": 0, "J2.1": 0})).penalties] == [1]
+    assert {solve(hard, folder, b).status for b in ("cpsat", "pyomo")} == {"infeasible"}
+    assert assert_optimum(soft, folder, 3) == 2 + 3
