@@ -104,8 +104,7 @@ def test_emitted_model_is_a_text_proto(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ oracle agreement
 
 
-SOFT_UNSUPPORTED = ("unary_no_overlap", "cumulative_renewable", "resource_downtime", "setup_times", "no_idle",
-                    "consecutive")
+SOFT_UNSUPPORTED = ("unary_no_overlap", "cumulative_renewable", "resource_downtime")
 
 
 def relaxed(instance: Instance) -> Instance:

@@ -57,7 +57,8 @@ def measure_expr(m: CpsatModel, measure: str) -> cp_model.LinearExprT:
         return _max(m, [_tardiness(m, t) for t in due], 0, "max_tardiness")
     if measure == "max_lateness":
         low = -m.horizon - max((t.due or 0 for t in due), default=0)
-        return _max(m, [_gated(m, t, completion(m, t) - (t.due or 0), low) for t in due], low, "max_lateness")
+        value = _max(m, [_gated(m, t, completion(m, t) - (t.due or 0), low) for t in due], low, "max_lateness")
+        return _zero_unless_performed(m, due, value)
     raise ValueError(f"unknown measure {measure!r}")  # the parser admits only the measures above
 
 
@@ -84,14 +85,37 @@ def _end_if_performed(m: CpsatModel, name: str) -> cp_model.LinearExprT:
 def _gated(m: CpsatModel, t: TargetData, expr: cp_model.LinearExprT, low: int) -> cp_model.LinearExprT:
     """``expr`` of a target, or ``low`` when none of its activities is performed (then the evaluator
     leaves the target out: ``low`` is the value that adds nothing)."""
-    literals = [m.performed.get(a) for a in t.activities]
-    if any(lit is None for lit in literals):
+    has = _has(m, t)
+    if has is None:
         return expr  # a required activity: the target always completes
-    has = m.model.new_bool_var(f"has_{t.name}")
-    m.model.add_max_equality(has, literals)
     var = m.model.new_int_var(min(low, -m.horizon), m.horizon + abs(low), f"g_{t.name}")
     m.model.add(var == expr).only_enforce_if(has)
     m.model.add(var == low).only_enforce_if(has.Not())
+    return var
+
+
+def _has(m: CpsatModel, t: TargetData) -> cp_model.IntVar | None:
+    """A Boolean equal to "some activity of the target is performed"; None when one is required."""
+    literals = [m.performed.get(a) for a in t.activities]
+    if any(lit is None for lit in literals):
+        return None
+    cache: dict[str, cp_model.IntVar] = m.__dict__.setdefault("has", {})
+    if t.name not in cache:
+        has = cache[t.name] = m.model.new_bool_var(f"has_{t.name}")
+        m.model.add_max_equality(has, literals)
+    return cache[t.name]
+
+
+def _zero_unless_performed(m: CpsatModel, due: list[TargetData], value: cp_model.LinearExprT) -> cp_model.LinearExprT:
+    """``value``, or 0 when no target is performed at all (the evaluator's maximum of nothing)."""
+    literals = [_has(m, t) for t in due]
+    if not literals or any(lit is None for lit in literals):
+        return value
+    some = m.model.new_bool_var("some_target")
+    m.model.add_max_equality(some, literals)
+    var = m.model.new_int_var(-m.horizon - max(t.due or 0 for t in due), m.horizon, "max_lateness_or_0")
+    m.model.add(var == value).only_enforce_if(some)
+    m.model.add(var == 0).only_enforce_if(some.Not())
     return var
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from schedc.backends.base import encode_all, registrar
+from schedc.backends.cpsat.pausable import pausable_variables
 from schedc.heuristics import earliest_starts, schedule_horizon, tails
 from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, Unavailability, ValueFilter, Windows
@@ -158,7 +159,7 @@ class CpsatModel:
                 gate = self.model.new_bool_var(f"uses_{activity}_{mode}")
                 self.model.add_bool_and([present, self._gate]).only_enforce_if(gate)
                 self.model.add_bool_or([present.Not(), self._gate.Not(), gate])
-            size = self.__dict__.get("sizes", {}).get(activity)  # work pausing over breaks: a variable size
+            size = self.__dict__.get("sizes", {}).get((activity, mode))  # work pausing over breaks: a variable size
             if size is not None:
                 return self.model.new_optional_interval_var(self.start[activity], size, self.end[activity], gate,
                                                             f"I_{activity}_{mode}_{self._gate.Name()}")
@@ -242,14 +243,15 @@ class CpsatModel:
         #: presence literal of every optional activity
         self.performed: dict[str, cp_model.IntVar] = {}
         for a in acts:
-            shortest = 0 if a.name in self.ctx.optional else min(m.duration for m in a.modes)  # left out: E = S
+            shortest = min(m.duration for m in a.modes)
+            earliest_end = est[a.name] + (0 if a.name in self.ctx.optional else shortest)  # left out: E = S
             latest = max(est[a.name], horizon - tail[a.name])  # room for the longest path after it
             start = self.model.new_int_var(est[a.name], latest, f"S_{a.name}")
-            end = self.model.new_int_var(est[a.name] + shortest, max(est[a.name] + shortest, horizon - tail[a.name]
-                                                                     + shortest), f"E_{a.name}")
+            # the tail counts the shortest mode: a performed optional activity may end that late too
+            end = self.model.new_int_var(earliest_end, max(earliest_end, latest + shortest), f"E_{a.name}")
             self.start[a.name], self.end[a.name] = start, end
             if self.ctx.breaks and any(self.ctx.mode_breaks(mode) for mode in a.modes):
-                self._pausable_variables(a, est[a.name], latest)
+                pausable_variables(self, a, est[a.name], latest)
                 continue
             if a.name in self.ctx.optional:
                 self._optional_variables(a, start, end)
@@ -279,27 +281,6 @@ class CpsatModel:
             self.intervals[(a.name, k)] = self.model.new_optional_fixed_size_interval_var(
                 start, mode.duration, literal, f"I_{a.name}_{k}")
         self.model.add(end == start + sum(m.duration * lit for m, lit in zip(a.modes, literals, strict=True)))
-
-    def _pausable_variables(self, a: Any, earliest: int, latest: int) -> None:
-        """An activity whose work pauses over breaks: ``E_a = end(S_a)`` by an element table of the
-        stretched ends of every possible start (one mode, required activities only), and a
-        variable-size interval ``[S_a, E_a)`` (breaks included: the resource stays occupied)."""
-        from schedc.backends.base import unsupported  # base imports this module's users
-
-        if len(a.modes) != 1 or a.name in self.ctx.optional:
-            rule = next(c for c in self.instance.constraints if getattr(c, "pausable", False))
-            raise unsupported("cpsat", rule, form="pausable (several modes or an optional activity)")
-        mode = a.modes[0]
-        ends = [self.ctx.stretched(mode, t) for t in range(earliest, latest + 1)]
-        start = self.start[a.name]
-        end = self.end[a.name] = self.model.new_int_var(min(ends), max(ends), f"E_{a.name}")
-        offset = self.model.new_int_var(0, latest - earliest, f"dS_{a.name}")
-        self.model.add(offset == start - earliest)
-        self.model.add_element(offset, ends, end)
-        size = self.model.new_int_var(mode.duration, max(ends) - earliest, f"D_{a.name}")
-        self.__dict__.setdefault("sizes", {})[a.name] = size
-        self.present[(a.name, 1)] = 1
-        self.intervals[(a.name, 1)] = self.model.new_interval_var(start, size, end, f"I_{a.name}")
 
     def when_performed(self, *names: str) -> list[cp_model.IntVar]:
         """The presence literals of those of ``names`` that are optional (enforce a rule only if all hold)."""

@@ -11,6 +11,12 @@ the OR-Tools example ``examples/python/single_machine_scheduling_with_setup_rele
 literals implying ``start_j ≥ end_i + setup_ij``; here it is one circuit per resource, with
 optional nodes. Durations are positive, so the arcs' start times exclude sub-tours and the circuit
 is the processing order of the resource.
+
+The arcs carry the setups of the hard rules only. A soft rule is a penalty on the arcs, with the
+kind's amount for a consecutive pair: ``setup_times`` the shortfall ``E_i + s_ij − S_j``,
+``no_idle`` the idle time ``S_j − E_i − s_ij``, ``consecutive`` one unit when the arc is not taken.
+The circuit is the kind's sequence because a hard ``unary_no_overlap`` keeps every resource they
+speak of (a semantic check), so these amounts are the evaluator's.
 """
 
 from __future__ import annotations
@@ -19,7 +25,6 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from schedc.backends.base import unsupported
 from schedc.backends.cpsat.model import CpsatModel, encoder
 from schedc.kinds.consecutive import Consecutive
 from schedc.kinds.no_idle import NoIdle
@@ -52,7 +57,8 @@ def circuit(m: CpsatModel, resource: str, with_setups: bool = True) -> Circuit:
     if key in cache:
         return cache[key]
     nodes = [(name, k) for name, k, mode, _amount in m.users.get(resource, ()) if mode.duration > 0]
-    times = setup_matrices(m.instance).get(resource, {}) if gate is None or with_setups else {}
+    # the arcs enforce the hard setups only (a soft rule's shortfall is a penalty: setup_times below)
+    times = setup_matrices(m.instance, hard_only=True).get(resource, {}) if gate is None or with_setups else {}
     c = cache[key] = Circuit(nodes)
     index = {node: i + 1 for i, node in enumerate(nodes)}
     arcs: list[tuple[int, int, Any]] = []
@@ -106,37 +112,64 @@ def setup_time_expr(m: CpsatModel) -> cp_model.LinearExprT:
 
 @encoder(SetupTimes)
 def setup_times(m: CpsatModel, c: SetupTimes) -> None:
-    """One circuit per resource with setup rows; the arcs enforce ``E_i + s_ij ≤ S_j``."""
-    if not c.hard:
-        raise unsupported("cpsat", c, form="soft")
-    for resource in c.matrix():
-        circuit(m, resource)  # with_setups: the arcs of this rule's circuit carry its setup times
+    """One circuit per resource with setup rows; hard: the arcs enforce ``E_i + s_ij ≤ S_j``. Soft:
+    the arcs leave the setup out and each taken arc with a setup costs its shortfall
+    ``σ_ij ≥ E_i + s_ij − S_j`` (``σ_ij ∈ [0, s_ij]``, enforced by ``l_ij``; tight under minimisation),
+    the kind's amount for a consecutive pair."""
+    for resource, times in c.matrix().items():
+        arcs = circuit(m, resource).arcs  # with_setups: the arcs of a hard rule's circuit carry its setup times
+        if c.hard:
+            continue
+        for (i, j), literal in arcs.items():
+            need = times.get((i[0], j[0]), 0)
+            if need:
+                short = m.model.new_int_var(0, need, f"short_{resource}_{i[0]}_{j[0]}")
+                m.model.add(short >= m.end[i[0]] + need - m.start[j[0]]).only_enforce_if(literal)
+                m.penalize(c, short)
 
 
 @encoder(NoIdle)
 def no_idle(m: CpsatModel, c: NoIdle) -> None:
-    """On every arc of the resource's circuit, ``S_j ≤ E_i + s_ij`` (the setup rows give ``≥``)."""
-    if not c.hard:
-        raise unsupported("cpsat", c, form="soft")
+    """On every arc of the resource's circuit, hard: ``S_j ≤ E_i + s_ij`` (the setup rows give ``≥``);
+    soft: the idle time ``ι_ij ≥ S_j − E_i − s_ij`` (``ι_ij ≥ 0``, enforced by ``l_ij``) is the penalty."""
     times = setup_matrices(m.instance)
     for resource in _unary_scope(m, c.resources):
         s = times.get(resource, {})
         for (i, j), literal in circuit(m, resource, with_setups=False).arcs.items():
-            m.model.add(m.start[j[0]] <= m.end[i[0]] + s.get((i[0], j[0]), 0)).only_enforce_if(literal)
+            gap = m.start[j[0]] - m.end[i[0]] - s.get((i[0], j[0]), 0)
+            if c.hard:
+                m.model.add(gap <= 0).only_enforce_if(literal)
+                continue
+            idle = m.model.new_int_var(0, 2 * m.horizon, f"idle_{resource}_{i[0]}_{j[0]}")
+            m.model.add(idle >= gap).only_enforce_if(literal)
+            m.penalize(c, idle)
 
 
 @encoder(Consecutive)
 def consecutive(m: CpsatModel, c: Consecutive) -> None:
     """For every resource both can use and every pair of their modes on it: both chosen ⇒ the arc
-    ``a → b`` of the circuit is taken."""
-    if not c.hard:
-        raise unsupported("cpsat", c, form="soft")
+    ``a → b`` of the circuit is taken (a mode of zero duration is in no sequence: both chosen is
+    then a violation). Soft: one Boolean per pair of modes, ``v ⇔ p_i ∧ p_j ∧ ¬l_ij``, costs 1."""
     for p in c.pairs:
         for resource in _shared_unary(m, p.before, p.after):
             arcs = circuit(m, resource, with_setups=False).arcs
-            for (i, j), literal in arcs.items():
-                if i[0] == p.before and j[0] == p.after:
-                    m.model.add_bool_or([literal, _negated(m.present[i]), _negated(m.present[j])])
+            for i, j in _mode_pairs(m, p.before, p.after, resource):
+                broken = [m.present[i], m.present[j]] + ([_negated(arcs[(i, j)])] if (i, j) in arcs else [])
+                if c.hard:
+                    m.model.add_bool_or([_negated(literal) for literal in broken])
+                    continue
+                violated = m.model.new_bool_var(f"apart_{p.before}_{p.after}_{resource}")
+                m.model.add_bool_and(broken).only_enforce_if(violated)
+                m.model.add_bool_or([_negated(literal) for literal in broken] + [violated])
+                m.penalize(c, violated)
+
+
+def _mode_pairs(m: CpsatModel, a: str, b: str, resource: str) -> list[tuple[Node, Node]]:
+    """The (activity, mode) pairs of ``a`` and ``b`` whose modes both use ``resource``."""
+    def modes(name: str) -> list[Node]:
+        return [(name, k) for k, mode in enumerate(m.ctx.activities[name].modes, start=1)
+                if any(u.resource == resource and u.amount for u in mode.uses)]
+    return [(i, j) for i in modes(a) for j in modes(b)]
 
 
 def _negated(literal: Any) -> Any:

@@ -26,7 +26,8 @@ Formulation per kind, and why:
 
 - ``time_window``: bounds on S and E as rows (soft: deficit/excess variables).
 - ``resource_downtime``: per mode and downtime window it could meet, one binary choosing
-  "before" or "after" with big-Ms from the start window (none when the window decides).
+  "before" or "after" with big-Ms from the start window (none when the window decides). Pausable
+  breaks: two threshold binaries per operation and break in work coordinates (``pausable.py``).
 - ``tardiness``: ``T ≥ E_a − due`` per activity of the target, ``T ≥ 0`` (hard: ``E_a ≤ due``).
 
 Soft ``unary_no_overlap``, ``cumulative_renewable`` and ``resource_downtime`` are not encoded
@@ -76,13 +77,11 @@ def _amount(mode: Any, resource: str) -> int:
 def precedence(m: PyomoModel, c: PrecedenceLag) -> None:
     """``S_b ≥ E_a + lag``; soft: ``S_b ≥ E_a + lag − M·broken``, one penalty unit per broken edge.
     The other relations (``X_a + δ ≤ Y_b``, ``X_a + δ = Y_b``) go through :func:`_general_precedence`."""
-    acts = m.ctx.activities
     for e in c.edges:
         if e.relation != "e->s":
             _general_precedence(m, c, e)
             continue
-        longest = max(mode.duration for mode in acts[e.before].modes)
-        big_m = max(0, m.lst[e.before] + longest + e.lag - m.est[e.after])
+        big_m = max(0, m.latest_end(e.before) + e.lag - m.est[e.after])
         off = m.left_out(e.before, e.after)  # vacuous when an optional end is left out
         if c.hard:
             m.add(c.id, m.start[e.after] >= m.end[e.before] + e.lag - big_m * off)
@@ -94,7 +93,7 @@ def precedence(m: PyomoModel, c: PrecedenceLag) -> None:
 
 def _general_precedence(m: PyomoModel, c: PrecedenceLag, e: Edge) -> None:
     """``X_a + δ ≤ Y_b`` or ``= Y_b``; soft: each side relaxed by ``M·broken`` with M the widest gap
-    two time points of the model can have (every start and end lies in [0, horizon + longest mode])."""
+    two time points of the model can have (every start and end lies in [0, the later latest end])."""
     x = (m.start if e.relation[0] == "s" else m.end)[e.before] + e.lag
     y = (m.start if e.relation[-1] == "s" else m.end)[e.after]
     at = "=" in e.relation
@@ -102,8 +101,7 @@ def _general_precedence(m: PyomoModel, c: PrecedenceLag, e: Edge) -> None:
     if c.hard and isinstance(off, int):
         m.add(c.id, x == y if at else x <= y)
         return
-    longest = max(mode.duration for a in (e.before, e.after) for mode in m.ctx.activities[a].modes)
-    big_m = m.horizon + longest + abs(e.lag)
+    big_m = max(m.horizon, m.latest_end(e.before), m.latest_end(e.after)) + abs(e.lag)
     broken = 0 if c.hard else m.new_var("broken", 0, 1, binary=True)
     m.add(c.id, x <= y + big_m * (broken + off))
     if at:
@@ -113,14 +111,14 @@ def _general_precedence(m: PyomoModel, c: PrecedenceLag, e: Edge) -> None:
 
 
 def _unary_modes(m: PyomoModel, resources: list[str]) -> dict[str, list[tuple[int, int, frozenset[str]]]]:
-    """For each activity: (mode number, duration, unary resources in scope) of every mode of
+    """For each activity: (mode number, latest end, unary resources in scope) of every mode of
     positive duration that uses one (zero-length intervals never conflict)."""
     out: dict[str, list[tuple[int, int, frozenset[str]]]] = {}
     for a in m.instance.activities:
         for k, mode in enumerate(a.modes, start=1):
             used = frozenset(r for r in resources if _amount(mode, r))
             if used and mode.duration > 0:
-                out.setdefault(a.name, []).append((k, mode.duration, used))
+                out.setdefault(a.name, []).append((k, m.ctx.stretched(mode, m.lst[a.name]), used))
     return out
 
 
@@ -132,18 +130,16 @@ def unary(m: PyomoModel, c: UnaryNoOverlap) -> None:
         raise unsupported("pyomo", c, form="soft")
     users = _unary_modes(m, _scope(m, c.resources, "unary"))
     for a, b in combinations(users, 2):
-        clashes = [(ka, da, kb, db) for ka, da, ra in users[a] for kb, db, rb in users[b] if ra & rb]
+        clashes = [(ka, la, kb, lb) for ka, la, ra in users[a] for kb, lb, rb in users[b] if ra & rb]
         # the start windows alone may already order the pair (then no binary is needed)
-        if not clashes or all(m.lst[a] + da <= m.est[b] for _ka, da, _kb, _db in clashes) \
-                or all(m.lst[b] + db <= m.est[a] for _ka, _da, _kb, db in clashes):
+        if not clashes or all(la <= m.est[b] for _ka, la, _kb, _lb in clashes) \
+                or all(lb <= m.est[a] for _ka, _la, _kb, lb in clashes):
             continue
         before = m.new_var("order", 0, 1, binary=True)  # 1: a before b
-        for ka, da, kb, db in clashes:
+        for ka, la, kb, lb in clashes:
             off = 2 - m.present[(a, ka)] - m.present[(b, kb)]  # 0 exactly when both modes are chosen
-            m_ab = max(0, m.lst[a] + da - m.est[b])
-            m_ba = max(0, m.lst[b] + db - m.est[a])
-            m.add(c.id, m.start[a] + da <= m.start[b] + m_ab * (1 - before + off))
-            m.add(c.id, m.start[b] + db <= m.start[a] + m_ba * (before + off))
+            m.add(c.id, m.mode_end(a, ka) <= m.start[b] + max(0, la - m.est[b]) * (1 - before + off))
+            m.add(c.id, m.mode_end(b, kb) <= m.start[a] + max(0, lb - m.est[a]) * (before + off))
 
 
 def _start_binaries(m: PyomoModel, names: list[str]) -> dict[tuple[str, int, int], Any]:
@@ -180,8 +176,8 @@ def cumulative(m: PyomoModel, c: CumulativeRenewable) -> None:
     resources = _scope(m, c.resources, "renewable")
     acts = m.instance.activities
     users = [a.name for a in acts if any(_amount(mode, r) and mode.duration > 0 for mode in a.modes for r in resources)]
-    nonzeros = sum(mode.duration * (m.lst[a.name] - m.est[a.name] + 1) for a in acts if a.name in users
-                   for mode in a.modes for r in resources if _amount(mode, r))
+    nonzeros = sum((m.ctx.stretched(mode, m.lst[a.name]) - m.lst[a.name]) * (m.lst[a.name] - m.est[a.name] + 1)
+                   for a in acts if a.name in users for mode in a.modes for r in resources if _amount(mode, r))
     if nonzeros > MAX_RESOURCE_NONZEROS:
         raise _too_large(m, f"{nonzeros:,} nonzeros in its resource rows (limit {MAX_RESOURCE_NONZEROS:,})")
     z = _start_binaries(m, users)
@@ -198,10 +194,11 @@ def _capacity_rows(m: PyomoModel, c: CumulativeRenewable, resource: str, z: dict
             q = _amount(mode, resource)
             if not q or mode.duration <= 0:
                 continue
-            for s in range(m.est[a.name], m.lst[a.name] + 1):  # a start at s runs during [s, s + d)
-                for t in range(s, s + mode.duration):
+            # a start at s runs during [s, s + d), stretched over the breaks its work pauses over
+            for s in range(m.est[a.name], m.lst[a.name] + 1):
+                for t in range(s, m.ctx.stretched(mode, s)):
                     demand.setdefault(t, []).append(q * z[(a.name, k, s)])
-            for t in range(m.est[a.name], m.lst[a.name] + mode.duration):
+            for t in range(m.est[a.name], m.ctx.stretched(mode, m.lst[a.name])):
                 peak[t] = peak.get(t, 0) + q
     for t in sorted(demand):
         if peak[t] > capacity:  # otherwise the row can never bind
@@ -234,17 +231,17 @@ def time_window(m: PyomoModel, c: TimeWindow) -> None:
     under minimisation)."""
     for w in c.windows:
         for name in members(m.ctx, w.target):
-            longest = max(mode.duration for mode in m.ctx.activities[name].modes)
+            latest = m.latest_end(name)
             if name in m.performed:
-                _optional_window(m, c, w, name, m.lst[name] + longest)
+                _optional_window(m, c, w, name, latest)
                 continue
             m.bounded(c, m.start[name], w.release, None, m.lst[name])
             if w.deadline is not None:
-                m.bounded(c, m.end[name], None, w.deadline, m.lst[name] + longest)
+                m.bounded(c, m.end[name], None, w.deadline, latest)
             if w.latest_start is not None:
                 m.bounded(c, m.start[name], None, w.latest_start, m.lst[name])
             if w.earliest_end is not None:
-                m.bounded(c, m.end[name], w.earliest_end, None, m.lst[name] + longest)
+                m.bounded(c, m.end[name], w.earliest_end, None, latest)
 
 
 def _optional_window(m: PyomoModel, c: TimeWindow, w: Window, name: str, latest_end: int) -> None:
@@ -264,12 +261,13 @@ def _optional_window(m: PyomoModel, c: TimeWindow, w: Window, name: str, latest_
 @encoder(ResourceDowntime)
 def downtime(m: PyomoModel, c: ResourceDowntime) -> None:
     """Per mode using a resource and downtime window [s, e) it could overlap, a binary ``after``:
-    ``S_a ≥ e − M·(1 − after + 1 − y[a,k])`` and ``S_a + d_{a,k} ≤ s + M·(after + 1 − y[a,k])``.
-    Pausable breaks (stretched durations) are not linearised here: E501 points to CP-SAT."""
+    ``S_a ≥ e − M·(1 − after + 1 − y[a,k])`` and ``E_{a,k} ≤ s + M·(after + 1 − y[a,k])``.
+    Pausable breaks are built into the variables of the activities that use the resource (their
+    starts lie outside the breaks and their ends are stretched: ``backends/pyomo/pausable.py``)."""
     if not c.hard:
         raise unsupported("pyomo", c, form="soft")
     if c.pausable:
-        raise unsupported("pyomo", c, form="pausable")
+        return
     by_resource: dict[str, list[tuple[int, int]]] = {}
     for w in c.windows:
         by_resource.setdefault(w.resource, []).append((w.start, w.end))
@@ -284,16 +282,17 @@ def downtime(m: PyomoModel, c: ResourceDowntime) -> None:
 def _avoid_windows(m: PyomoModel, c: ResourceDowntime, name: str, k: int, duration: int,
                    windows: list[tuple[int, int]]) -> None:
     est, lst = m.est[name], m.lst[name]
+    latest = m.ctx.stretched(m.ctx.activities[name].modes[k - 1], lst)  # lst + d unless it pauses over breaks
     off = 1 - m.present[(name, k)]  # 0 exactly when mode k is chosen
     for start, end in windows:
-        if lst + duration <= start or est >= end:
+        if latest <= start or est >= end:
             continue  # the start window alone keeps the activity clear of this downtime
         if est + duration > start:  # it cannot finish before the window: it must wait
             m.add(c.id, m.start[name] >= end - (end - est) * off)
             continue
         after = m.new_var("after", 0, 1, binary=True)
         m.add(c.id, m.start[name] >= end - (end - est) * (1 - after + off))
-        m.add(c.id, m.start[name] + duration <= start + (lst + duration - start) * (after + off))
+        m.add(c.id, m.mode_end(name, k) <= start + (latest - start) * (after + off))
 
 
 @encoder(Tardiness)
@@ -309,7 +308,7 @@ def tardiness(m: PyomoModel, c: Tardiness) -> None:
             continue
         if d.weight <= 0:
             continue
-        latest = max(m.lst[n] + max(mode.duration for mode in m.ctx.activities[n].modes) for n in names)
+        latest = max(m.latest_end(n) for n in names)
         late = m.new_var("tardy", 0, max(0, latest - d.due))
         for name in names:
             m.add(c.id, late >= m.end[name] - d.due)

@@ -3,7 +3,8 @@
 Interval families: per activity an integer start ``S_a ∈ [est_a, lst_a]`` (earliest start from
 the hard precedences, latest from a horizon minus the activity's tail) and, for activities
 with several modes, binaries ``y[a,k]`` with ``Σ_k y[a,k] = 1``; the duration is the linear
-expression ``d_a = Σ_k d_{a,k}·y[a,k]`` (a constant for a single mode) and ``E_a = S_a + d_a``.
+expression ``d_a = Σ_k d_{a,k}·y[a,k]`` (a constant for a single mode) and ``E_a = S_a + d_a``;
+an activity whose work pauses over breaks has an end variable instead (``pausable.py``).
 The horizon is the best serial-heuristic makespan (as in the CP-SAT model), which keeps
 every big-M of ``interval.py`` small.
 
@@ -33,6 +34,7 @@ from typing import Any, Literal
 import pyomo.environ as pyo
 
 from schedc.backends.base import encode_all, registrar
+from schedc.backends.pyomo.pausable import pausable_variables
 from schedc.heuristics import earliest_starts, schedule_horizon, tails
 from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, ValueFilter, Windows
@@ -234,6 +236,12 @@ class PyomoModel:
             self.duration[a.name] = pyo.quicksum(m.duration * self.model.y[(a.name, k)]
                                                  for k, m in enumerate(a.modes, start=1))
         self.end = {a: self.start[a] + self.duration[a] for a in names}
+        #: the (activity, mode) pairs whose work pauses over breaks: the end is a variable (pausable.py)
+        self.pausing = {(a.name, k) for a in acts for k, mode in enumerate(a.modes, start=1)
+                        if mode.duration > 0 and self.ctx.breaks and self.ctx.mode_breaks(mode)}
+        for a in acts:
+            if any((a.name, k) in self.pausing for k in range(1, len(a.modes) + 1)):
+                pausable_variables(self, a)
 
     def _optional_variables(self, a: Any) -> None:
         """An optional activity: ``p_a`` binary; one mode: its presence is ``p_a`` (the duration stays
@@ -248,6 +256,16 @@ class PyomoModel:
         self.add("modes", pyo.quicksum(self.model.y[(a.name, k)] for k in range(1, len(a.modes) + 1)) == performed)
         self.duration[a.name] = pyo.quicksum(m.duration * self.model.y[(a.name, k)]
                                              for k, m in enumerate(a.modes, start=1))
+
+    def latest_end(self, name: str) -> int:
+        """The latest end of an activity in any mode (its work stretched over breaks from ``lst``)."""
+        return max(self.ctx.stretched(mode, self.lst[name]) for mode in self.ctx.activities[name].modes)
+
+    def mode_end(self, name: str, k: int) -> Any:
+        """``E_a`` when mode k is chosen: ``S_a + d_{a,k}``, or the end variable of a mode pausing over breaks."""
+        if (name, k) in self.pausing:
+            return self.end[name]
+        return self.start[name] + self.ctx.activities[name].modes[k - 1].duration
 
     def left_out(self, *names: str) -> Any:
         """``Σ (1 − p_a)`` over those of ``names`` that are optional: 0 exactly when all are performed
@@ -356,8 +374,7 @@ class PyomoModel:
             has_successor = {p for preds in self.preds.values() for p, _lag in preds}
             for name, end in self.end.items():
                 if name not in has_successor:
-                    latest = self.lst[name] + max(mode.duration for mode in self.ctx.activities[name].modes)
-                    self.add("makespan", self.model.C >= end - latest * self.left_out(name))
+                    self.add("makespan", self.model.C >= end - self.latest_end(name) * self.left_out(name))
         return self.makespan
 
     def fix(self, solution: Solution) -> None:

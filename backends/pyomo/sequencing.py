@@ -12,6 +12,10 @@ positive), so the arcs form one path, the processing order. Size: n² binaries a
 resource of n nodes; big-M rather than time-indexed because a time index costs n·H binaries and
 the horizons of these instances (hundreds of units) exceed their machine loads (tens of
 operations). A resource with more than :data:`MAX_ARCS` arcs is refused with E501.
+
+The arcs carry the setups of the hard rules only; a soft rule's amount on an arc (the setup
+shortfall, the idle time, a pair not directly consecutive) is a penalty variable bounded from
+below by a big-M row, tight under minimisation.
 """
 
 from __future__ import annotations
@@ -20,7 +24,6 @@ from typing import Any
 
 import pyomo.environ as pyo
 
-from schedc.backends.base import unsupported
 from schedc.backends.pyomo.model import PyomoModel, encoder
 from schedc.diagnostics import SchedcError
 from schedc.kinds import Constraint
@@ -52,7 +55,7 @@ def successors(m: PyomoModel, resource: str, owner: Constraint) -> Successors:
         raise SchedcError.at("E501", f"the pyomo backend's successor model of {resource} would need "
                              f"{len(nodes) ** 2} arc binaries (limit {MAX_ARCS}) for constraint {owner.id}",
                              hint="use --backend cpsat (a circuit constraint)")
-    times = setup_matrices(m.instance).get(resource, {})
+    times = setup_matrices(m.instance, hard_only=True).get(resource, {})  # a soft rule's shortfall is a penalty
     s = m.cache[key] = Successors(nodes)
     for node in nodes:
         s.first[node] = m.new_var("first", 0, 1, binary=True)
@@ -71,7 +74,7 @@ def successors(m: PyomoModel, resource: str, owner: Constraint) -> Successors:
         m.add("sequence", pyo.quicksum(s.first.values()) <= 1)
     for (i, j), z in s.arcs.items():
         setup = times.get((i[0], j[0]), 0)
-        big_m = max(0, _latest_end(m, i[0]) + setup - m.est[j[0]])
+        big_m = max(0, m.latest_end(i[0]) + setup - m.est[j[0]])
         m.add("sequence", m.start[j[0]] >= m.end[i[0]] + setup - big_m * (1 - z))
     return s
 
@@ -83,10 +86,6 @@ def _users(m: PyomoModel, resource: str) -> list[tuple[str, int, Any]]:
             if mode.duration > 0 and any(u.resource == resource and u.amount for u in mode.uses):
                 out.append((a.name, k, mode))
     return out
-
-
-def _latest_end(m: PyomoModel, name: str) -> int:
-    return m.lst[name] + max(mode.duration for mode in m.ctx.activities[name].modes)
 
 
 def setup_time_expr(m: PyomoModel) -> Any:
@@ -102,37 +101,66 @@ def setup_time_expr(m: PyomoModel) -> Any:
 
 @encoder(SetupTimes)
 def setup_times(m: PyomoModel, c: SetupTimes) -> None:
-    """One successor model per resource with setup rows (see the module docstring)."""
-    if not c.hard:
-        raise unsupported("pyomo", c, form="soft")
-    for resource in c.matrix():
-        successors(m, resource, c)
+    """One successor model per resource with setup rows (see the module docstring); its arcs carry
+    the hard rules' setups. Soft: each arc with a setup costs its shortfall
+    ``σ_ij ≥ E_i + s_ij − S_j − M·(1 − z_ij)``, ``σ_ij ∈ [0, s_ij]`` (tight under minimisation), the
+    kind's amount for a consecutive pair."""
+    for resource, times in c.matrix().items():
+        arcs = successors(m, resource, c).arcs
+        if c.hard:
+            continue
+        for (i, j), z in arcs.items():
+            need = times.get((i[0], j[0]), 0)
+            if need:
+                short = m.new_var("shortfall", 0, need)
+                big_m = max(0, m.latest_end(i[0]) + need - m.est[j[0]])
+                m.add(c.id, short >= m.end[i[0]] + need - m.start[j[0]] - big_m * (1 - z))
+                m.penalize(c, short)
 
 
 @encoder(NoIdle)
 def no_idle(m: PyomoModel, c: NoIdle) -> None:
-    """On every arc: ``S_j ≤ E_i + s_ij + M·(1 − z_ij)`` (the successor model gives ``≥``)."""
-    if not c.hard:
-        raise unsupported("pyomo", c, form="soft")
+    """On every arc, hard: ``S_j ≤ E_i + s_ij + M·(1 − z_ij)`` (the successor model gives ``≥``);
+    soft: the idle time ``ι_ij ≥ S_j − E_i − s_ij − M·(1 − z_ij)``, ``ι_ij ≥ 0``, is the penalty."""
     times = setup_matrices(m.instance)
     scope = [r.name for r in m.instance.resources if r.kind == "unary"] if c.resources == "all" else c.resources
     for resource in scope:
         s = times.get(resource, {})
         for (i, j), z in successors(m, resource, c).arcs.items():
             big_m = max(0, m.lst[j[0]] - m.est[i[0]])
-            m.add(c.id, m.start[j[0]] <= m.end[i[0]] + s.get((i[0], j[0]), 0) + big_m * (1 - z))
+            gap = m.start[j[0]] - m.end[i[0]] - s.get((i[0], j[0]), 0)
+            if c.hard:
+                m.add(c.id, gap <= big_m * (1 - z))
+                continue
+            idle = m.new_var("idle", 0, big_m)
+            m.add(c.id, idle >= gap - big_m * (1 - z))
+            m.penalize(c, idle)
 
 
 @encoder(Consecutive)
 def consecutive(m: PyomoModel, c: Consecutive) -> None:
-    """Both modes on a shared resource chosen ⇒ the arc is taken: ``z_ab ≥ p_a + p_b − 1``."""
-    if not c.hard:
-        raise unsupported("pyomo", c, form="soft")
+    """Both modes on a shared resource chosen ⇒ the arc is taken: ``z_ab ≥ p_a + p_b − 1`` (a mode of
+    zero duration is in no sequence: ``p_a + p_b ≤ 1``). Soft: ``v ≥ p_a + p_b − 1 − z_ab``, ``v ∈ {0, 1}``,
+    costs 1 (tight under minimisation)."""
     for p in c.pairs:
         for resource in _shared_unary(m, p.before, p.after):
-            for (i, j), z in successors(m, resource, c).arcs.items():
-                if i[0] == p.before and j[0] == p.after:
-                    m.add(c.id, z >= m.present[i] + m.present[j] - 1)
+            arcs = successors(m, resource, c).arcs
+            for i, j in _mode_pairs(m, p.before, p.after, resource):
+                apart = m.present[i] + m.present[j] - 1 - arcs.get((i, j), 0)  # 1 exactly when violated
+                if c.hard:
+                    m.add(c.id, apart <= 0)
+                    continue
+                violated = m.new_var("apart", 0, 1, binary=True)
+                m.add(c.id, violated >= apart)
+                m.penalize(c, violated)
+
+
+def _mode_pairs(m: PyomoModel, a: str, b: str, resource: str) -> list[tuple[Node, Node]]:
+    """The (activity, mode) pairs of ``a`` and ``b`` whose modes both use ``resource``."""
+    def modes(name: str) -> list[Node]:
+        return [(name, k) for k, mode in enumerate(m.ctx.activities[name].modes, start=1)
+                if any(u.resource == resource and u.amount for u in mode.uses)]
+    return [(i, j) for i in modes(a) for j in modes(b)]
 
 
 def _shared_unary(m: PyomoModel, a: str, b: str) -> list[str]:

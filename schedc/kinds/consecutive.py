@@ -4,7 +4,9 @@ Formal meaning: for every row (a, b) and every unary resource r that the chosen 
 and b use, b is the successor of a in the sequence of r (the performed activities using r with a
 positive duration, by start; see :mod:`schedc.kinds.setup_times`): ``E_a ≤ S_b`` and no other
 activity of the sequence starts in ``[S_a, S_b]``. A setup time may still separate them. A row
-with an activity left out (optional), or whose modes share no unary resource, holds vacuously.
+with an activity left out (optional), or whose modes share no unary resource, holds vacuously; one
+whose chosen modes share r but one of them has zero duration is broken (that activity is in no
+sequence).
 
 Counting rule: one violation per row and shared resource where b does not directly follow a.
 

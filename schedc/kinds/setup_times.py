@@ -103,12 +103,12 @@ def total_setup_time(ctx: EvalContext, view: View) -> int:
                for pair in consecutive_pairs(view, resource))
 
 
-def setup_matrices(instance: Instance) -> dict[str, dict[tuple[str, str], int]]:
-    """Every active setup row of the instance, per resource (rows of several rules merged, the
-    largest time kept)."""
+def setup_matrices(instance: Instance, hard_only: bool = False) -> dict[str, dict[tuple[str, str], int]]:
+    """Every active setup row of the instance (of its hard rules only, with ``hard_only``), per
+    resource (rows of several rules merged, the largest time kept)."""
     out: dict[str, dict[tuple[str, str], int]] = {}
     for c in instance.constraints:
-        if isinstance(c, SetupTimes) and c.active:
+        if isinstance(c, SetupTimes) and c.active and (c.hard or not hard_only):
             for resource, times in c.matrix().items():
                 merged = out.setdefault(resource, {})
                 for pair, time in times.items():
