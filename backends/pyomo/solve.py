@@ -1,8 +1,8 @@
 """Solving a Pyomo model with a MILP solver and turning its answer into a verified :class:`SolveResult`.
 
-HiGHS (through ``highspy``) is the default solver and runs through Pyomo's ``highs``
-interface (``pyomo.contrib.solver``: time limit, threads, incumbent and dual bound in one
-results object). Any other MILP solver Pyomo knows and finds installed (``appsi_highs``,
+HiGHS (through ``highspy``) is the default solver; it receives the model as matrices compiled
+by Pyomo's standard-form compiler (:mod:`schedc.backends.pyomo.highs_direct` says why). Any
+other MILP solver Pyomo knows and finds installed (``appsi_highs``,
 ``cbc``, ``glpk``, ``gurobi``, …) runs through the legacy ``SolverFactory`` interface with its
 ``timelimit`` keyword; those solvers keep their own default gap tolerances.
 
@@ -24,6 +24,7 @@ import msgspec
 import pyomo.environ as pyo
 
 from schedc.backends.base import SolverDisagreement, SolveResult, Status, check_agreement, gap_pct
+from schedc.backends.pyomo.highs_direct import solve_direct
 from schedc.backends.pyomo.model import PyomoModel
 from schedc.diagnostics import SchedcError
 from schedc.evaluate import evaluate
@@ -56,6 +57,8 @@ class Run:
     objective: float | None
     bound: float | None
     loaded: bool
+    #: seconds spent translating the model for the solver (counted as model building)
+    compile_seconds: float = 0.0
 
 
 def check_solver(name: str) -> None:
@@ -96,26 +99,20 @@ def _use_threads(threads: int) -> None:
 
 
 def run_highs(m: PyomoModel, options: SolveOptions) -> Run:
-    """HiGHS through ``pyomo.contrib.solver`` (loads the incumbent's values when there is one)."""
-    from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition
-    from pyomo.contrib.solver.solvers.highs import Highs
-
+    """HiGHS on the model's matrices (see :mod:`schedc.backends.pyomo.highs_direct`); loads the incumbent."""
     extra = _highs_options(options)
     threads = int(extra.pop("threads"))  # type: ignore[call-overload]
     _use_threads(threads)
-    results = Highs().solve(m.model, time_limit=options.time_limit, threads=threads, load_solutions=False,
-                            raise_exception_on_nonoptimal_result=False, solver_options=extra)
-    loaded = results.solution_status in (SolutionStatus.optimal, SolutionStatus.feasible)
-    if loaded:
-        results.solution_loader.load_vars()
-    condition = results.termination_condition
-    if condition == TerminationCondition.convergenceCriteriaSatisfied and loaded:
+    extra["threads"] = threads
+    outcome = solve_direct(m.model, options.time_limit, extra)
+    if outcome.status == "Optimal" and outcome.loaded:
         status: Status = "optimal"
-    elif condition in (TerminationCondition.provenInfeasible, TerminationCondition.infeasibleOrUnbounded):
+    elif outcome.status in ("Infeasible", "Primal infeasible or unbounded"):
         status = "infeasible"  # every variable is bounded, so "or unbounded" cannot be the case
     else:
-        status = "feasible" if loaded else "unknown"
-    return Run(status, results.incumbent_objective if loaded else None, _integral(results.objective_bound), loaded)
+        status = "feasible" if outcome.loaded else "unknown"
+    return Run(status, outcome.objective if outcome.loaded else None, _integral(outcome.bound), outcome.loaded,
+               outcome.compile_seconds)
 
 
 def run_legacy(m: PyomoModel, options: SolveOptions) -> Run:
@@ -193,6 +190,7 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     built = time.perf_counter() - began
     outcome = run(m, options)
     seconds = time.perf_counter() - began
+    built += outcome.compile_seconds
     solution = extract_solution(m) if outcome.loaded else None
     status = outcome.status
     if solution is None and m.hint is not None and status == "unknown":
