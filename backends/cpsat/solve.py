@@ -133,6 +133,8 @@ def _from_start(m: CpsatModel, start: Solution, solver: cp_model.CpSolver, secon
 
 def _better_start(m: CpsatModel, start: Solution | None) -> Solution | None:
     """The better feasible one of the model's heuristic schedule and ``start`` (by the objective)."""
+    if start is None:  # the model's own schedule was verified when it was chosen (schedule_horizon)
+        return m.hint
     candidates = [s for s in (m.hint, start) if s is not None]
     scored = [(r.objective, k, s) for k, s in enumerate(candidates)
               if (r := evaluate(m.ctx, s)).feasible and r.objective is not None]

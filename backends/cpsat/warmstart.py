@@ -48,7 +48,7 @@ def bound_makespan(m: CpsatModel, upper: int) -> None:
     if getattr(m, "makespan", None) is None:
         return
     m.model.add(m.makespan <= upper)
-    for name, tail in tails(m.instance).items():
+    for name, tail in (getattr(m, "tail", None) or tails(m.instance)).items():
         m.model.add(m.start[name] <= upper - tail)
 
 

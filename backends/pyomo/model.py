@@ -207,8 +207,8 @@ class PyomoModel:
                     if e.end_start and e.before not in self.ctx.optional and e.after not in self.ctx.optional:
                         self.preds[e.after].append((e.before, e.lag))
         self.est = earliest_starts(self.instance, self.preds)
-        self.horizon, self.hint = schedule_horizon(self.ctx, self.preds, self.fixed)
         tail = tails(self.instance)
+        self.horizon, self.hint = schedule_horizon(self.ctx, self.preds, self.fixed, tail)
         self.lst = {a.name: max(self.est[a.name], self.horizon - tail[a.name]) for a in acts}
         names = [a.name for a in acts]
         self.model.S = pyo.Var(names, domain=pyo.NonNegativeIntegers,
