@@ -16,14 +16,17 @@ from __future__ import annotations
 
 import logging
 import math
+import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
+import numpy as np
 import pyomo.environ as pyo
 
-from schedc.backends.base import SolverDisagreement, SolveResult, Status, check_agreement, gap_pct
+from schedc.backends.base import SolverDisagreement, SolveResult, Status, better_start, check_agreement, gap_pct
 from schedc.backends.pyomo.model import PyomoModel
 from schedc.diagnostics import SchedcError
 from schedc.evaluate import evaluate
@@ -95,16 +98,68 @@ def _use_threads(threads: int) -> None:
     _scheduler_threads[:] = [threads]
 
 
-def run_highs(m: PyomoModel, options: SolveOptions) -> Run:
+@dataclass(frozen=True)
+class Warm:
+    """What a run gets beyond its options: a MIP start (decision variable → value, completed by
+    HiGHS) and an event that, once set from another thread, interrupts the solver."""
+
+    start: list[tuple[Any, int]] = field(default_factory=list)
+    stop: threading.Event | None = None
+
+
+def _quiet_interrupts(record: logging.LogRecord) -> bool:
+    """Drop pyomo's warning about HiGHS's status "interrupted" (pyomo 6.10 maps no status to it):
+    an interrupt is the portfolio's stop, asked for, and the run reports its best answer so far."""
+    return "kInterrupt" not in record.getMessage()
+
+
+logging.getLogger("pyomo.contrib.solver.solvers.highs").addFilter(_quiet_interrupts)
+
+
+def _started_highs(warm: Warm) -> Any:
+    """Pyomo's HiGHS interface (``pyomo.contrib.solver``) that hands HiGHS the MIP start and the
+    interrupt just before it runs: the persistent interface builds the ``highspy.Highs`` model
+    in ``solve`` and runs it in ``_solve``, so ``_solve`` is where the model and its column of
+    each Pyomo variable (``_pyomo_var_to_solver_var_map``, pyomo 6.10) exist."""
+    from pyomo.contrib.solver.solvers.highs import Highs
+
+    class StartedHighs(Highs):  # type: ignore[misc]
+        def _solve(self) -> Any:
+            highs = self._solver_model
+            columns = self._pyomo_var_to_solver_var_map
+            entries = {columns[id(var)]: value for var, value in warm.start if id(var) in columns}
+            if entries:
+                # a partial solution: HiGHS completes it by a MIP with these values fixed (bounded by
+                # its option mip_max_start_nodes) and starts from the result when it is feasible
+                # (https://github.com/ERGO-Code/HiGHS/blob/master/FEATURES.md, Highs::setSolution)
+                index = np.fromiter(entries, dtype=np.int32, count=len(entries))
+                highs.setSolution(len(entries), index, np.fromiter(entries.values(), dtype=np.float64,
+                                                                   count=len(entries)))
+            if warm.stop is not None:
+                stop = warm.stop
+
+                def interrupt(event: Any) -> None:  # HiGHS asks this at every interrupt point
+                    if stop.is_set():
+                        event.interrupt()
+
+                highs.cbSimplexInterrupt += interrupt
+                highs.cbIpmInterrupt += interrupt
+                highs.cbMipInterrupt += interrupt
+            return super()._solve()
+
+    return StartedHighs()
+
+
+def run_highs(m: PyomoModel, options: SolveOptions, warm: Warm | None = None) -> Run:
     """HiGHS through ``pyomo.contrib.solver`` (loads the incumbent's values when there is one)."""
     from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition
-    from pyomo.contrib.solver.solvers.highs import Highs
 
     extra = _highs_options(options)
     threads = int(extra.pop("threads"))  # type: ignore[call-overload]
     _use_threads(threads)
-    results = Highs().solve(m.model, time_limit=options.time_limit, threads=threads, load_solutions=False,
-                            raise_exception_on_nonoptimal_result=False, solver_options=extra)
+    results = _started_highs(warm or Warm()).solve(m.model, time_limit=options.time_limit, threads=threads,
+                                                   load_solutions=False, raise_exception_on_nonoptimal_result=False,
+                                                   solver_options=extra)
     loaded = results.solution_status in (SolutionStatus.optimal, SolutionStatus.feasible)
     if loaded:
         results.solution_loader.load_vars()
@@ -118,8 +173,9 @@ def run_highs(m: PyomoModel, options: SolveOptions) -> Run:
     return Run(status, results.incumbent_objective if loaded else None, _integral(results.objective_bound), loaded)
 
 
-def run_legacy(m: PyomoModel, options: SolveOptions) -> Run:
-    """Any other Pyomo solver through ``SolverFactory(name).solve`` (``timelimit`` keyword)."""
+def run_legacy(m: PyomoModel, options: SolveOptions, warm: Warm | None = None) -> Run:
+    """Any other Pyomo solver through ``SolverFactory(name).solve`` (``timelimit`` keyword; no
+    MIP start — :func:`solve` refuses one — and no interrupt)."""
     from pyomo.opt import SolutionStatus, TerminationCondition
 
     solver = pyo.SolverFactory(options.solver)
@@ -154,11 +210,12 @@ def _integral(value: object) -> float | None:
     return float(math.ceil(number - 1e-6))
 
 
-RUNNERS: dict[str, Callable[[PyomoModel, SolveOptions], Run]] = {"highs": run_highs}
+RUNNERS: dict[str, Callable[[PyomoModel, SolveOptions, Warm | None], Run]] = {"highs": run_highs}
+"""Solvers with a runner of their own: a MIP start and an interrupt (others: :func:`run_legacy`)."""
 
 
-def run(m: PyomoModel, options: SolveOptions) -> Run:
-    return RUNNERS.get(options.solver, run_legacy)(m, options)
+def run(m: PyomoModel, options: SolveOptions, warm: Warm | None = None) -> Run:
+    return RUNNERS.get(options.solver, run_legacy)(m, options, warm)
 
 
 def extract_solution(m: PyomoModel) -> Solution:
@@ -178,25 +235,33 @@ def _chosen(literal: object) -> bool:
 
 
 def solve(instance: Instance, family: Family, options: SolveOptions | None = None,
-          progress: Progress | None = None) -> SolveResult:
+          progress: Progress | None = None, start: Solution | None = None,
+          stop: threading.Event | None = None) -> SolveResult:
     """Build, solve, extract and verify; a solution the evaluator rejects raises SolverDisagreement.
 
-    When the solver ends without a solution of its own but the serial heuristic found one (it
-    sets the horizon of interval models), that verified heuristic schedule is reported as
-    ``feasible``. ``progress`` is called once, after the run: the Pyomo interface captures
-    the solver's output streams while it runs.
+    HiGHS starts from the better feasible one of ``start`` (a published or previous answer) and
+    the serial heuristic's schedule (which sets the horizon of interval models), given as the
+    values of the decision variables (:meth:`PyomoModel.decisions`) that HiGHS completes. When
+    the solver ends without a solution of its own, that verified start is reported as
+    ``feasible``. Setting ``stop`` (from another thread: the portfolio, when CP-SAT has proven
+    its answer) interrupts HiGHS at its next interrupt point. ``progress`` is called once, after
+    the run: the Pyomo interface captures the solver's output streams while it runs.
     """
     options = options or SolveOptions()
     check_solver(options.solver)
+    if start is not None and options.solver not in RUNNERS:
+        raise SchedcError.at("E506", f"the Pyomo solver {options.solver!r} takes no MIP start (--hint) here",
+                             hint="the default --solver highs takes one")
     began = time.perf_counter()
     m = PyomoModel(instance, family)
+    first = better_start(m.ctx, m.hint, start)
     built = time.perf_counter() - began
-    outcome = run(m, options)
+    outcome = run(m, options, Warm(m.decisions(first) if first is not None else [], stop))
     seconds = time.perf_counter() - began
     solution = extract_solution(m) if outcome.loaded else None
     status = outcome.status
-    if solution is None and m.hint is not None and status == "unknown":
-        solution, status = m.hint, "feasible"
+    if solution is None and first is not None and status == "unknown":
+        solution, status = first, "feasible"
     if solution is None:
         return SolveResult(instance=instance.name, backend="pyomo", status=status, objective=None,
                            bound=outcome.bound, bks=instance.meta.bks, gap_pct=None, seconds=seconds,
@@ -204,6 +269,10 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     result = evaluate(m.ctx, solution)
     check_agreement("pyomo", _claimed(instance, family, solution, outcome), result.objective, result.feasible,
                     result.components)
+    if first is not None and solution is not first and status != "optimal":
+        kept = evaluate(m.ctx, first)  # HiGHS may drop a start (one outside the model's horizon, say)
+        if kept.objective is not None and result.objective is not None and kept.objective < result.objective:
+            solution, result = first, kept
     if progress is not None and result.objective is not None:
         progress(result.objective, outcome.bound if outcome.bound is not None else float("nan"), seconds)
     return SolveResult(instance=instance.name, backend="pyomo", status=status, objective=result.objective,
