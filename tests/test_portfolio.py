@@ -99,6 +99,11 @@ def test_an_infeasible_or_missing_hint_is_reported_for_every_backend(tmp_path) -
         assert "Traceback" not in infeasible.output
     missing = runner.invoke(app, ["solve", spec, "--backend", "pyomo", "--hint", str(tmp_path / "none.txt")])
     assert missing.exit_code != 0 and "cannot read the hint" in missing.output
+    good = tmp_path / "good.txt"
+    assert runner.invoke(app, ["solve", spec, "--time-limit", "2", "-o", str(good)]).exit_code == 0
+    other = runner.invoke(app, ["solve", spec, "--backend", "pyomo", "--solver", "appsi_highs", "--hint", str(good)])
+    assert other.exit_code != 0 and "E506" in other.output and "takes no MIP start" in other.output
+    assert "Traceback" not in other.output
 
 
 def portfolio_case(name: str) -> Instance:
