@@ -191,3 +191,22 @@ def test_tabu_search_ends_when_asked() -> None:
 
     improve_jobshop(instance, serial_schedule(instance), time_limit=60.0, stop=stop)
     assert len(asked) == 1  # asked before the first move, and the search ended there
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_hint_goes_to_both_backends(monkeypatch, workers: int) -> None:  # noqa: ANN001
+    instance = jsplib("ft06")
+    family = load_family(instance.family)
+    hint = get_backend("cpsat").solve(instance, family, get_backend("cpsat").SolveOptions(time_limit=2)).solution
+    received: dict[str, object] = {}
+
+    def recorder(name: str, status: str):  # noqa: ANN202
+        def run(*_args, start=None, stop=None, **_kwargs) -> SolveResult:  # noqa: ANN001, ANN002, ANN003
+            received[name] = start
+            return result(name, status, 60, 50.0)
+        return run
+
+    monkeypatch.setattr(portfolio.cpsat, "solve", recorder("cpsat", "feasible"))
+    monkeypatch.setattr(portfolio.pyomo, "solve", recorder("pyomo", "feasible"))
+    portfolio.solve(instance, family, portfolio.SolveOptions(time_limit=2, workers=workers), start=hint)
+    assert received == {"cpsat": hint, "pyomo": hint}
