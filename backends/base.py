@@ -8,13 +8,16 @@ returns is re-checked by the shared evaluator before it is reported.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, Literal
 
 import msgspec
 
 from schedc.diagnostics import SchedcError, Span
 from schedc.kinds import Constraint, kind_name
+from schedc.kinds.context import EvalContext
 from schedc.solution import Solution
 
 Status = Literal["optimal", "feasible", "infeasible", "unknown", "invalid"]
@@ -118,3 +121,41 @@ def check_agreement(backend: str, claimed: int | None, evaluated: int | None, fe
     if claimed < evaluated or (optimal and claimed != evaluated):
         raise SolverDisagreement(f"{backend} claims objective {claimed} ({'optimal' if optimal else 'feasible'}) "
                                  f"but the verifier computes {evaluated} (components {dict(components)})")
+
+
+@contextmanager
+def stopping(stop: threading.Event | None, halt: Callable[[], None], every: float = 0.05) -> Iterator[None]:
+    """While the block runs, call ``halt`` (a solver's asynchronous stop) once ``stop`` is set,
+    from a watcher thread that looks every ``every`` seconds and repeats the call until the
+    block ends: a stop that comes before the solver has really started (CP-SAT ignores
+    ``stop_search`` until its solve is under way) is not lost."""
+    if stop is None:
+        yield
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(every):
+            if stop.is_set():
+                halt()
+
+    watcher = threading.Thread(target=watch, name="schedc-stop", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
+
+
+def better_start(ctx: EvalContext, own: Solution | None, start: Solution | None) -> Solution | None:
+    """The better feasible one (by the evaluator's objective; ties: ``own``) of a model's own
+    heuristic schedule ``own`` — verified when the model chose it — and a given ``start``."""
+    from schedc.evaluate import evaluate  # evaluate imports the kinds, whose encoders import this module
+
+    if start is None:
+        return own
+    candidates = [s for s in (own, start) if s is not None]
+    scored = [(r.objective, k, s) for k, s in enumerate(candidates)
+              if (r := evaluate(ctx, s)).feasible and r.objective is not None]
+    return min(scored, key=lambda t: (t[0], t[1]))[2] if scored else None

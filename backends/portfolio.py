@@ -10,17 +10,28 @@ How the cores are shared: with ``workers = W ≥ 2`` CP-SAT gets ``W − 1`` sea
 HiGHS one thread, so the two together use W cores; with ``W = 1`` they run one after the other,
 each for half of the budget. CP-SAT's search releases the interpreter lock, so the two runs
 overlap even though the Pyomo model is built in Python. When only one backend supports the
-instance it gets the whole budget and every worker. A ``start`` (``--hint``) goes to CP-SAT.
+instance it gets the whole budget and every worker. A ``start`` (``--hint``) goes to both:
+CP-SAT's solution hint, HiGHS's MIP start.
+
+What is stopped when: as soon as one backend *proves* its result — an optimal answer, or
+infeasibility — the other is stopped, so the wall time is that of the faster proof (plus the
+stopped backend's reporting of its best answer so far). CP-SAT is stopped through
+``CpSolver.stop_search`` (and its tabu-search start through its stop test); HiGHS through an
+interrupt callback that ends its simplex, interior-point or branch-and-bound run at the next
+interrupt point. A backend that merely ends its budget stops nothing. With ``W = 1`` (one after
+the other) a proof by CP-SAT, which runs first, skips the HiGHS run.
+
 The status is ``optimal`` when one backend proved its answer optimal or the best answer meets
-the best bound, ``infeasible`` when a backend proved the instance infeasible. The wall time is
-the longer of the two runs (a backend that finishes early does not stop the other).
+the best bound, ``infeasible`` when a backend proved the instance infeasible.
 """
 
 from __future__ import annotations
 
 import math
+import threading
+import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import msgspec
 
@@ -48,34 +59,66 @@ def supporting(instance: Instance) -> list[str]:
     return [name for name, module in (("cpsat", cpsat), ("pyomo", pyomo)) if kinds <= module.SUPPORTED_KINDS]
 
 
+PROOF = ("optimal", "infeasible")
+"""The statuses that settle an instance: a backend reporting one stops the other."""
+
+
 def solve(instance: Instance, family: Family, options: SolveOptions | None = None,
           progress: Progress | None = None, start: Solution | None = None) -> SolveResult:
-    """Run the supporting backends within ``options.time_limit`` and keep the best verified answer."""
+    """Run the supporting backends within ``options.time_limit`` and keep the best verified answer;
+    a proof by either stops the other."""
     options = options or SolveOptions()
     names = supporting(instance) or ["cpsat"]  # none: CP-SAT names the unsupported kind in its error
     if len(names) == 1:
         return _run(names[0], instance, family, options.time_limit, options.workers, options.seed, progress, start)
-    if options.workers >= 2:
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            mip = pool.submit(_run, "pyomo", instance, family, options.time_limit, 1, options.seed, None, start)
+    began = time.perf_counter()
+    results = _side_by_side(instance, family, options, progress, start) if options.workers >= 2 else \
+        _one_after_the_other(instance, family, options, progress, start)
+    # the wall time of the portfolio itself: a stopped run reports less than the budget
+    return msgspec.structs.replace(combine(instance, results), seconds=time.perf_counter() - began)
+
+
+def _one_after_the_other(instance: Instance, family: Family, options: SolveOptions, progress: Progress | None,
+                         start: Solution | None) -> list[SolveResult]:
+    """One worker: CP-SAT, then HiGHS unless CP-SAT proved its result, each for half the budget."""
+    half = options.time_limit / 2
+    first = _run("cpsat", instance, family, half, 1, options.seed, progress, start)
+    if first.status in PROOF:
+        return [first]
+    return [first, _run("pyomo", instance, family, half, 1, options.seed, None, start)]
+
+
+def _side_by_side(instance: Instance, family: Family, options: SolveOptions, progress: Progress | None,
+                  start: Solution | None) -> list[SolveResult]:
+    """HiGHS in a thread (one core), CP-SAT here (the other workers); a proof by one stops the other."""
+    stop_cp, stop_mip = threading.Event(), threading.Event()
+
+    def settled(done: Future[SolveResult]) -> None:  # runs in HiGHS's thread as soon as it returns
+        if done.exception() is None and done.result().status in PROOF:
+            stop_cp.set()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        mip = pool.submit(_run, "pyomo", instance, family, options.time_limit, 1, options.seed, None, start,
+                          stop_mip)
+        mip.add_done_callback(settled)
+        try:
             cp = _run("cpsat", instance, family, options.time_limit, options.workers - 1, options.seed, progress,
-                      start)
-            results = [cp, mip.result()]
-    else:
-        half = options.time_limit / 2
-        results = [_run(name, instance, family, half, 1, options.seed, progress, start) for name in names]
-    return combine(instance, results)
+                      start, stop_cp)
+        except BaseException:
+            stop_mip.set()  # the error propagates; leaving the pool must not wait for HiGHS's budget
+            raise
+        if cp.status in PROOF:
+            stop_mip.set()
+        return [cp, mip.result()]
 
 
 def _run(name: str, instance: Instance, family: Family, time_limit: float, workers: int, seed: int,
-         progress: Progress | None, start: Solution | None) -> SolveResult:
+         progress: Progress | None, start: Solution | None, stop: threading.Event | None = None) -> SolveResult:
     if name == "cpsat":
         return cpsat.solve(instance, family, cpsat.SolveOptions(time_limit=time_limit, workers=workers, seed=seed),
-                           progress, start=start)
-    # the Pyomo backend takes no start (HiGHS gets no MIP start through pyomo.contrib.solver);
-    # CP-SAT's run carries it, and the best of both is kept
+                           progress, start=start, stop=stop)
     return pyomo.solve(instance, family, pyomo.SolveOptions(time_limit=time_limit, workers=workers, seed=seed),
-                       progress)
+                       progress, start=start, stop=stop)
 
 
 def combine(instance: Instance, results: list[SolveResult]) -> SolveResult:

@@ -294,7 +294,7 @@ def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, w
     budget in seconds), an infeasible result carries the hard constraints that cannot hold
     together (``result.conflict``, :mod:`schedc.backends.cpsat.explain`). ``hint`` is an answer
     file (a published or previous solution, in the names of ``variant``) that seeds the search
-    (:func:`read_hint`); the cpsat and auto backends take one.
+    (:func:`read_hint`): CP-SAT's solution hint, HiGHS's MIP start, both with ``auto``.
     """
     from schedc.backends import get_backend
     from schedc.verify import Verifier
@@ -303,9 +303,6 @@ def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, w
     module = get_backend(backend)
     start = None
     if hint is not None:
-        if backend == "pyomo":
-            raise SchedcError.at("E506", "the pyomo backend takes no --hint (HiGHS gets no MIP start through Pyomo)",
-                                 hint="use --backend cpsat or --backend auto")
         start = read_hint(Path(hint), instance, family, shown_names(instance, family, folders, variant, variant_seed))
     params: dict[str, Any] = {"time_limit": time_limit, "workers": workers, "seed": seed}
     if solver is not None:

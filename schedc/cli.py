@@ -167,7 +167,7 @@ def solve_cmd(
     explain_time: Annotated[float, typer.Option("--explain-time", help="infeasible: seconds to search for the "
                                                 "constraints that conflict (0: do not)")] = 10.0,
     hint: Annotated[Path | None, typer.Option("--hint", help="an answer file (a published or previous solution) "
-                                              "that seeds the search (cpsat, auto)")] = None,
+                                              "that seeds the search (every backend)")] = None,
 ) -> None:
     """Solve an instance; write the answer in the family's format, verified before it is reported.
 

@@ -12,10 +12,11 @@ benchmarks — not an optimiser.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 from collections import defaultdict, deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -70,13 +71,21 @@ def tails(instance: Instance) -> dict[str, int]:
     return tail
 
 
-def serial_schedule(instance: Instance, priority: dict[str, int] | None = None) -> Solution:
-    """Schedule activities one at a time, each as early as its predecessors and resources allow.
+class Network(NamedTuple):
+    """What every serial schedule of an instance shares: the end-start precedence edges both
+    ways, a time past every schedule's end (the size of the resource profiles), the release
+    dates, the exclusive resources and a topological order."""
 
-    Among the activities whose predecessors are all scheduled, the one with the highest
-    ``priority`` goes next (ties: declaration order); without priorities, topological order.
-    """
-    activities = {a.name: a for a in instance.activities}
+    preds: dict[str, list[tuple[str, int]]]
+    succ: dict[str, list[str]]
+    horizon: int
+    release: dict[str, int]
+    exclusive: set[str]
+    order: list[str]
+
+
+def network(instance: Instance) -> Network:
+    """The :class:`Network` of an instance (computed once for several priority rules)."""
     preds: dict[str, list[tuple[str, int]]] = defaultdict(list)
     succ: dict[str, list[str]] = defaultdict(list)
     for c in instance.constraints:
@@ -87,22 +96,41 @@ def serial_schedule(instance: Instance, priority: dict[str, int] | None = None) 
                     succ[e.before].append(e.after)
     horizon = sum(max(m.duration for m in a.modes) for a in instance.activities) + 1 + time_offset(instance)
     horizon += sum(abs(e.lag) for c in instance.constraints if isinstance(c, PrecedenceLag) for e in c.edges)
-    load = {r.name: np.zeros(horizon, dtype=np.int32) for r in instance.resources if r.kind != "nonrenewable"}
+    return Network(preds, succ, horizon, release_dates(instance), exclusive_resources(instance),
+                   topological_order(instance))
+
+
+def serial_schedule(instance: Instance, priority: dict[str, int] | None = None, net: Network | None = None) -> Solution:
+    """Schedule activities one at a time, each as early as its predecessors and resources allow.
+
+    Among the activities whose predecessors are all scheduled, the one with the highest
+    ``priority`` goes next (ties: declaration order); without priorities, topological order.
+    ``net`` is the instance's :func:`network`, when already computed.
+    """
+    net = net or network(instance)
+    activities = {a.name: a for a in instance.activities}
     capacity = {r.name: r.capacity for r in instance.resources}
+    busy = {name: BusySpans() for name in net.exclusive}
+    load = {r.name: np.zeros(net.horizon, dtype=np.int32) for r in instance.resources
+            if r.kind != "nonrenewable" and r.name not in busy}
     for w in downtime_windows(instance):  # a resource that is down has no room left
         if w.resource in load:
             load[w.resource][w.start:w.end] += capacity[w.resource]
-    release = release_dates(instance)
+        elif w.resource in busy:
+            busy[w.resource].block(w.start, w.end)
     budget_left = {r.name: r.capacity for r in instance.resources if r.kind == "nonrenewable"}
     starts: dict[str, int] = {}
     modes: dict[str, int] = {}
     ends: dict[str, int] = {}
-    for name in _dispatch_order(instance, preds, succ, priority):
+    preds, release = net.preds, net.release
+    for name in _dispatch_order(instance, net, priority):
         activity = activities[name]
         earliest = max([release.get(name, 0), *(ends[p] + lag for p, lag in preds[name])])
-        number, mode, start = _place(activity, earliest, budget_left, load, capacity)
+        number, mode, start = _place(activity, earliest, budget_left, load, capacity, busy)
         for use in mode.uses:
-            if use.resource in load and mode.duration:
+            if use.resource in busy and mode.duration and use.amount:
+                busy[use.resource].block(start, start + mode.duration)
+            elif use.resource in load and mode.duration:
                 load[use.resource][start:start + mode.duration] += use.amount
             elif use.resource in budget_left:
                 budget_left[use.resource] -= use.amount
@@ -110,55 +138,119 @@ def serial_schedule(instance: Instance, priority: dict[str, int] | None = None) 
     return Solution(starts=starts, modes=modes)
 
 
-def _dispatch_order(instance: Instance, preds: dict[str, list[tuple[str, int]]], succ: dict[str, list[str]],
-                    priority: dict[str, int] | None) -> list[str]:
+def _dispatch_order(instance: Instance, net: Network, priority: dict[str, int] | None) -> list[str]:
     if priority is None:
-        return topological_order(instance)
+        return net.order
     index = {a.name: i for i, a in enumerate(instance.activities)}
-    waiting = {a.name: len(preds[a.name]) for a in instance.activities}
+    waiting = {a.name: len(net.preds[a.name]) for a in instance.activities}
     ready = [(-priority[n], index[n], n) for n, k in waiting.items() if k == 0]
     heapq.heapify(ready)
     order = []
     while ready:
         _p, _i, name = heapq.heappop(ready)
         order.append(name)
-        for nxt in succ[name]:
+        for nxt in net.succ[name]:
             waiting[nxt] -= 1
             if waiting[nxt] == 0:
                 heapq.heappush(ready, (-priority[nxt], index[nxt], nxt))
     return order
 
 
-def best_serial_schedule(instance: Instance, evaluate_makespan: Callable[[Solution], int | None]) -> Solution | None:
-    """The best of the serial schedules under a few priority rules (topological order, longest
-    tail, most remaining work of the job), judged by ``evaluate_makespan`` (the schedule's
-    makespan, None when infeasible)."""
-    tail = tails(instance)
+def best_serial_schedule(instance: Instance, feasible: Callable[[Solution], bool],
+                         tail: dict[str, int] | None = None) -> Solution | None:
+    """The serial schedule of least makespan among a few priority rules (topological order,
+    longest tail, most remaining work of the job; ties: that order) of those ``feasible``
+    accepts (the schedules respect precedences and resources by construction, not every other
+    kind). Only the candidates up to the first accepted one are judged, in makespan order.
+    ``tail`` is :func:`tails` of the instance, when already computed."""
+    tail = tail if tail is not None else tails(instance)
     remaining: dict[str, int] = {}
     for a in reversed(instance.activities):
         shortest = min(m.duration for m in a.modes)
         same_job = a.job is not None and remaining.get(f"{a.job}.{(a.step or 0) + 1}") is not None
         remaining[a.name] = shortest + (remaining[f"{a.job}.{(a.step or 0) + 1}"] if same_job else 0)
-    best: tuple[int, Solution] | None = None
-    for priority in (None, tail, remaining):
-        candidate = serial_schedule(instance, priority)
-        value = evaluate_makespan(candidate)
-        if value is not None and (best is None or value < best[0]):
-            best = (value, candidate)
-    return None if best is None else best[1]
+    net = network(instance)
+    # in a job shop every tail is the job's remaining work: the third rule would repeat the second
+    rules = [None, tail] + ([remaining] if remaining != tail else [])
+    candidates = [serial_schedule(instance, priority, net) for priority in rules]
+    ranked = sorted(range(len(candidates)), key=lambda k: (schedule_end(instance, candidates[k]), k))
+    return next((candidates[k] for k in ranked if feasible(candidates[k])), None)
 
 
 def _place(activity: Activity, earliest: int, budget_left: dict[str, int], load: dict[str, np.ndarray],
-           capacity: dict[str, int]) -> tuple[int, Mode, int]:
+           capacity: dict[str, int], busy: dict[str, BusySpans]) -> tuple[int, Mode, int]:
     """Mode and start of the next activity: without non-renewable uses, the mode that finishes
     first (a flexible step takes the machine that completes it earliest); otherwise the first
     mode that fits the remaining budgets, as early as it fits."""
+    if len(activity.modes) == 1:  # both rules pick the only mode
+        return 1, activity.modes[0], _fit(activity.modes[0], earliest, load, capacity, busy)
     if not any(u.resource in budget_left for m in activity.modes for u in m.uses):
-        placed = [(number, mode, _earliest_fit(mode, earliest, load, capacity))
+        placed = [(number, mode, _fit(mode, earliest, load, capacity, busy))
                   for number, mode in enumerate(activity.modes, start=1)]
         return min(placed, key=lambda p: (p[2] + p[1].duration, p[0]))
     number, mode = _pick_mode(activity, budget_left)
-    return number, mode, _earliest_fit(mode, earliest, load, capacity)
+    return number, mode, _fit(mode, earliest, load, capacity, busy)
+
+
+def exclusive_resources(instance: Instance) -> set[str]:
+    """Renewable resources that every use occupies whole (amount = capacity, or 0: no room
+    needed), such as the unary machines of a shop: "room for the use" is then "no busy span
+    overlaps", which :class:`BusySpans` answers without a profile over the whole horizon."""
+    amounts: dict[str, set[int]] = defaultdict(set)
+    for a in instance.activities:
+        for m in a.modes:
+            for u in m.uses:
+                amounts[u.resource].add(u.amount)
+    return {r.name for r in instance.resources
+            if r.kind != "nonrenewable" and r.capacity > 0 and amounts[r.name] <= {0, r.capacity}}
+
+
+class BusySpans:
+    """The disjoint busy spans ``[s, e)`` of an exclusive resource, in time order."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def block(self, start: int, end: int) -> None:
+        """Mark ``[start, end)`` busy (merged with the spans it touches or overlaps)."""
+        if end <= start:
+            return
+        lo = bisect.bisect_left(self.ends, start)  # the first span that ends at or after `start`
+        hi = bisect.bisect_right(self.starts, end)  # past the last span that starts at or before `end`
+        if lo < hi:
+            start, end = min(start, self.starts[lo]), max(end, self.ends[hi - 1])
+        self.starts[lo:hi], self.ends[lo:hi] = [start], [end]
+
+    def free_from(self, earliest: int, duration: int) -> int:
+        """The smallest start ≥ ``earliest`` whose window ``[start, start + duration)`` meets no busy span."""
+        k = bisect.bisect_right(self.ends, earliest)  # the first span that ends after `earliest`
+        start = earliest
+        while k < len(self.starts) and self.starts[k] < start + duration:
+            start = max(start, self.ends[k])
+            k += 1
+        return start
+
+
+def _fit(mode: Mode, earliest: int, load: dict[str, np.ndarray], capacity: dict[str, int],
+         busy: dict[str, BusySpans]) -> int:
+    """The smallest start ≥ ``earliest`` where every renewable resource of ``mode`` has room for
+    the whole duration: the exclusive ones by their busy spans, the others by their profiles
+    (:func:`_earliest_fit`), alternating until one start suits all (each step only moves it later)."""
+    spans = [busy[u.resource] for u in mode.uses if u.resource in busy and u.amount]
+    if not spans:
+        return _earliest_fit(mode, earliest, load, capacity)
+    profiled = any(u.resource in load for u in mode.uses)
+    start = earliest
+    while True:
+        moved = start
+        for timeline in spans:
+            moved = timeline.free_from(moved, mode.duration) if mode.duration else moved
+        if profiled:
+            moved = _earliest_fit(mode, moved, load, capacity)
+        if moved == start:
+            return start
+        start = moved
 
 
 def _pick_mode(activity: Activity, budget_left: dict[str, int]) -> tuple[int, Mode]:
@@ -214,7 +306,8 @@ def earliest_starts(instance: Instance, preds: dict[str, list[tuple[str, int]]])
 
 
 def schedule_horizon(ctx: EvalContext, preds: dict[str, list[tuple[str, int]]],
-                     fixed: Solution | None = None) -> tuple[int, Solution | None]:
+                     fixed: Solution | None = None,
+                     tail: dict[str, int] | None = None) -> tuple[int, Solution | None]:
     """An upper bound on the end of every activity in some optimal schedule, and the heuristic
     schedule it comes from (a solver hint), if any.
 
@@ -223,7 +316,8 @@ def schedule_horizon(ctx: EvalContext, preds: dict[str, list[tuple[str, int]]],
     feasible serial schedule's makespan bounds the optimum. A penalty objective (tardiness)
     may prefer a longer schedule, so only the trivial bound is valid then; an objective with
     earliness may wait for the due dates, so its trivial bound starts after the latest one. With ``fixed``
-    decisions, every fixed end is included so that the model can represent them.
+    decisions, every fixed end is included so that the model can represent them. ``tail`` is
+    :func:`tails` of the instance, when the caller has it already.
     """
     from schedc.evaluate import evaluate  # evaluate imports the kinds, which import this module's users
 
@@ -242,10 +336,7 @@ def schedule_horizon(ctx: EvalContext, preds: dict[str, list[tuple[str, int]]],
                 if (s := fixed.starts.get(a.name)) is not None]
         return max([trivial, *ends]), None
 
-    def feasible_end(candidate: Solution) -> int | None:
-        return schedule_end(instance, candidate) if evaluate(ctx, candidate).feasible else None
-
-    heuristic = best_serial_schedule(instance, feasible_end)
+    heuristic = best_serial_schedule(instance, lambda candidate: evaluate(ctx, candidate).feasible, tail)
     if heuristic is None or instance.objective.measure != "makespan":
         return trivial, heuristic
     return min(trivial, schedule_end(instance, heuristic)), heuristic

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from schedc.ir import Instance
@@ -265,10 +266,11 @@ def n5_moves(blocks: list[list[int]]) -> list[tuple[int, int]]:
 
 def tabu_search(shop: JobShop, orders: list[list[int]], *, seed: int = 0, time_limit: float | None = None,
                 max_iterations: int | None = None, lower_bound: int = 0, max_stall: int = 2000,
-                max_jumps: int = 4) -> TabuResult:
+                max_jumps: int = 4, stop: Callable[[], bool] | None = None) -> TabuResult:
     """Improve the schedule given by machine ``orders``; stops at ``time_limit`` seconds,
-    ``max_iterations`` moves, a makespan equal to ``lower_bound``, or after ``max_jumps`` back
-    jumps (each after ``max_stall`` moves without a new best) that found nothing better."""
+    ``max_iterations`` moves, a makespan equal to ``lower_bound``, after ``max_jumps`` back
+    jumps (each after ``max_stall`` moves without a new best) that found nothing better, or
+    when ``stop()`` says so (another solver has proven its answer: asked every 8 moves)."""
     rng = random.Random(seed)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     graph = _Graph(shop, orders)
@@ -279,7 +281,8 @@ def tabu_search(shop: JobShop, orders: list[list[int]], *, seed: int = 0, time_l
     stall = jumps = 0
     iteration = 0
     while best[0] > lower_bound and (max_iterations is None or iteration < max_iterations):
-        if deadline is not None and iteration % 8 == 0 and time.perf_counter() >= deadline:
+        if iteration % 8 == 0 and ((deadline is not None and time.perf_counter() >= deadline)
+                                   or (stop is not None and stop())):
             break
         iteration += 1
         moves = n5_moves(graph.critical_blocks(rng))
@@ -307,7 +310,8 @@ def tabu_search(shop: JobShop, orders: list[list[int]], *, seed: int = 0, time_l
 
 
 def improve_jobshop(instance: Instance, start: Solution, *, seed: int = 0, time_limit: float | None = None,
-                    max_iterations: int | None = None, lower_bound: int = 0) -> Solution | None:
+                    max_iterations: int | None = None, lower_bound: int = 0,
+                    stop: Callable[[], bool] | None = None) -> Solution | None:
     """Tabu search from ``start`` when the instance is a pure job shop (else None); the result is
     the semi-active schedule of the best machine orders found (every operation at its head)."""
     shop = jobshop_of(instance)
@@ -315,5 +319,5 @@ def improve_jobshop(instance: Instance, start: Solution, *, seed: int = 0, time_
         return None
     orders = orders_from_starts(shop, [start.starts[name] for name in shop.names])
     result = tabu_search(shop, orders, seed=seed, time_limit=time_limit, max_iterations=max_iterations,
-                         lower_bound=lower_bound)
+                         lower_bound=lower_bound, stop=stop)
     return Solution(starts=dict(zip(shop.names, result.starts, strict=True)), modes=dict.fromkeys(shop.names, 1))

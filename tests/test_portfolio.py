@@ -87,15 +87,126 @@ def test_the_combined_result_round_trips_as_json() -> None:
     assert msgspec.json.decode(msgspec.json.encode(combined), type=SolveResult) == combined
 
 
-def test_pyomo_rejects_a_hint_and_a_missing_hint_file_is_reported(tmp_path) -> None:  # noqa: ANN001
+def test_an_infeasible_or_missing_hint_is_reported_for_every_backend(tmp_path) -> None:  # noqa: ANN001
     spec = str(ROOT / "examples" / "ft06.sched")
     hint = tmp_path / "a.txt"
     hint.write_text("".join(f"Job {j} step {k}: start=0\n" for j in range(1, 7) for k in range(1, 7)),
                     encoding="utf-8")
     runner = CliRunner()
-    pyomo_run = runner.invoke(app, ["solve", spec, "--backend", "pyomo", "--hint", str(hint)])
-    assert pyomo_run.exit_code != 0 and "E506" in pyomo_run.output and "Traceback" not in pyomo_run.output
-    infeasible = runner.invoke(app, ["solve", spec, "--hint", str(hint)])  # every start 0: machines clash
-    assert infeasible.exit_code != 0 and "hard violations" in infeasible.output
-    missing = runner.invoke(app, ["solve", spec, "--hint", str(tmp_path / "none.txt")])
+    for backend in ("cpsat", "pyomo", "auto"):  # every start 0: machines clash
+        infeasible = runner.invoke(app, ["solve", spec, "--backend", backend, "--hint", str(hint)])
+        assert infeasible.exit_code != 0 and "E506" in infeasible.output and "hard violations" in infeasible.output
+        assert "Traceback" not in infeasible.output
+    missing = runner.invoke(app, ["solve", spec, "--backend", "pyomo", "--hint", str(tmp_path / "none.txt")])
     assert missing.exit_code != 0 and "cannot read the hint" in missing.output
+    good = tmp_path / "good.txt"
+    assert runner.invoke(app, ["solve", spec, "--time-limit", "2", "-o", str(good)]).exit_code == 0
+    other = runner.invoke(app, ["solve", spec, "--backend", "pyomo", "--solver", "appsi_highs", "--hint", str(good)])
+    assert other.exit_code != 0 and "E506" in other.output and "takes no MIP start" in other.output
+    assert "Traceback" not in other.output
+
+
+def portfolio_case(name: str) -> Instance:
+    folder = DATA / "portfolio"
+    fmt = "jsplib" if name.startswith("la") else "psplib-sm"
+    return import_paths(fmt, [folder / f"{name}{'.txt' if fmt == 'jsplib' else '.sm'}"], folder / "bks.csv")[0]
+
+
+def test_highs_starts_from_the_hint() -> None:
+    """HiGHS's own incumbent after a 1 s run from a hint (the decisions only: HiGHS completes the
+    order binaries and the makespan) is at least as good as the hint: the MIP start was taken.
+    la11's MILP has 950 order binaries and a weak LP bound; the hint is CP-SAT's optimum 1222."""
+    from schedc.backends.pyomo.model import PyomoModel
+    from schedc.backends.pyomo.solve import SolveOptions, Warm, extract_solution, run
+    from schedc.evaluate import evaluate
+
+    instance = portfolio_case("la11")
+    family = load_family(instance.family)
+    hint = get_backend("cpsat").solve(instance, family).solution
+    assert hint is not None
+    m = PyomoModel(instance, family)
+    target = evaluate(m.ctx, hint).objective
+    outcome = run(m, SolveOptions(time_limit=1.0, workers=1), Warm(m.decisions(hint)))
+    assert outcome.loaded and outcome.objective is not None and outcome.objective <= target
+    assert evaluate(m.ctx, extract_solution(m)).feasible
+
+
+def test_cli_pyomo_with_a_hint_returns_a_verified_answer_no_worse(tmp_path) -> None:  # noqa: ANN001
+    instance = portfolio_case("la11")
+    answer = tmp_path / "la11.txt"
+    solved = get_backend("cpsat").solve(instance, load_family(instance.family))
+    answer.write_text(Verifier(instance).write(solved.solution), encoding="utf-8")
+    spec = tmp_path / "la11.sched"
+    from schedc.printer import print_instance
+
+    spec.write_text(print_instance(instance), encoding="utf-8")
+    run = CliRunner().invoke(app, ["solve", str(spec), "--backend", "pyomo", "--time-limit", "1", "--workers", "1",
+                                   "--json", "--hint", str(answer), "-o", str(tmp_path / "out.txt")])
+    assert run.exit_code == 0, run.output
+    summary = json.loads(run.stdout[run.stdout.index("{"):])
+    assert summary["objective"] is not None and summary["objective"] <= solved.objective
+    report = Verifier(instance).check((tmp_path / "out.txt").read_text(encoding="utf-8"))
+    assert report.feasible and report.objective == summary["objective"]
+
+
+def test_a_cpsat_proof_stops_highs() -> None:
+    """CP-SAT proves la11 at its lower bound within seconds; HiGHS could not within the budget
+    (its LP bound is a job length): the portfolio returns long before the budget ends."""
+    instance = portfolio_case("la11")
+    budget = 60.0
+    solved = portfolio.solve(instance, load_family(instance.family), portfolio.SolveOptions(time_limit=budget))
+    assert (solved.status, solved.objective) == ("optimal", 1222)
+    assert solved.seconds < budget / 2
+
+
+def test_a_highs_proof_stops_cpsat(monkeypatch) -> None:  # noqa: ANN001
+    """A HiGHS run that proves its answer after 1 s stops CP-SAT on an open j120 instance (no
+    solver proves it) long before the budget; the stop request waits for nothing."""
+    instance = portfolio_case("j1207_8")
+    family = load_family(instance.family)
+
+    def proven_after_a_second(*_args, stop=None, **_kwargs) -> SolveResult:  # noqa: ANN001, ANN002, ANN003
+        import time
+
+        time.sleep(1.0)
+        return result("pyomo", "optimal", 500, 500.0)  # a stand-in: only its status matters here
+
+    monkeypatch.setattr(portfolio.pyomo, "solve", proven_after_a_second)
+    budget = 60.0
+    solved = portfolio.solve(instance, family, portfolio.SolveOptions(time_limit=budget))
+    assert solved.seconds < budget / 2
+    assert solved.backend == "auto:cpsat" and solved.objective is not None and solved.objective < 500
+
+
+def test_tabu_search_ends_when_asked() -> None:
+    from schedc.heuristics import serial_schedule
+    from schedc.tabu import improve_jobshop
+
+    instance = portfolio_case("la11")
+    asked = []
+
+    def stop() -> bool:
+        asked.append(1)
+        return True
+
+    improve_jobshop(instance, serial_schedule(instance), time_limit=60.0, stop=stop)
+    assert len(asked) == 1  # asked before the first move, and the search ended there
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_hint_goes_to_both_backends(monkeypatch, workers: int) -> None:  # noqa: ANN001
+    instance = jsplib("ft06")
+    family = load_family(instance.family)
+    hint = get_backend("cpsat").solve(instance, family, get_backend("cpsat").SolveOptions(time_limit=2)).solution
+    received: dict[str, object] = {}
+
+    def recorder(name: str, status: str):  # noqa: ANN202
+        def run(*_args, start=None, stop=None, **_kwargs) -> SolveResult:  # noqa: ANN001, ANN002, ANN003
+            received[name] = start
+            return result(name, status, 60, 50.0)
+        return run
+
+    monkeypatch.setattr(portfolio.cpsat, "solve", recorder("cpsat", "feasible"))
+    monkeypatch.setattr(portfolio.pyomo, "solve", recorder("pyomo", "feasible"))
+    portfolio.solve(instance, family, portfolio.SolveOptions(time_limit=2, workers=workers), start=hint)
+    assert received == {"cpsat": hint, "pyomo": hint}

@@ -220,8 +220,8 @@ class CpsatModel:
                     if e.end_start and e.before not in self.ctx.optional and e.after not in self.ctx.optional:
                         self.preds[e.after].append((e.before, e.lag))
         est = earliest_starts(self.instance, self.preds)
-        horizon, self.hint = schedule_horizon(self.ctx, self.preds, self.fixed)
         tail = tails(self.instance)
+        horizon, self.hint = schedule_horizon(self.ctx, self.preds, self.fixed, tail)
         if self.explain:  # bounds implied by precedences and releases would hold even when those are off
             horizon = max(horizon, max(est.values(), default=0) + sum(max(m.duration for m in a.modes) for a in acts))
             est = dict.fromkeys(est, 0)
@@ -229,6 +229,8 @@ class CpsatModel:
             self.hint = None
         self.est = est
         self.horizon = horizon
+        #: :func:`~schedc.heuristics.tails` of every activity (zeros in explain mode)
+        self.tail = tail
         # for each resource, the (activity, mode number, mode, amount) that use it — one pass
         self.users: dict[str, list[tuple[str, int, Any, int]]] = {r.name: [] for r in self.instance.resources}
         for a in acts:

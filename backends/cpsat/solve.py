@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Callable
 
 import msgspec
 from ortools.sat.python import cp_model
 
-from schedc.backends.base import SolverDisagreement, SolveResult, check_agreement, gap_pct
+from schedc.backends.base import SolverDisagreement, SolveResult, better_start, check_agreement, gap_pct, stopping
 from schedc.backends.cpsat import warmstart
 from schedc.backends.cpsat.model import CpsatModel
 from schedc.backends.cpsat.warmstart import bound_makespan, local_search_start
@@ -72,18 +73,22 @@ def _chosen(solver: cp_model.CpSolver, literal: object) -> bool:
 
 
 def solve(instance: Instance, family: Family, options: SolveOptions | None = None,
-          progress: Progress | None = None, start: Solution | None = None) -> SolveResult:
+          progress: Progress | None = None, start: Solution | None = None,
+          stop: threading.Event | None = None) -> SolveResult:
     """Build, solve, extract and verify; a solution the evaluator rejects raises SolverDisagreement.
 
     ``start`` is a known schedule (a dispatching rule's, a previous run's) given to CP-SAT as
-    its hint when it is feasible and better than the built-in heuristic's.
+    its hint when it is feasible and better than the built-in heuristic's. Setting ``stop``
+    (from another thread: the portfolio, when HiGHS has proven its answer) ends the tabu search
+    and CP-SAT's search within about 50 ms; the best answer so far is reported.
     """
     options = options or SolveOptions()
     began = time.perf_counter()
     m = CpsatModel(instance, family, named=False)
-    hint = _better_start(m, start) if options.hint else None
+    hint = better_start(m.ctx, m.hint, start) if options.hint else None
     built = time.perf_counter() - began
-    hint = local_search_start(m, hint, options.local_search * options.time_limit, options.seed)
+    hint = local_search_start(m, hint, options.local_search * options.time_limit, options.seed,
+                              stop.is_set if stop is not None else None)
     if hint is not None:
         m.add_hint(hint)
         if options.bound:
@@ -96,7 +101,8 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
             getattr(solver.parameters, key).extend(value)
         else:
             setattr(solver.parameters, key, value)
-    status = solver.solve(m.model, _Progress(progress) if progress else None)
+    with stopping(stop, solver.stop_search):
+        status = solver.solve(m.model, _Progress(progress) if progress else None)
     seconds = time.perf_counter() - began
     name = _STATUS.get(status, "unknown")
     if status == cp_model.UNKNOWN and hint is not None:
@@ -121,7 +127,7 @@ def _from_start(m: CpsatModel, start: Solution, solver: cp_model.CpSolver, secon
                 built: float) -> SolveResult:
     """The result of a run that found no solution but had a verified start (CP-SAT's bound kept)."""
     result = evaluate(m.ctx, start)
-    if not result.feasible or result.objective is None:  # _better_start only keeps feasible starts
+    if not result.feasible or result.objective is None:  # better_start only keeps feasible starts
         raise SolverDisagreement("cpsat: a start that verified before solving no longer verifies")
     bound = solver.best_objective_bound
     instance = m.instance
@@ -129,14 +135,6 @@ def _from_start(m: CpsatModel, start: Solution, solver: cp_model.CpSolver, secon
                        bound=bound if math.isfinite(bound) and bound <= result.objective else None,
                        bks=instance.meta.bks, gap_pct=gap_pct(result.objective, instance.meta.bks), seconds=seconds,
                        build_seconds=built, solution=start, components=result.components)
-
-
-def _better_start(m: CpsatModel, start: Solution | None) -> Solution | None:
-    """The better feasible one of the model's heuristic schedule and ``start`` (by the objective)."""
-    candidates = [s for s in (m.hint, start) if s is not None]
-    scored = [(r.objective, k, s) for k, s in enumerate(candidates)
-              if (r := evaluate(m.ctx, s)).feasible and r.objective is not None]
-    return min(scored, key=lambda t: (t[0], t[1]))[2] if scored else None
 
 
 def fixed_verdict(instance: Instance, family: Family, solution: Solution,

@@ -8,6 +8,7 @@ be measured one at a time (``benchmarks/vs_pyjobshop.py``) and switched off thro
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from schedc.evaluate import evaluate
@@ -19,16 +20,18 @@ if TYPE_CHECKING:
     from schedc.backends.cpsat.model import CpsatModel
 
 
-def local_search_start(m: CpsatModel, start: Solution | None, seconds: float, seed: int) -> Solution | None:
+def local_search_start(m: CpsatModel, start: Solution | None, seconds: float, seed: int,
+                       stop: Callable[[], bool] | None = None) -> Solution | None:
     """``start`` improved by N5 tabu search (:mod:`schedc.tabu`) for at most ``seconds`` when the
     instance is a pure job shop; ``start`` itself otherwise, or when the search finds nothing better.
 
-    The search stops early at the model's makespan lower bound (the schedule is then optimal).
+    The search stops early at the model's makespan lower bound (the schedule is then optimal),
+    or when ``stop()`` turns true (the portfolio's other solver has proven its answer).
     """
     if start is None or seconds <= 0 or jobshop_of(m.instance) is None:
         return start
     improved = improve_jobshop(m.instance, start, seed=seed, time_limit=seconds,
-                               lower_bound=m.makespan_lower_bound())
+                               lower_bound=m.makespan_lower_bound(), stop=stop)
     if improved is None:
         return start
     before, after = evaluate(m.ctx, start), evaluate(m.ctx, improved)
@@ -48,7 +51,7 @@ def bound_makespan(m: CpsatModel, upper: int) -> None:
     if getattr(m, "makespan", None) is None:
         return
     m.model.add(m.makespan <= upper)
-    for name, tail in tails(m.instance).items():
+    for name, tail in (getattr(m, "tail", None) or tails(m.instance)).items():
         m.model.add(m.start[name] <= upper - tail)
 
 

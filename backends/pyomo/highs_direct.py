@@ -18,7 +18,9 @@ the Pyomo variables, so extraction and verification are those of any other Pyomo
 from __future__ import annotations
 
 import math
+import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,9 +76,16 @@ def compile_lp(model: pyo.ConcreteModel) -> Any:
     return lp, columns
 
 
-def solve_direct(model: pyo.ConcreteModel, time_limit: float, options: dict[str, object]) -> DirectRun:
+def solve_direct(model: pyo.ConcreteModel, time_limit: float, options: dict[str, object],
+                 start: Sequence[tuple[Any, float]] = (), stop: threading.Event | None = None) -> DirectRun:
     """Solve ``model`` with HiGHS (``options``: HiGHS option names and values) within ``time_limit``
-    seconds of solver time, and write the incumbent, if any, into the model's variables."""
+    seconds of solver time, and write the incumbent, if any, into the model's variables.
+
+    ``start``: (Pyomo variable, value) pairs of a partial MIP start, which HiGHS completes by a
+    MIP with those values fixed (bounded by its option ``mip_max_start_nodes``) and starts from
+    when the completion is feasible (``Highs::setSolution`` with a sparse solution). ``stop``:
+    once set from another thread, HiGHS is interrupted at its next interrupt point.
+    """
     began = time.perf_counter()
     lp, columns = compile_lp(model)
     compiled = time.perf_counter() - began
@@ -86,6 +95,9 @@ def solve_direct(model: pyo.ConcreteModel, time_limit: float, options: dict[str,
     # the solver gets the whole limit, as CP-SAT does: compiling is model building, reported as such
     highs.setOptionValue("time_limit", float(max(time_limit, 0.01)))
     highs.passModel(lp)
+    _set_start(highs, columns, start)
+    if stop is not None:
+        _interrupt_when(highs, stop)
     highs.run()
     status = highs.modelStatusToString(highs.getModelStatus())
     info = highs.getInfo()
@@ -110,3 +122,21 @@ def _quiet_highs() -> Any:
         highs = highspy.Highs()
     highs.setOptionValue("output_flag", False)
     return highs
+
+
+def _set_start(highs: Any, columns: list[Any], start: Sequence[tuple[Any, float]]) -> None:
+    position = {id(var): j for j, var in enumerate(columns)}
+    entries = {position[id(var)]: float(value) for var, value in start if id(var) in position}
+    if entries:
+        index = np.fromiter(entries, dtype=np.int32, count=len(entries))
+        highs.setSolution(len(entries), index, np.fromiter(entries.values(), dtype=np.float64, count=len(entries)))
+
+
+def _interrupt_when(highs: Any, stop: threading.Event) -> None:
+    def interrupt(event: Any) -> None:  # HiGHS asks this at every interrupt point
+        if stop.is_set():
+            event.interrupt()
+
+    highs.cbSimplexInterrupt += interrupt
+    highs.cbIpmInterrupt += interrupt
+    highs.cbMipInterrupt += interrupt

@@ -209,8 +209,8 @@ class PyomoModel:
                     if e.end_start and e.before not in self.ctx.optional and e.after not in self.ctx.optional:
                         self.preds[e.after].append((e.before, e.lag))
         self.est = earliest_starts(self.instance, self.preds)
-        self.horizon, self.hint = schedule_horizon(self.ctx, self.preds, self.fixed)
         tail = tails(self.instance)
+        self.horizon, self.hint = schedule_horizon(self.ctx, self.preds, self.fixed, tail)
         self.lst = {a.name: max(self.est[a.name], self.horizon - tail[a.name]) for a in acts}
         names = [a.name for a in acts]
         self.model.S = pyo.Var(names, domain=pyo.NonNegativeIntegers,
@@ -380,24 +380,31 @@ class PyomoModel:
     def fix(self, solution: Solution) -> None:
         """Fix every decision to ``solution`` by equality rows (an impossible value then makes
         the model infeasible instead of failing to build)."""
-        if self.instance.activities:
-            for a in self.instance.activities:
-                if a.name in self.performed:
-                    self.add("fixed", self.performed[a.name] == int(a.name in solution.starts))
-                if a.name not in solution.starts:
-                    continue
-                self.add("fixed", self.start[a.name] == solution.starts[a.name])
-                chosen = solution.modes.get(a.name, 1)
-                if not 1 <= chosen <= len(a.modes):
-                    self.add_infeasible("fixed")
-                for k in range(1, len(a.modes) + 1):
-                    literal = self.present[(a.name, k)]
-                    if not isinstance(literal, int):
-                        self.add("fixed", literal == int(k == chosen))
-            return
-        chosen_keys = {(x.agent, x.day, x.period, x.value) for x in solution.assignments}
-        for key, var in self.x.items():
-            self.add("fixed", var == int(key in chosen_keys))
+        for var, value in self.decisions(solution):
+            self.add("fixed", var == value)
+        if any(not 1 <= solution.modes.get(a.name, 1) <= len(a.modes) for a in self.instance.activities
+               if a.name in solution.starts):
+            self.add_infeasible("fixed")
+
+    def decisions(self, solution: Solution) -> list[tuple[Any, int]]:
+        """(variable, value) for every decision variable ``solution`` determines: the presence
+        binary of each optional activity, the start and mode binaries of each performed one, and
+        every assignment binary ``x``. The auxiliaries (order binaries, penalty slacks, the
+        makespan) are not listed: they follow from these."""
+        if not self.instance.activities:
+            chosen_keys = {(x.agent, x.day, x.period, x.value) for x in solution.assignments}
+            return [(var, int(key in chosen_keys)) for key, var in self.x.items()]
+        pairs: list[tuple[Any, int]] = []
+        for a in self.instance.activities:
+            if a.name in self.performed:
+                pairs.append((self.performed[a.name], int(a.name in solution.starts)))
+            if a.name not in solution.starts:
+                continue
+            pairs.append((self.start[a.name], solution.starts[a.name]))
+            chosen = solution.modes.get(a.name, 1)
+            pairs += [(literal, int(k == chosen)) for k in range(1, len(a.modes) + 1)
+                      if not isinstance(literal := self.present[(a.name, k)], int)]
+        return pairs
 
 
 def _label(text: str) -> str:

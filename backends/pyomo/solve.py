@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import logging
 import math
+import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 import pyomo.environ as pyo
 
-from schedc.backends.base import SolverDisagreement, SolveResult, Status, check_agreement, gap_pct
+from schedc.backends.base import SolverDisagreement, SolveResult, Status, better_start, check_agreement, gap_pct
 from schedc.backends.pyomo.highs_direct import solve_direct
 from schedc.backends.pyomo.model import PyomoModel
 from schedc.diagnostics import SchedcError
@@ -98,13 +100,22 @@ def _use_threads(threads: int) -> None:
     _scheduler_threads[:] = [threads]
 
 
-def run_highs(m: PyomoModel, options: SolveOptions) -> Run:
-    """HiGHS on the model's matrices (see :mod:`schedc.backends.pyomo.highs_direct`); loads the incumbent."""
+@dataclass(frozen=True)
+class Warm:
+    """What a run gets beyond its options: a MIP start (decision variable → value, completed by
+    HiGHS) and an event that, once set from another thread, interrupts the solver."""
+
+    start: list[tuple[Any, int]] = field(default_factory=list)
+    stop: threading.Event | None = None
+
+
+def run_highs(m: PyomoModel, options: SolveOptions, warm: Warm | None = None) -> Run:
+    """HiGHS on the model's matrices (see :mod:`schedc.backends.pyomo.highs_direct`), with the
+    MIP start and interrupt of ``warm``; loads the incumbent's values when there is one."""
+    warm = warm or Warm()
     extra = _highs_options(options)
-    threads = int(extra.pop("threads"))  # type: ignore[call-overload]
-    _use_threads(threads)
-    extra["threads"] = threads
-    outcome = solve_direct(m.model, options.time_limit, extra)
+    _use_threads(int(extra["threads"]))  # type: ignore[call-overload]
+    outcome = solve_direct(m.model, options.time_limit, extra, start=warm.start, stop=warm.stop)
     if outcome.status == "Optimal" and outcome.loaded:
         status: Status = "optimal"
     elif outcome.status in ("Infeasible", "Primal infeasible or unbounded"):
@@ -115,8 +126,9 @@ def run_highs(m: PyomoModel, options: SolveOptions) -> Run:
                outcome.compile_seconds)
 
 
-def run_legacy(m: PyomoModel, options: SolveOptions) -> Run:
-    """Any other Pyomo solver through ``SolverFactory(name).solve`` (``timelimit`` keyword)."""
+def run_legacy(m: PyomoModel, options: SolveOptions, warm: Warm | None = None) -> Run:
+    """Any other Pyomo solver through ``SolverFactory(name).solve`` (``timelimit`` keyword; no
+    MIP start — :func:`solve` refuses one — and no interrupt)."""
     from pyomo.opt import SolutionStatus, TerminationCondition
 
     solver = pyo.SolverFactory(options.solver)
@@ -151,11 +163,12 @@ def _integral(value: object) -> float | None:
     return float(math.ceil(number - 1e-6))
 
 
-RUNNERS: dict[str, Callable[[PyomoModel, SolveOptions], Run]] = {"highs": run_highs}
+RUNNERS: dict[str, Callable[[PyomoModel, SolveOptions, Warm | None], Run]] = {"highs": run_highs}
+"""Solvers with a runner of their own: a MIP start and an interrupt (others: :func:`run_legacy`)."""
 
 
-def run(m: PyomoModel, options: SolveOptions) -> Run:
-    return RUNNERS.get(options.solver, run_legacy)(m, options)
+def run(m: PyomoModel, options: SolveOptions, warm: Warm | None = None) -> Run:
+    return RUNNERS.get(options.solver, run_legacy)(m, options, warm)
 
 
 def extract_solution(m: PyomoModel) -> Solution:
@@ -175,26 +188,34 @@ def _chosen(literal: object) -> bool:
 
 
 def solve(instance: Instance, family: Family, options: SolveOptions | None = None,
-          progress: Progress | None = None) -> SolveResult:
+          progress: Progress | None = None, start: Solution | None = None,
+          stop: threading.Event | None = None) -> SolveResult:
     """Build, solve, extract and verify; a solution the evaluator rejects raises SolverDisagreement.
 
-    When the solver ends without a solution of its own but the serial heuristic found one (it
-    sets the horizon of interval models), that verified heuristic schedule is reported as
-    ``feasible``. ``progress`` is called once, after the run: the Pyomo interface captures
-    the solver's output streams while it runs.
+    HiGHS starts from the better feasible one of ``start`` (a published or previous answer) and
+    the serial heuristic's schedule (which sets the horizon of interval models), given as the
+    values of the decision variables (:meth:`PyomoModel.decisions`) that HiGHS completes. When
+    the solver ends without a solution of its own, that verified start is reported as
+    ``feasible``. Setting ``stop`` (from another thread: the portfolio, when CP-SAT has proven
+    its answer) interrupts HiGHS at its next interrupt point. ``progress`` is called once, after
+    the run: the Pyomo interface captures the solver's output streams while it runs.
     """
     options = options or SolveOptions()
     check_solver(options.solver)
+    if start is not None and options.solver not in RUNNERS:
+        raise SchedcError.at("E506", f"the Pyomo solver {options.solver!r} takes no MIP start (--hint) here",
+                             hint="the default --solver highs takes one")
     began = time.perf_counter()
     m = PyomoModel(instance, family)
+    first = better_start(m.ctx, m.hint, start)
     built = time.perf_counter() - began
-    outcome = run(m, options)
+    outcome = run(m, options, Warm(m.decisions(first) if first is not None else [], stop))
     seconds = time.perf_counter() - began
     built += outcome.compile_seconds
     solution = extract_solution(m) if outcome.loaded else None
     status = outcome.status
-    if solution is None and m.hint is not None and status == "unknown":
-        solution, status = m.hint, "feasible"
+    if solution is None and first is not None and status == "unknown":
+        solution, status = first, "feasible"
     if solution is None:
         return SolveResult(instance=instance.name, backend="pyomo", status=status, objective=None,
                            bound=outcome.bound, bks=instance.meta.bks, gap_pct=None, seconds=seconds,
@@ -202,6 +223,10 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     result = evaluate(m.ctx, solution)
     check_agreement("pyomo", _claimed(instance, family, solution, outcome), result.objective, result.feasible,
                     result.components)
+    if first is not None and solution is not first and status != "optimal":
+        kept = evaluate(m.ctx, first)  # HiGHS may drop a start (one outside the model's horizon, say)
+        if kept.objective is not None and result.objective is not None and kept.objective < result.objective:
+            solution, result = first, kept
     if progress is not None and result.objective is not None:
         progress(result.objective, outcome.bound if outcome.bound is not None else float("nan"), seconds)
     return SolveResult(instance=instance.name, backend="pyomo", status=status, objective=result.objective,
