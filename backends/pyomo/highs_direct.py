@@ -6,7 +6,8 @@ on the larger timetables took several times longer than building the model itsel
 solver's time limit (measured on ITC-2007 comp12: 79,432 rows, 41,920 columns). The compiler
 ``pyomo.repn.plugins.standard_form.LinearStandardFormCompiler`` produces the same linear program
 as sparse matrices in one pass of the faster linear-representation visitor, and ``highspy``
-takes them in one call.
+takes them in one call. (The compiler's first use in a process imports ``scipy`` through
+pyomo's deferred-import machinery, which also imports ``scipy.stats``: about a second, once.)
 
 The compiled program, in mixed form: a column per Pyomo variable (bounds and integrality from
 the variable), a row per constraint bound: ``bound_type`` 1 is ``a·x ≤ rhs``, −1 is
