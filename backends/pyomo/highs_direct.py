@@ -7,7 +7,8 @@ solver's time limit (measured on ITC-2007 comp12: 79,432 rows, 41,920 columns). 
 ``pyomo.repn.plugins.standard_form.LinearStandardFormCompiler`` produces the same linear program
 as sparse matrices in one pass of the faster linear-representation visitor, and ``highspy``
 takes them in one call. (The compiler's first use in a process imports ``scipy`` through
-pyomo's deferred-import machinery, which also imports ``scipy.stats``: once per process, 2–5 s measured on a loaded 2-core machine.)
+pyomo's deferred-import machinery, which also imports ``scipy.stats``: once per process,
+2–5 s measured on a loaded 2-core machine.)
 
 The compiled program, in mixed form: a column per Pyomo variable (bounds and integrality from
 the variable), a row per constraint bound: ``bound_type`` 1 is ``a·x ≤ rhs``, −1 is
