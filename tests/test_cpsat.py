@@ -105,7 +105,7 @@ def test_emitted_model_is_a_text_proto(tmp_path: Path) -> None:
 
 
 SOFT_UNSUPPORTED = ("unary_no_overlap", "cumulative_renewable", "resource_downtime", "setup_times", "no_idle",
-                    "consecutive")
+                    "consecutive", "same_sequence")
 
 
 def relaxed(instance: Instance) -> Instance:

@@ -32,6 +32,7 @@ from schedc.kinds import (
     CumulativeRenewable,
     NoIdle,
     ResourceDowntime,
+    SameSequence,
     SetupTimes,
     UnaryNoOverlap,
     Unavailability,
@@ -264,7 +265,7 @@ def test_fixed_milp_agrees_on_the_complete_spec(complete_spec: list[Spec]) -> No
 
 UNSUPPORTED_FORMS = {("unary_no_overlap", "soft"), ("cumulative_renewable", "soft"), ("compactness", "hard"),
                      ("resource_downtime", "soft"), ("setup_times", "soft"), ("no_idle", "soft"),
-                     ("consecutive", "soft")}
+                     ("consecutive", "soft"), ("same_sequence", "soft")}
 """Forms of supported kinds that neither backend encodes (each raises the clear error tested below)."""
 BUILDERS = {"cpsat": cpsat.CpsatModel, "pyomo": milp.build_model}
 
@@ -297,7 +298,7 @@ def test_an_unsupported_form_is_a_clear_error(complete_spec: list[Spec], backend
                                               form: str) -> None:
     cls = {"unary_no_overlap": UnaryNoOverlap, "cumulative_renewable": CumulativeRenewable,
            "compactness": Compactness, "resource_downtime": ResourceDowntime, "setup_times": SetupTimes,
-           "no_idle": NoIdle, "consecutive": Consecutive}[kind]
+           "no_idle": NoIdle, "consecutive": Consecutive, "same_sequence": SameSequence}[kind]
     spec = next(s for s in complete_spec if any(isinstance(c, cls) for c in s.instance.constraints))
     with pytest.raises(SchedcError) as exc:
         BUILDERS[backend](_flip(spec.instance, cls), spec.family)
