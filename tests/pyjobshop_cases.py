@@ -49,6 +49,10 @@ class Case:
     no_idle: list[str] = field(default_factory=list)  # machines without idle time
     ties: list[tuple[str, str, str]] = field(default_factory=list)  # same|different, a, b
     consecutive: list[tuple[str, str]] = field(default_factory=list)  # a, b: b directly after a on shared machines
+    #: the permutation form: every two neighbouring machines process the jobs in one order
+    permutation: bool = False
+    breaks: list[tuple[str, int, int]] = field(default_factory=list)  # machine, start, end
+    pausable: bool = False  # work pauses over the breaks (PyJobShop: every task allow_breaks=True)
 
     @property
     def jobs(self) -> list[str]:
@@ -78,6 +82,10 @@ class Case:
         out |= {f"resource_ties:{rule}" for rule, _, _ in self.ties}
         if self.consecutive:
             out.add("consecutive")
+        if self.permutation:
+            out.add("same_sequence")
+        if self.breaks:
+            out.add("resource_downtime:pausable" if self.pausable else "resource_downtime")
         return out
 
 
@@ -85,6 +93,8 @@ def make_case(seed: int) -> Case:
     """The case of ``seed``: its shape cycles through :data:`SHAPES`, the rest is drawn."""
     rng = random.Random(seed)
     shape = SHAPES[seed % len(SHAPES)]
+    if seed >= EXTRA_FROM:
+        return _extra_case(seed, shape, rng)
     if (seed // len(SHAPES)) % 2:
         return _rich_case(seed, shape, rng)
     tardy = shape in TARDINESS_FAMILIES and rng.random() < 0.5
@@ -102,7 +112,8 @@ def make_case(seed: int) -> Case:
 RELATIONS = {"e->s": "add_end_before_start", "s->s": "add_start_before_start", "s->e": "add_start_before_end",
              "e->e": "add_end_before_end", "s=s": "add_start_at_start", "s=e": "add_start_at_end",
              "e=s": "add_end_at_start", "e=e": "add_end_at_end"}
-#: measures PyJobShop has, and its objective weight for each ("completion": flow time from release 0)
+#: measures PyJobShop has, and its objective weight for each ("completion": flow time from release 0);
+#: PyJobShop 0.0.9 has no max lateness: its cases minimise max tardiness there, max(0, max lateness)
 PYJOBSHOP_MEASURES = {"makespan": "weight_makespan", "tardy_jobs": "weight_tardy_jobs",
                       "tardiness": "weight_total_tardiness", "flow_time": "weight_total_flow_time",
                       "completion": "weight_total_flow_time", "earliness": "weight_total_earliness",
@@ -134,6 +145,58 @@ def _rich_case(seed: int, shape: str, rng: random.Random) -> Case:
     if unary and rng.random() < 0.4:  # drawn last, so that the cases drawn before it stay as they were
         _sequencing(case, rng)
     return case
+
+
+#: seeds from here on draw a rich case and one of the kinds added after the first differential runs
+#: (the permutation form, breaks with or without pausing, max lateness): the earlier seeds stay as they were
+EXTRA_FROM = 420
+BREAK_SHAPES = {"single_machine", "parallel_machines", "flow_shop", "jobshop", "fjsp"}
+
+
+def _extra_case(seed: int, shape: str, rng: random.Random) -> Case:
+    """A rich case plus: flow shops in the permutation form; the other machine shapes breaks on
+    their machines (pausable when every activity has one mode and none is optional); open shops and
+    RCPSP (and a third of the machine shapes) the objective max lateness instead of their terms."""
+    case = _rich_case(seed, shape, rng)
+    if shape == "flow_shop":
+        _drop_selections(case)  # a job with two operations on a machine has no partner to pair
+        case.permutation = True
+    elif shape in BREAK_SHAPES and rng.random() < 0.67:
+        _breaks(case, rng)
+    else:
+        _max_lateness(case)
+    return case
+
+
+def _drop_selections(case: Case) -> None:
+    extra = {name for _, names in case.selections for name in names}
+    case.activities = [a for a in case.activities if a.name not in extra]
+    case.selections = []
+    case.setups = [row for row in case.setups if row[1] not in extra and row[2] not in extra]
+    case.consecutive = [p for p in case.consecutive if not set(p) & extra]
+    case.relations = [r for r in case.relations if r[0] not in extra and r[3] not in extra]
+    case.windows = [w for w in case.windows if w[0] not in extra]
+
+
+def _breaks(case: Case, rng: random.Random) -> None:
+    """One or two breaks on each machine that may idle (PyJobShop refuses breaks on a no-idle machine);
+    work pauses over them in most cases whose activities have one mode each."""
+    horizon = sum(max(d for d, _ in a.modes) for a in case.activities)
+    for machine in [r for r, k, _ in case.resources if k == "unary" and r not in case.no_idle]:
+        start = rng.randint(1, max(1, horizon // 3))
+        for _ in range(rng.randint(1, 2)):
+            end = start + rng.randint(1, 3)
+            case.breaks.append((machine, start, end))
+            start = end + rng.randint(2, max(2, horizon // 3))
+    if all(len(a.modes) == 1 for a in case.activities) and rng.random() < 0.6:
+        _drop_selections(case)  # schedc's CP-SAT pauses required activities of one mode only
+        case.pausable = True
+
+
+def _max_lateness(case: Case) -> None:
+    """The objective max lateness (unweighted) over the due dates of the targets."""
+    case.terms = [(1, "max_lateness")]
+    case.targets = {t: (due, 1) for t, (due, _w) in case.targets.items()}
 
 
 def _sequencing(case: Case, rng: random.Random) -> None:
@@ -324,6 +387,12 @@ def to_sched(case: Case) -> str:
         lines.append("end")
     if case.no_idle:
         lines.append(f"hard no_idle flow resources=[{' '.join(case.no_idle)}]")
+    if case.permutation:
+        lines.append("hard same_sequence permutation")
+    if case.breaks:
+        lines.append(f"hard resource_downtime breaks{' pausable=true' if case.pausable else ''} table")
+        lines += [f"  {m} {a} {b}" for m, a, b in case.breaks]
+        lines.append("end")
     if case.ties:
         lines += ["hard resource_ties ties table", *[f"  {r} {a} {b}" for r, a, b in case.ties], "end"]
     if case.consecutive:
@@ -363,8 +432,9 @@ class PyJobShopModel:
         resources = {}
         kind = {name: k for name, k, _ in case.resources}
         for name, k, capacity in case.resources:
-            resources[name] = (model.add_machine(no_idle=name in case.no_idle, name=name) if k == "unary"
-                               else model.add_renewable(capacity, name=name))
+            breaks = [(a, b) for m, a, b in case.breaks if m == name]
+            resources[name] = (model.add_machine(breaks=breaks, no_idle=name in case.no_idle, name=name)
+                               if k == "unary" else model.add_renewable(capacity, name=name))
         release = {t: r for t, r, _ in case.windows}
         deadline = {t: d for t, _, d in case.windows if d is not None}
         due = {j: (d, w) for j, d, w in case.dues} | case.targets
@@ -391,7 +461,7 @@ class PyJobShopModel:
             if a.name in deadline and a.name not in jobs:
                 kwargs["latest_end"] = deadline[a.name]
             task = model.add_task(job=jobs.get(job) if job else None, name=a.name, optional=a.name in optional,
-                                  **kwargs)
+                                  allow_breaks=case.pausable, **kwargs)
             self.tasks[a.name] = task
             for number, (duration, uses) in enumerate(a.modes, start=1):
                 names = [r for r, _, _ in case.resources if r in uses]
@@ -410,6 +480,10 @@ class PyJobShopModel:
             tie(self.tasks[a], self.tasks[b])
         for a, b in case.consecutive:
             model.add_consecutive(self.tasks[a], self.tasks[b])
+        if case.permutation:  # PyJobShop's default pairing: the tasks of each machine by index, i.e. by job
+            machines = [resources[r] for r, k, _ in case.resources if k == "unary"]
+            for first, second in zip(machines, machines[1:], strict=False):
+                model.add_same_sequence(first, second)
         select = {"all_or_none": model.add_select_all_or_none, "at_least_one": model.add_select_at_least_one,
                   "exactly_one": model.add_select_exactly_one}
         for rule, names in case.selections:
@@ -418,7 +492,8 @@ class PyJobShopModel:
         if case.terms:
             weights: dict[str, int] = {}
             for w, m in case.terms:
-                weights[PYJOBSHOP_MEASURES[m]] = weights.get(PYJOBSHOP_MEASURES[m], 0) + w
+                name = "weight_max_tardiness" if m == "max_lateness" else PYJOBSHOP_MEASURES[m]
+                weights[name] = weights.get(name, 0) + w
             model.set_objective(**weights)
         elif case.objective == "tardiness":
             model.set_objective(weight_total_tardiness=1)
