@@ -3,7 +3,8 @@
 Rows: single-machine weighted tardiness (Potts & Van Wassenhove scheme, `schedc generate-classic wt`),
 unrelated parallel machines with sequence-dependent setups (Vallada & Ruiz scheme, `sdst`), a job
 shop (ft06) with release dates and weighted due dates minimising makespan + weighted tardiness, and a
-single machine with release dates minimising weighted flow time. Both sides get the same instance (the
+single machine with release dates minimising weighted flow time, and permutation flow shops (Taillard's
+scheme, 10 jobs x 5 machines, ``same_sequence``). Both sides get the same instance (the
 PyJobShop model is translated from schedc's IR here), the same time limit and the same number of
 workers, in one run. Per row: both objectives, the gap of each to the better of the two, and each
 side's time when it proved optimality; the summary gives the mean gaps and the mean ratio of
@@ -25,6 +26,7 @@ from schedc.generators import SdstParams, WtParams, sdst_instance, wt_instance
 from schedc.ir import Instance
 from schedc.kinds import PrecedenceLag, TimeWindow
 from schedc.kinds.measures import terms_of
+from schedc.kinds.same_sequence import SameSequence
 from schedc.kinds.setup_times import SetupTimes
 from schedc.library import load
 
@@ -68,6 +70,10 @@ def pyjobshop_model(instance: Instance) -> Any:
         elif isinstance(c, SetupTimes):
             for s in c.setups:
                 model.add_setup_time(res[s.resource], tasks[s.before], tasks[s.after], s.time)
+        elif isinstance(c, SameSequence):  # the pairs in order, as PyJobShop's tasks1/tasks2 lists
+            for first, second, pairing in c.pairings(instance):
+                model.add_same_sequence(res[first], res[second], [tasks[a] for a, _ in pairing],
+                                        [tasks[b] for _, b in pairing])
     weights: dict[str, int] = {}
     for term in terms_of(instance.objective.measure, instance.objective.terms):
         weights[WEIGHTS[term.measure]] = weights.get(WEIGHTS[term.measure], 0) + term.weight
@@ -96,12 +102,27 @@ def flow_time_instance(seed: int, n: int = 12) -> str:
     return "\n".join([*lines, "end", "minimize flow_time"]) + "\n"
 
 
+def permutation_flow_shop(seed: int, jobs: int = 10, machines: int = 5) -> str:
+    """F|prmu|C_max with Taillard's scheme (p ~ U[1, 99]; E. Taillard, "Benchmarks for basic scheduling
+    problems", EJOR 64, 1993), drawn from ``random.Random``: every job visits M1..Mm, one job order."""
+    rng = random.Random(f"pfs:{jobs}x{machines}:{seed}")
+    lines = [f"instance pfs{jobs}x{machines}_s{seed} family flow_shop", "resources table",
+             *(f"  M{k} unary" for k in range(1, machines + 1)), "end", "jobs table"]
+    lines += [f"  J{j} " + " ".join(f"M{k}:{rng.randint(1, 99)}" for k in range(1, machines + 1))
+              for j in range(1, jobs + 1)]
+    lines += ["end", "hard precedence_lag routes table"]
+    lines += ["  " + " -> ".join(f"J{j}.{k}" for k in range(1, machines + 1)) for j in range(1, jobs + 1)]
+    lines += ["end", "hard unary_no_overlap machines", "hard mode_choice modes", "hard same_sequence permutation"]
+    return "\n".join([*lines, "minimize makespan"]) + "\n"
+
+
 def feature_cases() -> list[tuple[str, str]]:
     """(row label, .sched text) of every benchmark instance."""
     out = [("wt20", wt_instance(WtParams(jobs=20, tf=0.6, rdd=0.6), s)) for s in (1, 2, 3)]
     out += [("sdst8x2", sdst_instance(SdstParams(jobs=8, machines=2, setup_max=49), s)) for s in (1, 2, 3)]
     out += [("ft06+due", ft06_with_due_dates(s)) for s in (1, 2, 3)]
     out += [("flow12", flow_time_instance(s)) for s in (1, 2, 3)]
+    out += [("pfs10x5", permutation_flow_shop(s)) for s in (1, 2, 3)]
     return out
 
 

@@ -1,7 +1,8 @@
 """Differential tests against PyJobShop, an independent implementation of the same models.
 
 For seeded random small instances (``tests/pyjobshop_cases.py``) the same model is built as a
-``.sched`` instance and through PyJobShop's Model API; both are solved to optimality. Then
+``.sched`` instance and through PyJobShop's Model API (``tests/pyjobshop_model.py``); both are solved
+to optimality. Then
 
 - the optimal objectives must be equal (or both sides must find the instance infeasible);
 - PyJobShop's schedule, written as an answer in the family's format, must pass ``schedc check``
@@ -24,7 +25,7 @@ case plus one later kind: flow shops in the permutation form (``same_sequence``;
 shapes (``resource_downtime``, pausable in most cases of one mode per activity: PyJobShop's
 ``allow_breaks``), or the objective max lateness. PyJobShop 0.0.9 has no max lateness; it minimises max
 tardiness there, which is ``max(0, max lateness)`` (:func:`_lateness` compares through it). The default
-suite runs 59 cases (42 of the first seeds, seed 222, 16 of the later kinds); ``-m slow`` runs 502 more.
+suite runs 59 cases (42 of the first seeds, seed 222, 16 of the later kinds); ``-m slow`` runs 501 more.
 """
 
 from __future__ import annotations
@@ -40,10 +41,10 @@ from tests.pyjobshop_cases import (
     RELATIONS,
     SHAPES,
     Case,
-    PyJobShopModel,
     make_case,
     to_sched,
 )
+from tests.pyjobshop_model import PyJobShopModel
 
 pytest.importorskip("pyjobshop", reason="pyjobshop is not installed (it is in the test extra: pip install -e .[test])")
 
