@@ -1,10 +1,11 @@
 """Random small interval instances written twice: as a ``.sched`` text and as a PyJobShop model.
 
 Both writers (:func:`to_sched` here, :class:`tests.pyjobshop_model.PyJobShopModel`) read one
-:class:`Case`, so that the two models can only differ where schedc and PyJobShop differ in meaning. Every random choice comes from the ``random.Random`` of the case's
-seed. The shapes follow the families: one machine, parallel (unrelated) machines, flow shop, job
-shop, flexible job shop (through ``dfjsp`` when due dates are scored), RCPSP and open shop
-(renewable resources of capacity 1 for the machines and the jobs).
+:class:`Case`, so that the two models can only differ where schedc and PyJobShop differ in meaning.
+Every random choice comes from the ``random.Random`` of the case's seed. The shapes follow the
+families: one machine, parallel (unrelated) machines, flow shop, job shop, flexible job shop
+(through ``dfjsp`` when due dates are scored), RCPSP and open shop (renewable resources of capacity
+1 for the machines and the jobs).
 """
 
 from __future__ import annotations
