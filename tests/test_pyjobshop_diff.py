@@ -60,6 +60,10 @@ _SPANS = ("PyJobShop is wrong: a job's completion spans its absent optional task
 KNOWN = {
     134: _SPANS,
     178: _SPANS,
+    483: ("PyJobShop gives no verdict: the instance is infeasible (J5 s=s-2 J1 puts J5's start 2 after J1's, "
+          "J1 lasts 5 on the same machine), which schedc proves and PyJobShop proves in 0.1 s without "
+          "allow_breaks, but with allow_breaks (pausing can only lengthen the tasks) its OR-Tools model times "
+          "out after 30 s"),
 }
 
 
