@@ -156,3 +156,16 @@ def test_a_wrong_translation_is_caught() -> None:
             assert {v.kind for v in report.violations} == {"precedence_lag"}
             return
     pytest.fail("no job shop case where the precedences matter")
+
+
+def test_a_weighted_sum_with_makespan_keeps_schedules_longer_than_the_start() -> None:
+    # benchmarks/pyjobshop_features.py found it: schedc bounded the makespan by its start's (valid for a
+    # makespan objective only) and "proved" 239 optimal for ft06 + weighted tardiness, where PyJobShop's
+    # optimum 233 ends at 74, after the start's 65; schedc's verifier accepted PyJobShop's schedule.
+    from benchmarks.pyjobshop_features import ft06_with_due_dates, pyjobshop_model
+
+    instance = schedc.load(ft06_with_due_dates(1))
+    ours = schedc.solve(instance, time_limit=TIME_LIMIT, workers=1, seed=0)
+    result = pyjobshop_model(instance).solve("ortools", time_limit=TIME_LIMIT, display=False, num_workers=1)
+    assert ours.status == "optimal" and result.status.value == "Optimal"
+    assert ours.objective == round(result.objective)
