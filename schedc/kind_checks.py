@@ -50,6 +50,7 @@ from schedc.kinds import (
     kind_name,
 )
 from schedc.kinds.costs import ANY_DAY
+from schedc.kinds.same_sequence import SameSequence, semantic_check
 
 if TYPE_CHECKING:
     from schedc.semantic import Checker
@@ -465,10 +466,6 @@ def _compactness(ch: Checker, c: Compactness) -> None:
     ch.group_class(c.groups, c.members, c)
 
 
-def _no_check(ch: Checker, c: Any) -> None:
-    return None
-
-
 CONSTRAINT_CHECKS: dict[type, Callable[[Checker, Any], None]] = {
     PrecedenceLag: _precedence,
     UnaryNoOverlap: _resource_scope("unary"),
@@ -486,7 +483,7 @@ CONSTRAINT_CHECKS: dict[type, Callable[[Checker, Any], None]] = {
     CapacityOverflow: _capacity,
     SlotConflict: _conflict,
     Compactness: _compactness,
-    OnePerSlot: _no_check,
+    OnePerSlot: lambda ch, c: None,
     TimeWindow: _time_window,
     ResourceDowntime: _downtime,
     Tardiness: _tardiness,
@@ -496,4 +493,5 @@ CONSTRAINT_CHECKS: dict[type, Callable[[Checker, Any], None]] = {
     NoIdle: _no_idle,
     Consecutive: _consecutive,
     ResourceTies: _ties,
+    SameSequence: semantic_check,
 }

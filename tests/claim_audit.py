@@ -575,6 +575,24 @@ def _consecutive(p: dict[str, Any], s: Schedule) -> int:
     return total
 
 
+def _same_sequence(p: dict[str, Any], s: Schedule) -> int:
+    """Two pairs whose order on one resource of the scope differs from their partners' on the next."""
+    scope = _scope(p, s.world, "unary")
+    total = 0
+    for first, second in zip(scope, scope[1:], strict=False):
+        if p.get("pairs"):
+            pairing = [tuple(row) for row in p["pairs"]]
+        else:  # the operations of one job on the two machines
+            job_of = {r: {a.job: a.name for a in s.world.instance.activities
+                          if a.job is not None and any(u.resource == r and u.amount for m in a.modes for u in m.uses)}
+                      for r in (first, second)}
+            pairing = [(job_of[first][j], job_of[second][j]) for j in job_of[first] if j in job_of[second]]
+        on_a, on_b = _order(s, first), _order(s, second)
+        kept = [(on_a.index(a), on_b.index(b)) for a, b in pairing if a in on_a and b in on_b]
+        total += sum(1 for x in kept for y in kept if x[0] < y[0] and x[1] > y[1])
+    return total
+
+
 def _ties(p: dict[str, Any], s: Schedule) -> int:
     total = 0
     for rule, a, b in p["ties"]:
@@ -672,7 +690,7 @@ INTERPRETERS: dict[str, Callable[[dict[str, Any], Schedule], int]] = {
     "nonrenewable_budget": _budget, "time_window": _time_window, "resource_downtime": _downtime,
     "mode_choice": lambda p, s: s.bad_modes, "objective_bound": _objective_bound,
     "setup_times": _setup_times, "optional": _optional, "no_idle": _no_idle, "consecutive": _consecutive,
-    "resource_ties": _ties,
+    "resource_ties": _ties, "same_sequence": _same_sequence,
 }
 
 

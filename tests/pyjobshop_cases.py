@@ -1,10 +1,11 @@
 """Random small interval instances written twice: as a ``.sched`` text and as a PyJobShop model.
 
-Both writers read one :class:`Case`, so that the two models can only differ where schedc and
-PyJobShop differ in meaning. Every random choice comes from the ``random.Random`` of the case's
-seed. The shapes follow the families: one machine, parallel (unrelated) machines, flow shop, job
-shop, flexible job shop (through ``dfjsp`` when due dates are scored), RCPSP and open shop
-(renewable resources of capacity 1 for the machines and the jobs).
+Both writers (:func:`to_sched` here, :class:`tests.pyjobshop_model.PyJobShopModel`) read one
+:class:`Case`, so that the two models can only differ where schedc and PyJobShop differ in meaning.
+Every random choice comes from the ``random.Random`` of the case's seed. The shapes follow the
+families: one machine, parallel (unrelated) machines, flow shop, job shop, flexible job shop
+(through ``dfjsp`` when due dates are scored), RCPSP and open shop (renewable resources of capacity
+1 for the machines and the jobs).
 """
 
 from __future__ import annotations
@@ -49,6 +50,10 @@ class Case:
     no_idle: list[str] = field(default_factory=list)  # machines without idle time
     ties: list[tuple[str, str, str]] = field(default_factory=list)  # same|different, a, b
     consecutive: list[tuple[str, str]] = field(default_factory=list)  # a, b: b directly after a on shared machines
+    #: the permutation form: every two neighbouring machines process the jobs in one order
+    permutation: bool = False
+    breaks: list[tuple[str, int, int]] = field(default_factory=list)  # machine, start, end
+    pausable: bool = False  # work pauses over the breaks (PyJobShop: every task allow_breaks=True)
 
     @property
     def jobs(self) -> list[str]:
@@ -78,6 +83,10 @@ class Case:
         out |= {f"resource_ties:{rule}" for rule, _, _ in self.ties}
         if self.consecutive:
             out.add("consecutive")
+        if self.permutation:
+            out.add("same_sequence")
+        if self.breaks:
+            out.add("resource_downtime:pausable" if self.pausable else "resource_downtime")
         return out
 
 
@@ -85,6 +94,8 @@ def make_case(seed: int) -> Case:
     """The case of ``seed``: its shape cycles through :data:`SHAPES`, the rest is drawn."""
     rng = random.Random(seed)
     shape = SHAPES[seed % len(SHAPES)]
+    if seed >= EXTRA_FROM:
+        return _extra_case(seed, shape, rng)
     if (seed // len(SHAPES)) % 2:
         return _rich_case(seed, shape, rng)
     tardy = shape in TARDINESS_FAMILIES and rng.random() < 0.5
@@ -102,7 +113,8 @@ def make_case(seed: int) -> Case:
 RELATIONS = {"e->s": "add_end_before_start", "s->s": "add_start_before_start", "s->e": "add_start_before_end",
              "e->e": "add_end_before_end", "s=s": "add_start_at_start", "s=e": "add_start_at_end",
              "e=s": "add_end_at_start", "e=e": "add_end_at_end"}
-#: measures PyJobShop has, and its objective weight for each ("completion": flow time from release 0)
+#: measures PyJobShop has, and its objective weight for each ("completion": flow time from release 0);
+#: PyJobShop 0.0.9 has no max lateness: its cases minimise max tardiness there, max(0, max lateness)
 PYJOBSHOP_MEASURES = {"makespan": "weight_makespan", "tardy_jobs": "weight_tardy_jobs",
                       "tardiness": "weight_total_tardiness", "flow_time": "weight_total_flow_time",
                       "completion": "weight_total_flow_time", "earliness": "weight_total_earliness",
@@ -134,6 +146,58 @@ def _rich_case(seed: int, shape: str, rng: random.Random) -> Case:
     if unary and rng.random() < 0.4:  # drawn last, so that the cases drawn before it stay as they were
         _sequencing(case, rng)
     return case
+
+
+#: seeds from here on draw a rich case and one of the kinds added after the first differential runs
+#: (the permutation form, breaks with or without pausing, max lateness): the earlier seeds stay as they were
+EXTRA_FROM = 420
+BREAK_SHAPES = {"single_machine", "parallel_machines", "flow_shop", "jobshop", "fjsp"}
+
+
+def _extra_case(seed: int, shape: str, rng: random.Random) -> Case:
+    """A rich case plus: flow shops in the permutation form; the other machine shapes breaks on
+    their machines (pausable when every activity has one mode and none is optional); open shops and
+    RCPSP (and a third of the machine shapes) the objective max lateness instead of their terms."""
+    case = _rich_case(seed, shape, rng)
+    if shape == "flow_shop":
+        _drop_selections(case)  # a job with two operations on a machine has no partner to pair
+        case.permutation = True
+    elif shape in BREAK_SHAPES and rng.random() < 0.67:
+        _breaks(case, rng)
+    else:
+        _max_lateness(case)
+    return case
+
+
+def _drop_selections(case: Case) -> None:
+    extra = {name for _, names in case.selections for name in names}
+    case.activities = [a for a in case.activities if a.name not in extra]
+    case.selections = []
+    case.setups = [row for row in case.setups if row[1] not in extra and row[2] not in extra]
+    case.consecutive = [p for p in case.consecutive if not set(p) & extra]
+    case.relations = [r for r in case.relations if r[0] not in extra and r[3] not in extra]
+    case.windows = [w for w in case.windows if w[0] not in extra]
+
+
+def _breaks(case: Case, rng: random.Random) -> None:
+    """One or two breaks on each machine that may idle (PyJobShop refuses breaks on a no-idle machine);
+    work pauses over them in most cases whose activities have one mode each."""
+    horizon = sum(max(d for d, _ in a.modes) for a in case.activities)
+    for machine in [r for r, k, _ in case.resources if k == "unary" and r not in case.no_idle]:
+        start = rng.randint(1, max(1, horizon // 3))
+        for _ in range(rng.randint(1, 2)):
+            end = start + rng.randint(1, 3)
+            case.breaks.append((machine, start, end))
+            start = end + rng.randint(2, max(2, horizon // 3))
+    if all(len(a.modes) == 1 for a in case.activities) and rng.random() < 0.6:
+        _drop_selections(case)  # schedc's CP-SAT pauses required activities of one mode only
+        case.pausable = True
+
+
+def _max_lateness(case: Case) -> None:
+    """The objective max lateness (unweighted) over the due dates of the targets."""
+    case.terms = [(1, "max_lateness")]
+    case.targets = {t: (due, 1) for t, (due, _w) in case.targets.items()}
 
 
 def _sequencing(case: Case, rng: random.Random) -> None:
@@ -324,6 +388,12 @@ def to_sched(case: Case) -> str:
         lines.append("end")
     if case.no_idle:
         lines.append(f"hard no_idle flow resources=[{' '.join(case.no_idle)}]")
+    if case.permutation:
+        lines.append("hard same_sequence permutation")
+    if case.breaks:
+        lines.append(f"hard resource_downtime breaks{' pausable=true' if case.pausable else ''} table")
+        lines += [f"  {m} {a} {b}" for m, a, b in case.breaks]
+        lines.append("end")
     if case.ties:
         lines += ["hard resource_ties ties table", *[f"  {r} {a} {b}" for r, a, b in case.ties], "end"]
     if case.consecutive:
@@ -348,93 +418,3 @@ def _due_cells(case: Case, target: str) -> str:
         return ""
     due, weight = case.targets[target]
     return f" due={due}" + ("" if weight == 1 else f" weight={weight}")
-
-
-# ------------------------------------------------------------------------------ PyJobShop
-
-
-class PyJobShopModel:
-    """The case built through PyJobShop's Model API, with the maps back to schedc's names."""
-
-    def __init__(self, case: Case):
-        from pyjobshop import Model
-
-        self.model = model = Model()
-        resources = {}
-        kind = {name: k for name, k, _ in case.resources}
-        for name, k, capacity in case.resources:
-            resources[name] = (model.add_machine(no_idle=name in case.no_idle, name=name) if k == "unary"
-                               else model.add_renewable(capacity, name=name))
-        release = {t: r for t, r, _ in case.windows}
-        deadline = {t: d for t, _, d in case.windows if d is not None}
-        due = {j: (d, w) for j, d, w in case.dues} | case.targets
-        measures = {m for _, m in case.terms}
-        jobs = {}
-        # jobless cases get a job per activity: their objective targets are the activities
-        job_of = {a.name: a.job or (a.name if case.terms else None) for a in case.activities}
-        for job in dict.fromkeys(j for j in job_of.values() if j):
-            d, w = due.get(job, (None, 1))
-            kwargs = {"deadline": deadline[job]} if job in deadline else {}
-            # "completion" is PyJobShop's flow time from release 0: the release moves to the tasks
-            r = 0 if "completion" in measures else release.get(job, 0)
-            jobs[job] = model.add_job(weight=w, release_date=r, due_date=d, name=job, **kwargs)
-        task_release = {t: r for t, r in release.items() if t not in jobs or "completion" in measures}
-        optional = {name for _, names in case.selections for name in names}
-        self.tasks: dict[str, object] = {}
-        self.modes: dict[int, tuple[str, int]] = {}  # PyJobShop mode index → (activity, 1-based mode)
-        for a in case.activities:
-            kwargs: dict[str, int] = {}
-            job = job_of[a.name]
-            for target in (a.name, job):
-                if target in task_release:
-                    kwargs["earliest_start"] = max(kwargs.get("earliest_start", 0), task_release[target])
-            if a.name in deadline and a.name not in jobs:
-                kwargs["latest_end"] = deadline[a.name]
-            task = model.add_task(job=jobs.get(job) if job else None, name=a.name, optional=a.name in optional,
-                                  **kwargs)
-            self.tasks[a.name] = task
-            for number, (duration, uses) in enumerate(a.modes, start=1):
-                names = [r for r, _, _ in case.resources if r in uses]
-                # PyJobShop's machines take demand 0 (a machine has no capacity to share)
-                demands = [0 if kind[r] == "unary" else uses[r] for r in names]
-                model.add_mode(task, [resources[r] for r in names], duration, demands)
-                self.modes[len(model.modes) - 1] = (a.name, number)
-        for a, b, lag in case.precedences:
-            model.add_end_before_start(self.tasks[a], self.tasks[b], lag)
-        for a, rel, delay, b in case.relations:
-            getattr(model, RELATIONS[rel])(self.tasks[a], self.tasks[b], delay)
-        for m, a, b, t in case.setups:
-            model.add_setup_time(resources[m], self.tasks[a], self.tasks[b], t)
-        for rule, a, b in case.ties:
-            tie = model.add_identical_resources if rule == "same" else model.add_different_resources
-            tie(self.tasks[a], self.tasks[b])
-        for a, b in case.consecutive:
-            model.add_consecutive(self.tasks[a], self.tasks[b])
-        select = {"all_or_none": model.add_select_all_or_none, "at_least_one": model.add_select_at_least_one,
-                  "exactly_one": model.add_select_exactly_one}
-        for rule, names in case.selections:
-            if rule in select:
-                select[rule]([self.tasks[n] for n in names])
-        if case.terms:
-            weights: dict[str, int] = {}
-            for w, m in case.terms:
-                weights[PYJOBSHOP_MEASURES[m]] = weights.get(PYJOBSHOP_MEASURES[m], 0) + w
-            model.set_objective(**weights)
-        elif case.objective == "tardiness":
-            model.set_objective(weight_total_tardiness=1)
-        else:
-            model.set_objective(weight_makespan=1)
-
-    def solve(self, time_limit: float) -> tuple[str, int | None, dict[str, int], dict[str, int]]:
-        """(status, objective, starts, modes) of PyJobShop's OR-Tools run."""
-        result = self.model.solve("ortools", time_limit=time_limit, display=False, num_workers=1)
-        status = result.status.value
-        if status not in ("Optimal", "Feasible"):
-            return status, None, {}, {}
-        starts, modes = {}, {}
-        for scheduled in result.best.tasks:
-            if not scheduled.present:
-                continue
-            activity, number = self.modes[scheduled.mode]
-            starts[activity], modes[activity] = scheduled.start, number
-        return status, round(result.objective), starts, modes

@@ -940,16 +940,17 @@ LAB_JOBS = """\
 instance lab_jobs family lab_interval
 resources table
   M1 unary
+  M2 unary
   R1 renewable 2
   N1 nonrenewable 4
 end
-activities (M1 R1 N1) table
-  A 1 3  1 1 2
-  A 2 2  1 2 3
-  B 1 2  1 1 1
-  C 1 4  0 2 1
-  C 2 1  0 1 2
-  D 1 0  1 2 0
+activities (M1 M2 R1 N1) table
+  A 1 3  1 0 1 2
+  A 2 2  1 0 2 3
+  B 1 2  1 1 1 1
+  C 1 4  0 1 2 1
+  C 2 1  0 0 1 2
+  D 1 0  1 0 2 0
 end
 hard precedence_lag precedence table
   A -> B ->+1 C
@@ -981,6 +982,10 @@ hard consecutive together table
 end
 hard resource_ties tied table
   same A B
+end
+hard same_sequence flow resources=[M1 M2] table
+  A B
+  B C
 end
 hard objective_bound horizon measure=makespan max=30
 minimize makespan
@@ -1079,7 +1084,7 @@ def random_solution(ctx: EvalContext, rng: random.Random, fill: float = 1.0) -> 
 def test_complete_spec_uses_every_kind(complete_spec: list[Spec]) -> None:
     used = {kind_name(c) for spec in complete_spec for c in spec.instance.constraints}
     assert used == set(KINDS)
-    assert len(KINDS) == 27
+    assert len(KINDS) == 28
 
 
 @pytest.mark.parametrize("fill", [1.0, 0.5])

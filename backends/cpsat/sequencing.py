@@ -1,5 +1,6 @@
-"""CP-SAT encoders of the sequencing kinds: ``setup_times``, ``no_idle``, ``consecutive``
-(formal meanings in :mod:`schedc.kinds.setup_times` and :mod:`schedc.kinds.sequencing`).
+"""CP-SAT encoders of the sequencing kinds: ``setup_times``, ``no_idle``, ``consecutive``,
+``same_sequence`` (formal meanings in :mod:`schedc.kinds.setup_times`, :mod:`schedc.kinds.no_idle`,
+:mod:`schedc.kinds.consecutive`, :mod:`schedc.kinds.same_sequence`).
 
 Each unary resource they speak of gets one circuit (:func:`circuit`), built once and shared: a
 dummy node 0 and one node per (activity, mode) that uses the resource with a positive duration;
@@ -28,6 +29,7 @@ from ortools.sat.python import cp_model
 from schedc.backends.cpsat.model import CpsatModel, encoder
 from schedc.kinds.consecutive import Consecutive
 from schedc.kinds.no_idle import NoIdle
+from schedc.kinds.same_sequence import SameSequence
 from schedc.kinds.setup_times import SetupTimes, setup_matrices
 
 Node = tuple[str, int]
@@ -188,3 +190,47 @@ def _shared_unary(m: CpsatModel, a: str, b: str) -> list[str]:
         return {u.resource for mode in m.ctx.activities[name].modes for u in mode.uses
                 if u.amount and m.ctx.resources[u.resource].kind == "unary"}
     return sorted(used(a) & used(b))
+
+
+@encoder(SameSequence)
+def same_sequence(m: CpsatModel, c: SameSequence) -> None:
+    """One order literal ``o`` per two pairs ``(a, b)``, ``(a', b')``, shared by both resources:
+    ``o ⇒ E_a ≤ S_a'`` and ``¬o ⇒ E_a' ≤ S_a`` on A (when both are in A's sequence), the same for
+    ``b``, ``b'`` on B. With the resources' no-overlap this ties the two disjunctions to one
+    choice; no circuit is needed (the order, not the direct successor, is what is shared)."""
+    if not c.hard:
+        raise unsupported("cpsat", c, form="soft")
+    for first, second, pairing in c.pairings(m.instance):
+        on_a = [_in_sequence(m, a, first) for a, _ in pairing]
+        on_b = [_in_sequence(m, b, second) for _, b in pairing]
+        for i in range(len(pairing)):
+            for j in range(i + 1, len(pairing)):
+                both_a, both_b = _both(on_a[i], on_a[j]), _both(on_b[i], on_b[j])
+                if both_a is None or both_b is None:
+                    continue  # the pair never meets on one of the resources: nothing to share
+                order = m.model.new_bool_var(f"order_{c.id}_{i}_{j}")
+                sides = (((pairing[i][0], pairing[j][0]), both_a), ((pairing[i][1], pairing[j][1]), both_b))
+                for (x, y), both in sides:
+                    m.model.add(m.end[x] <= m.start[y]).only_enforce_if([order, *both])
+                    m.model.add(m.end[y] <= m.start[x]).only_enforce_if([order.Not(), *both])
+
+
+def _in_sequence(m: CpsatModel, name: str, resource: str) -> Any:
+    """1, a literal, or None: whether ``name`` is in the sequence of ``resource`` (its chosen mode uses it
+    with a positive duration); the sum of those modes' literals when there are several."""
+    literals = [m.present[(n, k)] for n, k, mode, _ in m.users.get(resource, ()) if n == name and mode.duration > 0]
+    if not literals:
+        return None
+    if len(literals) == 1:
+        return literals[0]
+    with m.defining():  # a definition: other rules may reuse it, explain mode keeps it on
+        on = m.model.new_bool_var(f"on_{resource}_{name}")
+        m.model.add(on == sum(literals))
+    return on
+
+
+def _both(x: Any, y: Any) -> list[Any] | None:
+    """The enforcement literals of "x and y" (constants 1 dropped), or None when one never holds."""
+    if x is None or y is None:
+        return None
+    return [lit for lit in (x, y) if not isinstance(lit, int)]

@@ -43,13 +43,14 @@ def local_search_start(m: CpsatModel, start: Solution | None, seconds: float, se
 
 def bound_makespan(m: CpsatModel, upper: int) -> None:
     """``makespan ≤ upper`` and ``S_a ≤ upper − tail_a`` for every activity, where a schedule of
-    makespan ``upper`` is known: every optimum satisfies both (tail_a is the longest route from
-    a's start to the end of the project), so no optimal schedule is cut off. The start bounds are
+    makespan ``upper`` is known and the objective is the makespan alone: every optimum satisfies
+    both (tail_a is the longest route from a's start to the end of the project), so no optimal
+    schedule is cut off. The start bounds are
     what presolve would derive from the first, given here directly so the domains are small from
     the first propagation on.
     """
-    if getattr(m, "makespan", None) is None:
-        return
+    if getattr(m, "makespan", None) is None or m.instance.objective.measure != "makespan":
+        return  # a sum with other terms (tardiness, say) may be best at a longer makespan than the start's
     m.model.add(m.makespan <= upper)
     for name, tail in (getattr(m, "tail", None) or tails(m.instance)).items():
         m.model.add(m.start[name] <= upper - tail)

@@ -1,5 +1,6 @@
-"""Pyomo encoders of the sequencing kinds: ``setup_times``, ``no_idle``, ``consecutive``
-(formal meanings in :mod:`schedc.kinds.setup_times` and :mod:`schedc.kinds.sequencing`).
+"""Pyomo encoders of the sequencing kinds: ``setup_times``, ``no_idle``, ``consecutive``,
+``same_sequence`` (formal meanings in :mod:`schedc.kinds.setup_times`, :mod:`schedc.kinds.no_idle`,
+:mod:`schedc.kinds.consecutive`, :mod:`schedc.kinds.same_sequence`).
 
 Setup times apply between *directly* consecutive activities only, so the pairwise order
 disjunction of ``unary_no_overlap`` is not enough (it would charge s_ij to every later j when the
@@ -29,6 +30,7 @@ from schedc.diagnostics import SchedcError
 from schedc.kinds import Constraint
 from schedc.kinds.consecutive import Consecutive
 from schedc.kinds.no_idle import NoIdle
+from schedc.kinds.same_sequence import SameSequence
 from schedc.kinds.setup_times import SetupTimes, setup_matrices
 
 Node = tuple[str, int]
@@ -168,3 +170,39 @@ def _shared_unary(m: PyomoModel, a: str, b: str) -> list[str]:
         return {u.resource for mode in m.ctx.activities[name].modes for u in mode.uses
                 if u.amount and m.ctx.resources[u.resource].kind == "unary"}
     return sorted(used(a) & used(b))
+
+
+@encoder(SameSequence)
+def same_sequence(m: PyomoModel, c: SameSequence) -> None:
+    """One order binary ``o`` per two pairs ``(a, b)``, ``(a', b')``, shared by the big-M disjunctions
+    of both resources: ``E_a ≤ S_a' + M·(1 − o + off)`` and ``E_a' ≤ S_a + M·(o + off)`` on A, where
+    ``off = 2 − p_a − p_a'`` (p: the presence of the modes in A's sequence) is 0 exactly when both are
+    in it; the same rows for ``b``, ``b'`` on B."""
+    if not c.hard:
+        raise unsupported("pyomo", c, form="soft")
+    for first, second, pairing in c.pairings(m.instance):
+        on_a = [_in_sequence(m, a, first) for a, _ in pairing]
+        on_b = [_in_sequence(m, b, second) for _, b in pairing]
+        for i in range(len(pairing)):
+            for j in range(i + 1, len(pairing)):
+                if None in (on_a[i], on_a[j], on_b[i], on_b[j]):
+                    continue  # the pair never meets on one of the resources: nothing to share
+                order = m.new_var("order", 0, 1, binary=True)  # 1: pair i before pair j on both
+                for x, y, px, py in ((pairing[i][0], pairing[j][0], on_a[i], on_a[j]),
+                                     (pairing[i][1], pairing[j][1], on_b[i], on_b[j])):
+                    off = 2 - px - py
+                    m.add(c.id, m.end[x] <= m.start[y] + _reach(m, x, y) * (1 - order + off))
+                    m.add(c.id, m.end[y] <= m.start[x] + _reach(m, y, x) * (order + off))
+
+
+def _in_sequence(m: PyomoModel, name: str, resource: str) -> Any:
+    """1, a presence expression, or None: whether ``name``'s chosen mode uses ``resource`` with a
+    positive duration (the sum of those modes' binaries; at most one mode is chosen)."""
+    modes = [(n, k) for n, k, _mode in _users(m, resource) if n == name]
+    return pyo.quicksum(m.present[node] for node in modes) if len(modes) > 1 else \
+        (m.present[modes[0]] if modes else None)
+
+
+def _reach(m: PyomoModel, x: str, y: str) -> int:
+    """A big-M for ``E_x ≤ S_y``: the latest end of x minus the earliest start of y."""
+    return max(0, _latest_end(m, x) - m.est[y])

@@ -28,6 +28,7 @@ from schedc.kinds.optional import OptionalActivities, Selection
 from schedc.kinds.precedence_lag import Edge, PrecedenceLag
 from schedc.kinds.resource_ties import ResourceTies, Tie
 from schedc.kinds.resources import CumulativeRenewable, ModeChoice, NonrenewableBudget, UnaryNoOverlap
+from schedc.kinds.same_sequence import Partner, SameSequence
 from schedc.kinds.sequences import ConsecutiveRunBounds, PatternCost, PatternProhibition, WindowPatternCost
 from schedc.kinds.setup_times import Setup, SetupTimes
 from schedc.kinds.slots import SlotConflict, Unavailability, Unavailable
@@ -61,6 +62,7 @@ _ALL: tuple[type[Constraint], ...] = (
     NoIdle,
     Consecutive,
     ResourceTies,
+    SameSequence,
 )
 
 KINDS: dict[str, type[Constraint]] = {cls.__struct_config__.tag: cls for cls in _ALL}  # type: ignore[misc]
@@ -68,7 +70,8 @@ AnyConstraint = Union[_ALL]  # type: ignore[valid-type]  # noqa: UP007
 
 INTERVAL_KINDS = frozenset({"precedence_lag", "unary_no_overlap", "cumulative_renewable",
                             "nonrenewable_budget", "mode_choice", "time_window", "resource_downtime", "tardiness",
-                            "setup_times", "optional", "no_idle", "consecutive", "resource_ties"})
+                            "setup_times", "optional", "no_idle", "consecutive", "resource_ties",
+                            "same_sequence"})
 #: kinds that fit either structure (they speak of the objective, not of intervals or slots)
 ANY_STRUCTURE_KINDS = frozenset({"objective_bound"})
 SLOT_KINDS = frozenset(KINDS) - INTERVAL_KINDS - ANY_STRUCTURE_KINDS
@@ -88,6 +91,6 @@ __all__ = [
     "ConsecutiveRunBounds", "PatternCost", "PatternProhibition", "WindowPatternCost",
     "SlotConflict", "Unavailability", "Unavailable",
     "ObjectiveBound", "Setup", "SetupTimes", "OptionalActivities", "Selection",
-    "NoIdle", "Consecutive", "Pair", "ResourceTies", "Tie",
+    "NoIdle", "Consecutive", "Pair", "ResourceTies", "Tie", "SameSequence", "Partner",
     "DueDate", "Downtime", "ResourceDowntime", "Tardiness", "TimeWindow", "Window",
 ]

@@ -105,6 +105,7 @@ def claim_view(claim: Claim, constraint: Constraint, ctx: BuildContext) -> dict[
 #: kinds whose rule sentence lists its own rows: the parameter holding them and the row cells that
 #: name entities (an operation shown as ``Job 4 step 1`` carries numbers that are names, not data)
 _LISTED_NAMES = {"setup_times": ("setups", (0, 1, 2)), "consecutive": ("pairs", (0, 1)),
+                 "same_sequence": ("pairs", (0, 1)),
                  "resource_ties": ("ties", (1, 2)), "time_window": ("windows", (0,))}
 
 
@@ -236,6 +237,10 @@ def _derived(claim: Claim, constraint: Constraint, ctx: BuildContext) -> dict[st
     if kind == "no_idle":
         scope = params.get("resources", "all")
         return {"scope": [] if scope == "all" else [ctx.show(r) for r in scope]}
+    if kind == "same_sequence":
+        scope = params.get("resources", "all")
+        return {"scope": [] if scope == "all" else [ctx.show(r) for r in scope],
+                "listed": [f"{ctx.show(a)} with {ctx.show(b)}" for a, b in params.get("pairs", [])]}
     if kind == "consecutive":
         return {"listed": [f"{ctx.show(a)} directly after {ctx.show(b)}" for b, a in params.get("pairs", [])]}
     if kind == "resource_ties":
