@@ -10,7 +10,7 @@ import msgspec
 from ortools.sat.python import cp_model
 
 from schedc.backends.base import SolverDisagreement, SolveResult, check_agreement, gap_pct
-from schedc.backends.cpsat import warmstart
+from schedc.backends.cpsat import ctt_period, warmstart
 from schedc.backends.cpsat.model import CpsatModel
 from schedc.backends.cpsat.warmstart import bound_makespan, local_search_start
 from schedc.evaluate import evaluate
@@ -34,6 +34,8 @@ class SolveOptions(msgspec.Struct, frozen=True, kw_only=True):
     local_search: float = 0.7
     #: bound the makespan by the start's (a schedule that good exists) before solving
     bound: bool = True
+    #: slot instances with interchangeable rooms: period model + exact room assignment (ctt_period)
+    rooms: bool = True
 
 
 class _Progress(cp_model.CpSolverSolutionCallback):
@@ -79,6 +81,9 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     its hint when it is feasible and better than the built-in heuristic's.
     """
     options = options or SolveOptions()
+    relax = ctt_period.room_relaxation(instance, family) if options.rooms else None
+    if relax is not None:
+        return ctt_period.solve(instance, family, relax, options.time_limit, options.workers, options.seed, start)
     began = time.perf_counter()
     m = CpsatModel(instance, family, named=False)
     hint = _better_start(m, start) if options.hint else None
