@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 import msgspec
 from ortools.sat.python import cp_model
 
+from schedc import ctt_search
 from schedc.backends.base import SolveResult, check_agreement, gap_pct
 from schedc.backends.cpsat.model import CpsatModel
 from schedc.evaluate import evaluate
@@ -280,10 +281,28 @@ def assign_rooms(relax: RoomRelaxation, slots: dict[str, list[Slot]], seconds: f
 # ------------------------------------------------------------------ the two stages in one budget
 
 
+class _Deadline(cp_model.CpSolverSolutionCallback):
+    """Stops the search at the first solution found after ``at`` seconds (no stop before one)."""
+
+    def __init__(self, at: float):
+        super().__init__()
+        self.at = at
+        self.began = time.perf_counter()
+
+    def on_solution_callback(self) -> None:
+        if time.perf_counter() - self.began >= self.at:
+            self.stop_search()
+
+
 def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit: float, workers: int,
-          seed: int, start: Solution | None = None) -> SolveResult:
-    """Stage 1 and stage 2 within ``time_limit`` (stage 2 gets the last 15 %, at least 1 s and at
-    most 5 s); the evaluator's verdict on the final assignment is the answer."""
+          seed: int, start: Solution | None = None, search_share: float = 0.7) -> SolveResult:
+    """Stage 1, stage 2, then simulated annealing (:mod:`schedc.ctt_search`) on the full
+    assignment for ``search_share`` of the budget when the instance has the search's pattern.
+
+    Stage 1 runs until ``(1 − search_share)`` of what stage 2's reserve (15 % of the budget, at
+    least 1 s, at most 5 s) leaves, or longer until its first solution; stage 2 gets the reserve
+    at most, the annealing the rest. The evaluator's verdict on the final assignment is the answer.
+    """
     began = time.perf_counter()
     period = PeriodModel(relax, family)
     if start is not None:
@@ -292,12 +311,14 @@ def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit:
             slots.setdefault(a.agent, []).append((a.day, a.period))
         period.hint(slots)
     built = time.perf_counter() - began
+    problem = ctt_search.search_problem(instance, family) if search_share > 0 else None
     reserve = min(5.0, max(1.0, 0.15 * time_limit))
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(0.1, time_limit - built - reserve)
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
-    status = solver.solve(period.m.model)
+    share = 1.0 - (search_share if problem is not None else 0.0)
+    status = solver.solve(period.m.model, _Deadline(share * (time_limit - built - reserve)))
     bound = solver.best_objective_bound
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         name = "infeasible" if status == cp_model.INFEASIBLE else "unknown"
@@ -307,12 +328,19 @@ def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit:
     slots = period.periods(solver)
     blind = int(round(solver.objective_value)) - _room_part(period, solver)
     left = time_limit - (time.perf_counter() - began)
-    solution, room_cost, exact = assign_rooms(relax, slots, left, workers, seed)
+    solution, room_cost, exact = assign_rooms(relax, slots, min(left, reserve), workers, seed)
     result = evaluate(relax.ctx, solution)
     claimed = None if room_cost is None else blind + room_cost
     check_agreement("cpsat", claimed, result.objective, result.feasible, result.components,
                     optimal=exact and status == cp_model.OPTIMAL)
     lower = math.ceil(bound - 1e-6) if math.isfinite(bound) else None
+    left = time_limit - (time.perf_counter() - began)
+    if problem is not None and left > 0.1 and (lower is None or result.objective is None or result.objective > lower):
+        annealed = ctt_search.anneal(problem, solution, seed=seed, time_limit=left)
+        better = evaluate(relax.ctx, annealed.solution)
+        check_agreement("cpsat (annealing)", annealed.cost, better.objective, better.feasible, better.components)
+        if better.objective is not None and result.objective is not None and better.objective < result.objective:
+            solution, result = annealed.solution, better
     optimal = lower is not None and result.objective is not None and result.objective <= lower
     return SolveResult(instance=instance.name, backend="cpsat", status="optimal" if optimal else "feasible",
                        objective=result.objective, bound=lower, bks=instance.meta.bks,

@@ -30,7 +30,8 @@ class SolveOptions(msgspec.Struct, frozen=True, kw_only=True):
     workers: int = 2
     seed: int = 0
     hint: bool = True
-    #: share of ``time_limit`` spent on a local search for a start (pure job shops; 0: none)
+    #: share of ``time_limit`` spent on a local search (pure job shops: N5 tabu for a start; room-and-period
+    #: timetables: annealing after the room assignment, see ctt_period; 0: none)
     local_search: float = 0.7
     #: bound the makespan by the start's (a schedule that good exists) before solving
     bound: bool = True
@@ -83,7 +84,8 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     options = options or SolveOptions()
     relax = ctt_period.room_relaxation(instance, family) if options.rooms else None
     if relax is not None:
-        return ctt_period.solve(instance, family, relax, options.time_limit, options.workers, options.seed, start)
+        return ctt_period.solve(instance, family, relax, options.time_limit, options.workers, options.seed, start,
+                                options.local_search)
     began = time.perf_counter()
     m = CpsatModel(instance, family, named=False)
     hint = _better_start(m, start) if options.hint else None
