@@ -58,6 +58,7 @@ class Problem:
     rooms: list[str]
     periods: int
     slots: int
+    lectures: list[int]  # per agent: its fixed number of assignments (count_bounds)
     conflicts: list[list[int]]  # per agent: the agents that may not share its slot
     conflict_sets: list[set[int]]  # the same, for membership tests
     unavailable: list[set[int]]  # per agent: its forbidden slots
@@ -97,10 +98,10 @@ def search_problem(instance: Instance, family: Family) -> Problem | None:
     if (len(counts) != 1 or counts[0].values.mode != "work" or set(fixed) != set(ctx.agents)
             or any(ctx.bound(counts[0].max, e) != fixed[e] or fixed[e] is None for e in ctx.agents)):
         return None
-    return _problem(ctx, by_kind)
+    return _problem(ctx, by_kind, [int(fixed[e]) for e in ctx.agents])
 
 
-def _problem(ctx: EvalContext, by_kind: dict[type, list]) -> Problem:
+def _problem(ctx: EvalContext, by_kind: dict[type, list], lectures: list[int]) -> Problem:
     agents, rooms = list(ctx.agents), list(ctx.values)
     index = {e: k for k, e in enumerate(agents)}
     periods = ctx.periods
@@ -137,7 +138,7 @@ def _problem(ctx: EvalContext, by_kind: dict[type, list]) -> Problem:
     if stability is not None:
         for e in ctx.select(stability.agents):
             max_rooms[index[e]] = stability.max
-    return Problem(ctx=ctx, agents=agents, rooms=rooms, periods=periods, slots=ctx.days * periods,
+    return Problem(ctx=ctx, agents=agents, rooms=rooms, periods=periods, slots=ctx.days * periods, lectures=lectures,
                    conflicts=[sorted(c) for c in conflicts], conflict_sets=conflicts,
                    unavailable=unavailable, overflow=overflow,
                    min_days=min_days, spread_weight=spread.weight if spread else 0, groups=groups,
@@ -165,11 +166,34 @@ class Search:
         self.occ = [[0] * pb.slots for _ in pb.groups]
         self.cost = self._unplaced_cost()
         for a in start.assignments:
-            k = len(self.lecture_agent)
-            self.lecture_agent.append(agent_index[a.agent])
-            self.lecture_slot.append(-1)
-            self.lecture_room.append(-1)
-            self._place(k, a.day * pb.periods + a.period, room_index[a.value])
+            self.add(agent_index[a.agent], a.day * pb.periods + a.period, room_index[a.value])
+
+    def add(self, agent: int, slot: int, room: int) -> None:
+        """A new lecture of ``agent`` at (slot, room) (the caller keeps the hard rules)."""
+        k = len(self.lecture_agent)
+        self.lecture_agent.append(agent)
+        self.lecture_slot.append(-1)
+        self.lecture_room.append(-1)
+        self._place(k, slot, room)
+
+    def drop_last(self) -> None:
+        """Take back the last :meth:`add`."""
+        self._remove(len(self.lecture_agent) - 1)
+        for column in (self.lecture_agent, self.lecture_slot, self.lecture_room):
+            column.pop()
+
+    def open_cells(self, agent: int) -> list[tuple[int, int]]:
+        """The (slot, room) cells where a new lecture of ``agent`` keeps every hard rule, each
+        slot with its free room of least overflow."""
+        pb, out = self.pb, []
+        overflow = pb.overflow[agent]
+        for slot in range(pb.slots):
+            if self.at[agent][slot] or self.clash[agent][slot] or slot in pb.unavailable[agent]:
+                continue
+            free = [r for r, k in enumerate(self.room_at[slot]) if k < 0]
+            if free:
+                out.append((slot, min(free, key=lambda r: (overflow[r], r))))
+        return out
 
     def _unplaced_cost(self) -> int:
         """The penalty of the empty timetable: every agent is short of all its minimum days."""
@@ -312,3 +336,36 @@ def anneal(problem: Problem, start: Solution, seed: int, time_limit: float | Non
             best_cost, best = search.cost, (list(search.lecture_slot), list(search.lecture_room))
     search.lecture_slot, search.lecture_room = best  # only the lists solution() reads
     return AnnealResult(search.solution(), best_cost, done)
+
+
+def construct(problem: Problem, seed: int, tries: int = 20) -> Solution | None:
+    """A first feasible timetable by a greedy: agents with the fewest open slots per lecture
+    first, each lecture in the open cell whose penalty change is least (ties at random); an
+    agent that cannot be placed moves to the front of the next try. None after ``tries`` fails."""
+    rng = random.Random(seed)
+    need = problem.lectures
+    order = sorted(range(len(need)), key=lambda i: ((problem.slots - len(problem.unavailable[i])) / max(1, need[i]),
+                                                    -len(problem.conflicts[i]), rng.random()))
+    for _ in range(tries):
+        search = Search(problem, Solution())
+        stuck = None
+        for i in order:
+            for _lecture in range(need[i]):
+                cells = search.open_cells(i)
+                if not cells:
+                    stuck = i
+                    break
+                scored = []
+                for slot, r in cells:
+                    before = search.cost
+                    search.add(i, slot, r)
+                    scored.append((search.cost - before, rng.random(), slot, r))
+                    search.drop_last()
+                _delta, _tie, slot, r = min(scored)
+                search.add(i, slot, r)
+            if stuck is not None:
+                break
+        if stuck is None:
+            return search.solution()
+        order = [stuck] + [i for i in order if i != stuck]
+    return None

@@ -305,13 +305,16 @@ def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit:
     """
     began = time.perf_counter()
     period = PeriodModel(relax, family)
-    if start is not None:
-        slots: dict[str, list[Slot]] = {}
-        for a in start.assignments:
-            slots.setdefault(a.agent, []).append((a.day, a.period))
-        period.hint(slots)
     built = time.perf_counter() - began
-    problem = ctt_search.search_problem(instance, family) if search_share > 0 else None
+    problem = ctt_search.search_problem(instance, family)
+    if start is not None and not evaluate(relax.ctx, start).feasible:  # a hint only if it verifies
+        start = None
+    if start is None and problem is not None:  # first-feasible phase: the greedy's timetable
+        start = ctt_search.construct(problem, seed)
+    first = None if start is None else _slots_of(start)
+    if first is not None:
+        period.hint(first)
+    problem = problem if search_share > 0 else None
     reserve = min(5.0, max(1.0, 0.15 * time_limit))
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(0.1, time_limit - built - reserve)
@@ -320,20 +323,23 @@ def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit:
     share = 1.0 - (search_share if problem is not None else 0.0)
     status = solver.solve(period.m.model, _Deadline(share * (time_limit - built - reserve)))
     bound = solver.best_objective_bound
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    solved = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    if not solved and (first is None or status == cp_model.INFEASIBLE):
         name = "infeasible" if status == cp_model.INFEASIBLE else "unknown"
         return SolveResult(instance=instance.name, backend="cpsat", status=name, objective=None, bound=None,
                            bks=instance.meta.bks, gap_pct=None, seconds=time.perf_counter() - began,
                            build_seconds=built)
-    slots = period.periods(solver)
-    blind = int(round(solver.objective_value)) - _room_part(period, solver)
+    # no solution of CP-SAT's own in time: the first-feasible timetable's periods go on
+    slots = period.periods(solver) if solved else first
+    assert slots is not None
+    blind = int(round(solver.objective_value)) - _room_part(period, solver) if solved else None
     left = time_limit - (time.perf_counter() - began)
     solution, room_cost, exact = assign_rooms(relax, slots, min(left, reserve), workers, seed)
     result = evaluate(relax.ctx, solution)
-    claimed = None if room_cost is None else blind + room_cost
+    claimed = None if room_cost is None or blind is None else blind + room_cost
     check_agreement("cpsat", claimed, result.objective, result.feasible, result.components,
                     optimal=exact and status == cp_model.OPTIMAL)
-    lower = math.ceil(bound - 1e-6) if math.isfinite(bound) else None
+    lower = math.ceil(bound - 1e-6) if math.isfinite(bound) and solved else None
     left = time_limit - (time.perf_counter() - began)
     if problem is not None and left > 0.1 and (lower is None or result.objective is None or result.objective > lower):
         annealed = ctt_search.anneal(problem, solution, seed=seed, time_limit=left)
@@ -346,6 +352,13 @@ def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit:
                        objective=result.objective, bound=lower, bks=instance.meta.bks,
                        gap_pct=gap_pct(result.objective, instance.meta.bks), seconds=time.perf_counter() - began,
                        build_seconds=built, solution=solution, components=result.components)
+
+
+def _slots_of(solution: Solution) -> dict[str, list[Slot]]:
+    slots: dict[str, list[Slot]] = {}
+    for a in solution.assignments:
+        slots.setdefault(a.agent, []).append((a.day, a.period))
+    return slots
 
 
 def _room_part(period: PeriodModel, solver: cp_model.CpSolver) -> int:
