@@ -305,8 +305,10 @@ class AnnealResult:
 
 
 def anneal(problem: Problem, start: Solution, seed: int, time_limit: float | None = None,
-           iterations: int | None = None, t0: float = 4.0, t1: float = 0.05) -> AnnealResult:
-    """Simulated annealing from the feasible ``start`` within a time and/or iteration budget."""
+           iterations: int | None = None, t0: float = 4.0, t1: float = 0.05,
+           room_share: float = 0.0) -> AnnealResult:
+    """Simulated annealing from the feasible ``start`` within a time and/or iteration budget;
+    ``room_share`` of the moves keep the lecture's slot (room changes and exchanges)."""
     if time_limit is None and iterations is None:
         raise ValueError("anneal needs a time limit or an iteration limit")
     rng = random.Random(seed)
@@ -325,8 +327,9 @@ def anneal(problem: Problem, start: Solution, seed: int, time_limit: float | Non
             temperature = t0 * (t1 / t0) ** share
         done += 1
         k = rng.randrange(lectures)
-        slot, room = rng.randrange(slots), rng.randrange(rooms)
         home, home_room = search.lecture_slot[k], search.lecture_room[k]
+        slot = home if rng.random() < room_share else rng.randrange(slots)
+        room = rng.randrange(rooms)
         delta = search.try_move(k, slot, room)
         if delta is None:
             continue

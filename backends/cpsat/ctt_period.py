@@ -56,7 +56,7 @@ from ortools.sat.python import cp_model
 from schedc import ctt_search
 from schedc.backends.base import SolveResult, check_agreement, gap_pct
 from schedc.backends.cpsat.model import CpsatModel
-from schedc.evaluate import evaluate
+from schedc.evaluate import Evaluation, evaluate
 from schedc.ir import Family, Instance
 from schedc.kinds import (
     CapacityOverflow,
@@ -281,77 +281,83 @@ def assign_rooms(relax: RoomRelaxation, slots: dict[str, list[Slot]], seconds: f
 # ------------------------------------------------------------------ the two stages in one budget
 
 
-class _Deadline(cp_model.CpSolverSolutionCallback):
-    """Stops the search at the first solution found after ``at`` seconds (no stop before one)."""
-
-    def __init__(self, at: float):
-        super().__init__()
-        self.at = at
-        self.began = time.perf_counter()
-
-    def on_solution_callback(self) -> None:
-        if time.perf_counter() - self.began >= self.at:
-            self.stop_search()
-
-
 def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit: float, workers: int,
           seed: int, start: Solution | None = None, search_share: float = 0.7) -> SolveResult:
-    """Stage 1, stage 2, then simulated annealing (:mod:`schedc.ctt_search`) on the full
-    assignment for ``search_share`` of the budget when the instance has the search's pattern.
+    """The phases in one budget; the evaluator's verdict on each candidate decides, the best wins.
 
-    Stage 1 runs until ``(1 − search_share)`` of what stage 2's reserve (15 % of the budget, at
-    least 1 s, at most 5 s) leaves, or longer until its first solution; stage 2 gets the reserve
-    at most, the annealing the rest. The evaluator's verdict on the final assignment is the answer.
+    1. First feasible: ``start`` when it verifies, else the greedy of :func:`schedc.ctt_search.construct`.
+    2. Simulated annealing on the full assignment for ``search_share`` of what is left (when the
+       instance has the search's pattern), then the exact rooms of its periods (stage 2).
+    3. Stage 1 hinted with the best periods so far for the rest of the budget but a reserve
+       (10 %, 0.5–3 s), then stage 2 on its periods. Its bound is the reported lower bound.
     """
     began = time.perf_counter()
     period = PeriodModel(relax, family)
     built = time.perf_counter() - began
+    deadline = began + time_limit
+    reserve = min(3.0, max(0.5, 0.1 * time_limit))
     problem = ctt_search.search_problem(instance, family)
     if start is not None and not evaluate(relax.ctx, start).feasible:  # a hint only if it verifies
         start = None
-    if start is None and problem is not None:  # first-feasible phase: the greedy's timetable
+    if start is None and problem is not None:
         start = ctt_search.construct(problem, seed)
-    first = None if start is None else _slots_of(start)
-    if first is not None:
-        period.hint(first)
-    problem = problem if search_share > 0 else None
-    reserve = min(5.0, max(1.0, 0.15 * time_limit))
+    best = None if start is None else _better(None, (start, evaluate(relax.ctx, start)))
+    if best is not None and problem is not None and search_share > 0:
+        annealed = ctt_search.anneal(problem, best[0], seed=seed,
+                                     time_limit=max(0.0, search_share * (deadline - time.perf_counter() - reserve)))
+        checked = evaluate(relax.ctx, annealed.solution)
+        check_agreement("ctt_search", annealed.cost, checked.objective, checked.feasible, checked.components)
+        best = _better(best, (annealed.solution, checked))
+        rooms, _cost, _exact = assign_rooms(relax, _slots_of(annealed.solution), min(reserve, 1.0), workers, seed)
+        best = _better(best, (rooms, evaluate(relax.ctx, rooms)))
+    if best is not None:
+        period.hint(_slots_of(best[0]))
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.1, time_limit - built - reserve)
+    solver.parameters.max_time_in_seconds = max(0.1, deadline - time.perf_counter() - reserve)
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
-    share = 1.0 - (search_share if problem is not None else 0.0)
-    status = solver.solve(period.m.model, _Deadline(share * (time_limit - built - reserve)))
+    status = solver.solve(period.m.model)
     bound = solver.best_objective_bound
-    solved = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
-    if not solved and (first is None or status == cp_model.INFEASIBLE):
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        blind = int(round(solver.objective_value)) - _room_part(period, solver)
+        solution, room_cost, exact = assign_rooms(relax, period.periods(solver),
+                                                  max(0.1, deadline - time.perf_counter()), workers, seed)
+        result = evaluate(relax.ctx, solution)
+        check_agreement("cpsat", None if room_cost is None else blind + room_cost, result.objective,
+                        result.feasible, result.components, optimal=exact and status == cp_model.OPTIMAL)
+        best = _better(best, (solution, result))
+    left = deadline - time.perf_counter()
+    if best is not None and problem is not None and search_share > 0 and left > 0.2:
+        # what stage 2 left of the reserve: a cold annealing of the winner (stage 1 counts no
+        # stability, so its periods often leave room moves and exchanges that pay)
+        polished = ctt_search.anneal(problem, best[0], seed=seed + 1, time_limit=left, t0=1.0, t1=0.05)
+        checked = evaluate(relax.ctx, polished.solution)
+        check_agreement("ctt_search", polished.cost, checked.objective, checked.feasible, checked.components)
+        best = _better(best, (polished.solution, checked))
+    if best is None:
         name = "infeasible" if status == cp_model.INFEASIBLE else "unknown"
         return SolveResult(instance=instance.name, backend="cpsat", status=name, objective=None, bound=None,
                            bks=instance.meta.bks, gap_pct=None, seconds=time.perf_counter() - began,
                            build_seconds=built)
-    # no solution of CP-SAT's own in time: the first-feasible timetable's periods go on
-    slots = period.periods(solver) if solved else first
-    assert slots is not None
-    blind = int(round(solver.objective_value)) - _room_part(period, solver) if solved else None
-    left = time_limit - (time.perf_counter() - began)
-    solution, room_cost, exact = assign_rooms(relax, slots, min(left, reserve), workers, seed)
-    result = evaluate(relax.ctx, solution)
-    claimed = None if room_cost is None or blind is None else blind + room_cost
-    check_agreement("cpsat", claimed, result.objective, result.feasible, result.components,
-                    optimal=exact and status == cp_model.OPTIMAL)
-    lower = math.ceil(bound - 1e-6) if math.isfinite(bound) and solved else None
-    left = time_limit - (time.perf_counter() - began)
-    if problem is not None and left > 0.1 and (lower is None or result.objective is None or result.objective > lower):
-        annealed = ctt_search.anneal(problem, solution, seed=seed, time_limit=left)
-        better = evaluate(relax.ctx, annealed.solution)
-        check_agreement("cpsat (annealing)", annealed.cost, better.objective, better.feasible, better.components)
-        if better.objective is not None and result.objective is not None and better.objective < result.objective:
-            solution, result = annealed.solution, better
+    solution, result = best
+    # CP-SAT's best bound of the period model holds whatever the status (the search stopped early)
+    lower = math.ceil(bound - 1e-6) if math.isfinite(bound) and status != cp_model.INFEASIBLE else None
     optimal = lower is not None and result.objective is not None and result.objective <= lower
     return SolveResult(instance=instance.name, backend="cpsat", status="optimal" if optimal else "feasible",
                        objective=result.objective, bound=lower, bks=instance.meta.bks,
                        gap_pct=gap_pct(result.objective, instance.meta.bks), seconds=time.perf_counter() - began,
                        build_seconds=built, solution=solution, components=result.components)
+
+
+def _better(best: tuple[Solution, Evaluation] | None, other: tuple[Solution, Evaluation]
+            ) -> tuple[Solution, Evaluation] | None:
+    """The better verified candidate: infeasible ones never win, a tie keeps the earlier."""
+    result = other[1]
+    if not result.feasible or result.objective is None:
+        return best
+    if best is None or best[1].objective is None or result.objective < best[1].objective:
+        return other
+    return best
 
 
 def _slots_of(solution: Solution) -> dict[str, list[Slot]]:
