@@ -12,7 +12,9 @@ agent's one-room-per-slot, conflicts and unavailability intact (the counts never
 
 **Moves**: pick a lecture and a target (slot, room) at random; if the room is free there the
 lecture moves, otherwise the two lectures exchange their (slot, room). A target in the same
-slot is a room change.
+slot is a room change. Some moves instead put all lectures of one agent into one room, each
+exchanging rooms within its slot with the lecture there (room stability cannot be repaired one
+lecture at a time when the rooms are full: every single exchange makes the partner less stable).
 
 **Incremental costs** (formal meanings in :mod:`schedc.kinds.costs`), kept exact after every
 change by :meth:`Search._remove` / :meth:`Search._place`: capacity overflow per lecture;
@@ -155,6 +157,7 @@ class Search:
         room_index = {v: k for k, v in enumerate(pb.rooms)}
         n, days = len(pb.agents), pb.ctx.days
         self.lecture_agent: list[int] = []
+        self.lectures_of: list[list[int]] = [[] for _ in range(n)]
         self.lecture_slot: list[int] = []
         self.lecture_room: list[int] = []
         self.room_at = [[-1] * len(pb.rooms) for _ in range(pb.slots)]
@@ -171,6 +174,7 @@ class Search:
     def add(self, agent: int, slot: int, room: int) -> None:
         """A new lecture of ``agent`` at (slot, room) (the caller keeps the hard rules)."""
         k = len(self.lecture_agent)
+        self.lectures_of[agent].append(k)
         self.lecture_agent.append(agent)
         self.lecture_slot.append(-1)
         self.lecture_room.append(-1)
@@ -179,6 +183,7 @@ class Search:
     def drop_last(self) -> None:
         """Take back the last :meth:`add`."""
         self._remove(len(self.lecture_agent) - 1)
+        self.lectures_of[self.lecture_agent[-1]].pop()
         for column in (self.lecture_agent, self.lecture_slot, self.lecture_room):
             column.pop()
 
@@ -279,6 +284,22 @@ class Search:
             self._place(other, home, home_room)
         return self.cost - before
 
+    def try_agent_room(self, agent: int, room: int) -> tuple[int, list[tuple[int, int]]]:
+        """Every lecture of ``agent`` into ``room``, each exchanging rooms with the lecture that
+        holds it in its slot (always allowed: no occupancy changes). The penalty change and the
+        (lecture, old room) steps that :meth:`undo_agent_room` reverses."""
+        before, steps = self.cost, []
+        for k in self.lectures_of[agent]:
+            old = self.lecture_room[k]
+            if old != room:
+                self.try_move(k, self.lecture_slot[k], room)
+                steps.append((k, old))
+        return self.cost - before, steps
+
+    def undo_agent_room(self, steps: list[tuple[int, int]]) -> None:
+        for k, old in reversed(steps):
+            self.try_move(k, self.lecture_slot[k], old)
+
     def undo(self, k: int, slot: int, room: int, home: int, home_room: int) -> None:
         """Reverse an applied :meth:`try_move` of lecture k from (home, home_room)."""
         other = self.room_at[home][home_room]
@@ -306,9 +327,10 @@ class AnnealResult:
 
 def anneal(problem: Problem, start: Solution, seed: int, time_limit: float | None = None,
            iterations: int | None = None, t0: float = 4.0, t1: float = 0.05,
-           room_share: float = 0.0) -> AnnealResult:
+           room_share: float = 0.0, agent_share: float = 0.05) -> AnnealResult:
     """Simulated annealing from the feasible ``start`` within a time and/or iteration budget;
-    ``room_share`` of the moves keep the lecture's slot (room changes and exchanges)."""
+    ``room_share`` of the single-lecture moves keep the lecture's slot (room changes and
+    exchanges); ``agent_share`` of all moves put one agent's lectures into one room."""
     if time_limit is None and iterations is None:
         raise ValueError("anneal needs a time limit or an iteration limit")
     rng = random.Random(seed)
@@ -326,6 +348,14 @@ def anneal(problem: Problem, start: Solution, seed: int, time_limit: float | Non
                 break
             temperature = t0 * (t1 / t0) ** share
         done += 1
+        if rng.random() < agent_share:  # one agent's lectures all into one room
+            agent = search.lecture_agent[rng.randrange(lectures)]
+            delta, steps = search.try_agent_room(agent, rng.randrange(rooms))
+            if delta > 0 and rng.random() >= math.exp(-delta / temperature):
+                search.undo_agent_room(steps)
+            elif search.cost < best_cost:
+                best_cost, best = search.cost, (list(search.lecture_slot), list(search.lecture_room))
+            continue
         k = rng.randrange(lectures)
         home, home_room = search.lecture_slot[k], search.lecture_room[k]
         slot = home if rng.random() < room_share else rng.randrange(slots)

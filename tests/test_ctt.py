@@ -184,6 +184,14 @@ def test_annealing_penalty_equals_the_evaluator_after_every_move(comp01: Instanc
             assert search.solution() == before and search.cost == previous
         previous = search.cost
     assert applied > 30
+    for _ in range(40):  # one agent's lectures all into one room, and back
+        before, cost = search.solution(), search.cost
+        delta, steps = search.try_agent_room(rng.randrange(len(problem.agents)), rng.randrange(len(problem.rooms)))
+        result = evaluate(problem.ctx, search.solution())
+        assert result.feasible and result.objective == search.cost == cost + delta
+        if rng.random() < 0.5:
+            search.undo_agent_room(steps)
+            assert search.solution() == before and search.cost == cost
 
 
 def test_annealing_is_deterministic_and_never_worse(comp01: Instance, best: Solution) -> None:
@@ -203,9 +211,11 @@ def test_annealing_is_deterministic_and_never_worse(comp01: Instance, best: Solu
     assert first.cost < search.cost  # a start that far from the optimum always improves
 
 
-@pytest.mark.parametrize("search_share", [0.0, 0.7])
-def test_two_stage_solve_verifies_and_bounds(comp01: Instance, search_share: float) -> None:
+@pytest.mark.parametrize(("search_share", "full"), [(0.0, False), (0.7, False), (0.7, True)])
+def test_two_stage_solve_verifies_and_bounds(comp01: Instance, search_share: float, full: bool,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
     family = load_family("itc2007")
+    monkeypatch.setattr(ctt_period, "FULL_CELLS", 10**6 if full else 0)  # the full model's phase, or the period one
     options = cpsat.SolveOptions(time_limit=4, workers=1, seed=0, local_search=search_share)
     result = cpsat.solve(comp01, family, options)
     assert result.solution is not None and result.objective is not None
