@@ -286,53 +286,55 @@ def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit:
     """The phases in one budget; the evaluator's verdict on each candidate decides, the best wins.
 
     1. First feasible: ``start`` when it verifies, else the greedy of :func:`schedc.ctt_search.construct`.
-    2. Simulated annealing on the full assignment for ``search_share`` of what is left (when the
-       instance has the search's pattern), then the exact rooms of its periods (stage 2).
-    3. Stage 1 hinted with the best periods so far for the rest of the budget but a reserve
-       (10 %, 0.5–3 s), then stage 2 on its periods. Its bound is the reported lower bound.
+    2. CP-SAT hinted with it for a quarter of the budget less a reserve (10 %, 0.5–3 s): on the
+       full model when it is small for the budget (:data:`FULL_CELLS`; rooms and periods then
+       move together), else on the period model followed by stage 2. Done if it meets its bound.
+    3. Simulated annealing of the best for ``search_share`` of what is left (when the instance has
+       the search's pattern), then stage 2 on its periods.
+    4. CP-SAT again, hinted with the best, until the reserve; a cold annealing in what is left.
+    CP-SAT's best bound is the reported lower bound.
     """
     began = time.perf_counter()
-    period = PeriodModel(relax, family)
+    ctx = relax.ctx
+    full = len(ctx.agents) * ctx.days * ctx.periods * len(ctx.values) <= FULL_CELLS * time_limit
+    model = CpsatModel(instance, family, named=False) if full else PeriodModel(relax, family)
     built = time.perf_counter() - began
     deadline = began + time_limit
     reserve = min(3.0, max(0.5, 0.1 * time_limit))
-    problem = ctt_search.search_problem(instance, family)
-    if start is not None and not evaluate(relax.ctx, start).feasible:  # a hint only if it verifies
+    problem = ctt_search.search_problem(instance, family) if search_share > 0 else None
+    if start is not None and not evaluate(ctx, start).feasible:  # a hint only if it verifies
         start = None
     if start is None and problem is not None:
         start = ctt_search.construct(problem, seed)
-    best = None if start is None else _better(None, (start, evaluate(relax.ctx, start)))
-    if best is not None and problem is not None and search_share > 0:
+    best = None if start is None else _better(None, (start, evaluate(ctx, start)))
+    probe = 0.25 * (deadline - time.perf_counter() - reserve) if problem is not None else None
+    status, bound, best = _cp_phase(relax, model, best, probe, deadline, reserve, workers, seed)
+    if problem is not None and best is not None and not _proven(best, bound):
         annealed = ctt_search.anneal(problem, best[0], seed=seed,
                                      time_limit=max(0.0, search_share * (deadline - time.perf_counter() - reserve)))
-        checked = evaluate(relax.ctx, annealed.solution)
+        checked = evaluate(ctx, annealed.solution)
         check_agreement("ctt_search", annealed.cost, checked.objective, checked.feasible, checked.components)
         best = _better(best, (annealed.solution, checked))
         rooms, _cost, _exact = assign_rooms(relax, _slots_of(annealed.solution), min(reserve, 1.0), workers, seed)
-        best = _better(best, (rooms, evaluate(relax.ctx, rooms)))
-    ctx = relax.ctx
-    if best is not None and len(ctx.agents) * ctx.days * ctx.periods * len(ctx.values) <= FULL_CELLS * time_limit:
-        # small enough to build within the budget: the full model, where rooms and periods move together
-        status, bound, found = full_model_phase(instance, family, best[0], deadline - time.perf_counter() - reserve,
-                                                workers, seed)
-        best = _better(best, (found, evaluate(ctx, found))) if found is not None else best
-    else:
-        status, bound, best = _period_phase(relax, period, best, deadline, reserve, workers, seed)
-    left = deadline - time.perf_counter()
-    if best is not None and problem is not None and search_share > 0 and left > 0.2:
-        # what stage 2 left of the reserve: a cold annealing of the winner (stage 1 counts no
-        # stability, so its periods often leave room moves and exchanges that pay)
-        polished = ctt_search.anneal(problem, best[0], seed=seed + 1, time_limit=left, t0=1.0, t1=0.05)
-        checked = evaluate(relax.ctx, polished.solution)
-        check_agreement("ctt_search", polished.cost, checked.objective, checked.feasible, checked.components)
-        best = _better(best, (polished.solution, checked))
+        best = _better(best, (rooms, evaluate(ctx, rooms)))
+        if not _proven(best, bound):
+            status, later, best = _cp_phase(relax, model, best, None, deadline, reserve, workers, seed)
+            bound = max(bound, later)
+        left = deadline - time.perf_counter()
+        if best is not None and left > 0.2 and not _proven(best, bound):
+            # a cold annealing of the winner (the period model counts no stability, so its
+            # periods often leave room moves and exchanges that pay)
+            polished = ctt_search.anneal(problem, best[0], seed=seed + 1, time_limit=left, t0=1.0, t1=0.05)
+            checked = evaluate(ctx, polished.solution)
+            check_agreement("ctt_search", polished.cost, checked.objective, checked.feasible, checked.components)
+            best = _better(best, (polished.solution, checked))
     if best is None:
         name = "infeasible" if status == cp_model.INFEASIBLE else "unknown"
         return SolveResult(instance=instance.name, backend="cpsat", status=name, objective=None, bound=None,
                            bks=instance.meta.bks, gap_pct=None, seconds=time.perf_counter() - began,
                            build_seconds=built)
     solution, result = best
-    # CP-SAT's best bound of the period model holds whatever the status (the search stopped early)
+    # CP-SAT's best bound holds whatever the status (the search stopped early)
     lower = math.ceil(bound - 1e-6) if math.isfinite(bound) and status != cp_model.INFEASIBLE else None
     optimal = lower is not None and result.objective is not None and result.objective <= lower
     return SolveResult(instance=instance.name, backend="cpsat", status="optimal" if optimal else "feasible",
@@ -341,50 +343,60 @@ def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit:
                        build_seconds=built, solution=solution, components=result.components)
 
 
+def _proven(best: tuple[Solution, Evaluation], bound: float) -> bool:
+    """The best answer meets the bound: optimal, nothing left to search."""
+    objective = best[1].objective
+    return objective is not None and math.isfinite(bound) and objective <= math.ceil(bound - 1e-6)
+
+
+def _cp_phase(relax: RoomRelaxation, model: CpsatModel | PeriodModel, best: tuple[Solution, Evaluation] | None,
+              seconds: float | None, deadline: float, reserve: float, workers: int, seed: int
+              ) -> tuple[int, float, tuple[Solution, Evaluation] | None]:
+    """CP-SAT on ``model`` hinted with the best so far, for ``seconds`` (None: until the reserve)."""
+    cp = model.m.model if isinstance(model, PeriodModel) else model.model
+    cp.clear_hints()
+    if best is not None:
+        _hint(model, best[0])
+    solver = _solver(deadline - time.perf_counter() - reserve if seconds is None else seconds, workers, seed)
+    status = solver.solve(cp)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        best = _better(best, _found(relax, model, solver, status, min(reserve, 1.0), workers, seed))
+    return status, solver.best_objective_bound, best
+
+
+def _hint(model: CpsatModel | PeriodModel, solution: Solution) -> None:
+    if isinstance(model, PeriodModel):
+        model.hint(_slots_of(solution))
+        return
+    chosen = {(a.agent, a.day, a.period, a.value) for a in solution.assignments}
+    for key, var in model.x.items():
+        if var is not model.zero:
+            model.model.add_hint(var, int(key in chosen))
+
+
+def _found(relax: RoomRelaxation, model: CpsatModel | PeriodModel, solver: cp_model.CpSolver, status: int,
+           seconds: float, workers: int, seed: int) -> tuple[Solution, Evaluation]:
+    """CP-SAT's solution, verified: the full model's directly, the period model's with stage 2."""
+    from schedc.backends.cpsat.solve import extract_solution  # solve imports this module
+
+    optimal = status == cp_model.OPTIMAL
+    if isinstance(model, PeriodModel):
+        blind = int(round(solver.objective_value)) - _room_part(model, solver)
+        solution, room_cost, exact = assign_rooms(relax, model.periods(solver), seconds, workers, seed)
+        claimed = None if room_cost is None else blind + room_cost
+        optimal = optimal and exact
+    else:
+        solution = extract_solution(model, solver)
+        claimed = int(round(solver.objective_value))
+    result = evaluate(relax.ctx, solution)
+    check_agreement("cpsat", claimed, result.objective, result.feasible, result.components, optimal=optimal)
+    return solution, result
+
+
 #: the full model (a Boolean per agent, slot and room) is built when it has at most this many
 #: cells per second of budget: its build took about 0.1 s per 1,000 cells on a loaded 2-core
 #: machine (0.44 s for 5,400 cells, 4.3 s for 17,500, 12 s for 46,000), so 500 keeps it near 5 %
 FULL_CELLS = 500
-
-
-def full_model_phase(instance: Instance, family: Family, hint: Solution, seconds: float, workers: int,
-                     seed: int) -> tuple[int, float, Solution | None]:
-    """CP-SAT on the instance's own model hinted with ``hint``: (status, bound, its solution)."""
-    from schedc.backends.cpsat.solve import extract_solution  # solve imports this module
-
-    m = CpsatModel(instance, family, named=False)
-    chosen = {(a.agent, a.day, a.period, a.value) for a in hint.assignments}
-    for key, var in m.x.items():
-        if var is not m.zero:
-            m.model.add_hint(var, int(key in chosen))
-    solver = _solver(seconds, workers, seed)
-    status = solver.solve(m.model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return status, solver.best_objective_bound, None
-    solution = extract_solution(m, solver)
-    result = evaluate(m.ctx, solution)
-    check_agreement("cpsat", int(round(solver.objective_value)), result.objective, result.feasible,
-                    result.components, optimal=status == cp_model.OPTIMAL)
-    return status, solver.best_objective_bound, solution
-
-
-def _period_phase(relax: RoomRelaxation, period: PeriodModel, best: tuple[Solution, Evaluation] | None,
-                  deadline: float, reserve: float, workers: int, seed: int
-                  ) -> tuple[int, float, tuple[Solution, Evaluation] | None]:
-    """Stage 1 hinted with the best periods so far until ``deadline − reserve``, then stage 2."""
-    if best is not None:
-        period.hint(_slots_of(best[0]))
-    solver = _solver(deadline - time.perf_counter() - reserve, workers, seed)
-    status = solver.solve(period.m.model)
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        blind = int(round(solver.objective_value)) - _room_part(period, solver)
-        solution, room_cost, exact = assign_rooms(relax, period.periods(solver),
-                                                  max(0.1, deadline - time.perf_counter()), workers, seed)
-        result = evaluate(relax.ctx, solution)
-        check_agreement("cpsat", None if room_cost is None else blind + room_cost, result.objective,
-                        result.feasible, result.components, optimal=exact and status == cp_model.OPTIMAL)
-        best = _better(best, (solution, result))
-    return status, solver.best_objective_bound, best
 
 
 def _solver(seconds: float, workers: int, seed: int) -> cp_model.CpSolver:
