@@ -223,3 +223,13 @@ def test_two_stage_solve_verifies_and_bounds(comp01: Instance, search_share: flo
     assert check.feasible and check.objective == result.objective
     assert result.bound is not None and 0 <= result.bound <= 5 <= result.objective  # 5 is proven optimal
 
+
+
+def test_an_infeasible_hint_is_ignored(comp01: Instance, best: Solution) -> None:
+    family = load_family("itc2007")
+    broken = Solution(assignments=best.assignments[1:])  # a lecture short: count_bounds fails
+    result = cpsat.solve(comp01, family, cpsat.SolveOptions(time_limit=3, workers=1, seed=0), start=broken)
+    assert result.solution is not None
+    assert evaluate(ctt_period.room_relaxation(comp01, family).ctx, result.solution).feasible
+    hinted = cpsat.solve(comp01, family, cpsat.SolveOptions(time_limit=3, workers=1, seed=0), start=best)
+    assert hinted.objective is not None and hinted.objective <= 5  # the optimum as hint is kept or matched

@@ -301,15 +301,16 @@ def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit:
     built = time.perf_counter() - began
     deadline = began + time_limit
     reserve = min(3.0, max(0.5, 0.1 * time_limit))
-    problem = ctt_search.search_problem(instance, family) if search_share > 0 else None
+    problem = ctt_search.search_problem(instance, family)
+    searching = problem is not None and search_share > 0
     if start is not None and not evaluate(ctx, start).feasible:  # a hint only if it verifies
         start = None
     if start is None and problem is not None:
         start = ctt_search.construct(problem, seed)
     best = None if start is None else _better(None, (start, evaluate(ctx, start)))
-    probe = 0.25 * (deadline - time.perf_counter() - reserve) if problem is not None else None
+    probe = 0.25 * (deadline - time.perf_counter() - reserve) if searching else None
     status, bound, best = _cp_phase(relax, model, best, probe, deadline, reserve, workers, seed)
-    if problem is not None and best is not None and not _proven(best, bound):
+    if searching and problem is not None and best is not None and not _proven(best, bound):
         annealed = ctt_search.anneal(problem, best[0], seed=seed,
                                      time_limit=max(0.0, search_share * (deadline - time.perf_counter() - reserve)))
         checked = evaluate(ctx, annealed.solution)
