@@ -31,7 +31,7 @@ class SolveOptions(msgspec.Struct, frozen=True, kw_only=True):
     seed: int = 0
     hint: bool = True
     #: share of ``time_limit`` spent on a local search (pure job shops: N5 tabu for a start; room-and-period
-    #: timetables: annealing after the room assignment, see ctt_period; 0: none)
+    #: timetables: annealing between the CP-SAT phases, see ctt_period; 0: none)
     local_search: float = 0.7
     #: bound the makespan by the start's (a schedule that good exists) before solving
     bound: bool = True
