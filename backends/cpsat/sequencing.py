@@ -26,6 +26,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from schedc.backends.base import unsupported
 from schedc.backends.cpsat.model import CpsatModel, encoder
 from schedc.kinds.consecutive import Consecutive
 from schedc.kinds.no_idle import NoIdle

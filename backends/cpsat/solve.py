@@ -11,7 +11,7 @@ import msgspec
 from ortools.sat.python import cp_model
 
 from schedc.backends.base import SolverDisagreement, SolveResult, better_start, check_agreement, gap_pct, stopping
-from schedc.backends.cpsat import warmstart
+from schedc.backends.cpsat import ctt_period, warmstart
 from schedc.backends.cpsat.model import CpsatModel
 from schedc.backends.cpsat.warmstart import bound_makespan, local_search_start
 from schedc.evaluate import evaluate
@@ -31,10 +31,13 @@ class SolveOptions(msgspec.Struct, frozen=True, kw_only=True):
     workers: int = 2
     seed: int = 0
     hint: bool = True
-    #: share of ``time_limit`` spent on a local search for a start (pure job shops; 0: none)
+    #: share of ``time_limit`` spent on a local search (pure job shops: N5 tabu for a start; room-and-period
+    #: timetables: annealing between the CP-SAT phases, see ctt_period; 0: none)
     local_search: float = 0.7
     #: bound the makespan by the start's (a schedule that good exists) before solving
     bound: bool = True
+    #: slot instances with interchangeable rooms: period model + exact room assignment (ctt_period)
+    rooms: bool = True
 
 
 class _Progress(cp_model.CpSolverSolutionCallback):
@@ -83,6 +86,10 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     and CP-SAT's search within about 50 ms; the best answer so far is reported.
     """
     options = options or SolveOptions()
+    relax = ctt_period.room_relaxation(instance, family) if options.rooms else None
+    if relax is not None:
+        return ctt_period.solve(instance, family, relax, options.time_limit, options.workers, options.seed, start,
+                                options.local_search)
     began = time.perf_counter()
     m = CpsatModel(instance, family, named=False)
     hint = better_start(m.ctx, m.hint, start) if options.hint else None

@@ -25,6 +25,7 @@ from typing import Any
 
 import pyomo.environ as pyo
 
+from schedc.backends.base import unsupported
 from schedc.backends.pyomo.model import PyomoModel, encoder
 from schedc.diagnostics import SchedcError
 from schedc.kinds import Constraint
@@ -205,4 +206,4 @@ def _in_sequence(m: PyomoModel, name: str, resource: str) -> Any:
 
 def _reach(m: PyomoModel, x: str, y: str) -> int:
     """A big-M for ``E_x ≤ S_y``: the latest end of x minus the earliest start of y."""
-    return max(0, _latest_end(m, x) - m.est[y])
+    return max(0, m.latest_end(x) - m.est[y])
