@@ -981,7 +981,7 @@ hard consecutive together table
   A B
 end
 hard resource_ties tied table
-  same A B
+  same A D
 end
 hard same_sequence flow resources=[M1 M2] table
   A B
