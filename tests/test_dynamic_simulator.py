@@ -288,6 +288,29 @@ def test_states_are_immutable_and_branching_replays_identically() -> None:
     assert [env.step(env.sample_action()) for _ in range(2)] == first
 
 
+def test_candidates_follow_their_definition_at_every_decision() -> None:
+    """The simulator's fast start-now test (room per idle machine) against the docstring's definition:
+    a ready op is a candidate iff some idle machine known eligible for it lets its estimated run start
+    now clear of every known outage (``earliest_start == t``), checked at every state of random walks
+    over worlds with breakdowns, maintenance, route and processing-time changes, rework and cancels."""
+    checked = 0
+    for seed in (3, 4, 11):
+        sim = Simulator(random_world(40, 6, seed))
+        rng = np.random.default_rng(seed)
+        state = sim.reset()
+        while not state.done:
+            t = state.time
+            idle = [m for m in range(len(sim.machine_names)) if sim.free(state, m)]
+            expected = tuple(e for e in state.pool if any(
+                m in idle and sim.earliest_start(m, t, sim.estimate(e.op, m, t), t) == t
+                for m in sim.eligible(e.op, t)))
+            assert state.candidates == expected, (seed, t)
+            checked += 1
+            pairs = sim.admissible(state)
+            state = sim.step(state, *pairs[int(rng.integers(len(pairs)))])
+    assert checked > 100
+
+
 def test_rollouts_are_deterministic() -> None:
     world = random_world(30, 6, 5)
     assert simulate(world, "MWKR+LWL") == simulate(world, "MWKR+LWL")

@@ -105,9 +105,16 @@ class Simulator:
         # reach[m][i]: the latest end among machine m's first i + 1 outages (sorted by start), so a
         # bisection skips every outage that ends by a given time — the scans stay O(log outages)
         self._reach = tuple(tuple(accumulate((o.end for o in outages), max)) for outages in self.machine_outages)
+        # the same for the planned outages alone (known from time 0), which bound how long a run may be
+        # that starts now on an idle machine (:meth:`_room`)
+        planned = tuple(tuple(o for o in outages if o.cause == "maintenance") for outages in self.machine_outages)
+        self._planned_start = tuple(tuple(o.start for o in outages) for outages in planned)
+        self._planned_reach = tuple(tuple(accumulate((o.end for o in outages), max)) for outages in planned)
         self.timeline = self._timeline()
         self._final_mean = tuple(sum(o.true[m] for m in o.machines) / len(o.machines) for o in self.ops)
         self._suffix = tuple(self._suffix_work(info) for info in self.jobs)
+        # (machine, max(true duration, 1)) per op: what a start-now test needs once the op is settled
+        self._final_runs = tuple(tuple((m, max(info.true[m], 1)) for m in info.machines) for info in self.ops)
 
     # ----------------------------------------------------------------- compilation
     def _events_by(self, attr: str) -> dict[str, tuple[Event, ...]]:
@@ -191,11 +198,15 @@ class Simulator:
     def eligible(self, op: int, t: int) -> tuple[int, ...]:
         """Machines (indices) the dispatcher knows ``op`` may run on at ``t``."""
         info = self.ops[op]
+        if t >= info.settled:
+            return info.machines  # every route change is past (the common case: skip the walk)
         return piecewise(info.old_routes, t, info.machines)  # type: ignore[return-value]
 
     def estimate(self, op: int, machine: int, t: int) -> int:
         """The processing time of ``op`` on ``machine`` as known at ``t``."""
         info = self.ops[op]
+        if t >= info.settled:
+            return info.true[machine]
         known = piecewise(info.old_estimates, t, info.true)
         return known.get(machine, info.true[machine])  # type: ignore[union-attr]
 
@@ -282,14 +293,14 @@ class Simulator:
 
     def step(self, state: SimState, op: int, machine: int) -> SimState:
         """Dispatch ``op`` to ``machine`` (start now or commit) and run to the next decision point."""
-        if not any(e.op == op for e in state.candidates) or machine not in self.eligible(op, state.time):
+        if op not in [e.op for e in state.candidates] or machine not in self.eligible(op, state.time):
             raise SchedcError.at("E903", f"({self.ops[op].name}, {self.machine_names[machine]}) is not an "
                                  f"admissible decision at time {state.time}", hint="see admissible()")
         t = state.time
         startable = self.free(state, machine) and self.earliest_start(
             machine, t, self.estimate(op, machine, t), t) == t
         entry = self._entry(t, "dispatch", op, machine, "start" if startable else "commit")
-        state = replace(state, pool=tuple(e for e in state.pool if e.op != op), decisions=state.decisions + 1,
+        state = replace(state, pool=tuple([e for e in state.pool if e.op != op]), decisions=state.decisions + 1,
                         log_chunks=append_chunked(state.log_chunks, entry))
         if startable:
             state = self._start(state, op, machine)
@@ -311,13 +322,44 @@ class Simulator:
         return replace(state, candidates=())
 
     def _candidates(self, state: SimState) -> tuple[PoolEntry, ...]:
-        t = state.time
-        idle = {m for m in range(len(self.machine_names)) if self.free(state, m)}
-        if not idle or not state.pool:
+        if not state.pool:
             return ()
-        return tuple(e for e in state.pool if any(
-            m in idle and self.earliest_start(m, t, self.estimate(e.op, m, t), t) == t
-            for m in self.eligible(e.op, t)))
+        room = self._room(state)
+        if not room:
+            return ()
+        t, ops, final = state.time, self.ops, self._final_runs
+        found = []
+        for e in state.pool:  # the settled case inline: this loop runs over the whole pool at every decision
+            if t < ops[e.op].settled:
+                if self._fits(e.op, t, room):
+                    found.append(e)
+                continue
+            for m, d in final[e.op]:
+                if m in room and d <= room[m]:
+                    found.append(e)
+                    break
+        return tuple(found)
+
+    def _room(self, state: SimState) -> dict[int, float]:
+        """Idle machine → the longest run that may start on it now without meeting a known outage.
+
+        ``earliest_start(m, t, d, t) == t`` exactly when no known outage of ``m`` ending after ``t``
+        starts before ``t + max(d, 1)``. On an idle machine (not down at ``t``) every known breakdown
+        has ended (it is known only from its start), so the first such outage is the first planned
+        one ending after ``t``: found by bisection, the test is ``max(d, 1) <= room[m]``. A decision
+        then costs O(pool × eligible machines) dictionary look-ups instead of as many outage scans.
+        """
+        t, room = state.time, {}
+        for m in range(len(self.machine_names)):
+            if self.free(state, m):
+                i = bisect_right(self._planned_reach[m], t)
+                starts = self._planned_start[m]
+                room[m] = starts[i] - t if i < len(starts) else float("inf")
+        return room
+
+    def _fits(self, op: int, t: int, room: dict[int, float]) -> bool:
+        """Whether ``op`` can start now on some idle machine known eligible for it (see :meth:`_room`)."""
+        return any(m in room and max(self.estimate(op, m, t), 1) <= room[m] for m in self.eligible(op, t))
 
     def _next_time(self, state: SimState) -> int | None:
         times = [ms.run.end for ms in state.machines if ms.run is not None]
@@ -375,7 +417,7 @@ class Simulator:
         k, ops = state.next_step[job], self.jobs[job].ops
         if state.status[job] != ACTIVE or k >= len(ops) or self.ops[ops[k]].release > state.time:
             return state
-        if any(e.op == ops[k] for e in state.pool):
+        if ops[k] in [e.op for e in state.pool]:
             return state
         return replace(state, pool=state.pool + (PoolEntry(ops[k], state.time),))
 
