@@ -418,3 +418,23 @@ def test_counts_of_the_truncated_instances() -> None:
     assert len(ctx.agents) == 8
     assert all(m in ctx.agents for attrs in ctx.by_class["curriculum"].values() for m in attrs["members"])
     assert {kind_name(c) for c in courses.constraints} >= {"compactness", "slot_conflict", "stability"}
+
+
+def test_a_foreign_highs_scheduler_does_not_stop_the_backend() -> None:
+    """Another highspy user in the process starts HiGHS's process-wide scheduler with 2 threads;
+    the backend's 1-thread run would then be refused (model status "not set") unless it restarts
+    the scheduler: it does, and proves ft06's optimum."""
+    import highspy
+
+    instance = load_instance(FT06)
+    family = load_family(instance.family)
+    one_thread = milp.SolveOptions(time_limit=30, workers=1)
+    assert milp.solve(instance, family, one_thread).status == "optimal"  # the backend's scheduler: 1 thread
+    highspy.Highs.resetGlobalScheduler(True)
+    foreign = highspy.Highs()
+    foreign.setOptionValue("output_flag", False)
+    foreign.setOptionValue("threads", 2)
+    foreign.addVar(0.0, 1.0)
+    foreign.run()
+    result = milp.solve(instance, family, one_thread)
+    assert (result.status, result.objective) == ("optimal", 55)

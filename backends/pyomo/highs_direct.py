@@ -88,6 +88,8 @@ def solve_direct(model: pyo.ConcreteModel, time_limit: float, options: dict[str,
     when the completion is feasible (``Highs::setSolution`` with a sparse solution). ``stop``:
     once set from another thread, HiGHS is interrupted at its next interrupt point.
     """
+    import highspy
+
     began = time.perf_counter()
     lp, columns = compile_lp(model)
     compiled = time.perf_counter() - began
@@ -101,6 +103,12 @@ def solve_direct(model: pyo.ConcreteModel, time_limit: float, options: dict[str,
     if stop is not None:
         _interrupt_when(highs, stop)
     highs.run()
+    if highs.getModelStatus() == highspy.HighsModelStatus.kNotset:
+        # HiGHS refuses a run whose thread count differs from its process-wide scheduler's, which
+        # another highspy user in this process (a test, a user's own model) may have started with
+        # its default count: restart the scheduler with ours and run again
+        highspy.Highs.resetGlobalScheduler(True)
+        highs.run()
     status = highs.modelStatusToString(highs.getModelStatus())
     info = highs.getInfo()
     loaded = info.primal_solution_status == 2  # kSolutionStatusFeasible
