@@ -80,42 +80,15 @@ def window_costs(m: Any, c: WindowPatternCost) -> None:
                     m.forbid_or_penalize(c, cells, cost)
 
 
-COMBINATIONS = 64
-"""Above this many combinations of working values per window, ``mixed_values`` is counted (see
-:func:`_mixed_values_counted`) instead of enumerated."""
-
-
 def _mixed_values(m: Any, c: WindowPatternCost, agent: str, window: tuple[int, ...]) -> None:
-    """Cost Σ_t (L − n_t) for every combination of working values over a fully worked window
-    (its AND-indicators have the tighter relaxation; many combinations: counted instead)."""
+    """Cost Σ_t (L − n_t) for every combination of working values over a fully worked window."""
     working = [v for v in m.ctx.values if v != m.ctx.free]
-    if len(working) ** len(window) > COMBINATIONS:
-        _mixed_values_counted(m, c, agent, window, working)
-        return
     for combo in product(working, repeat=len(window)):
         cost = sum(len(window) - combo.count(v) for v in set(combo))
         if cost:
             cells = [m.matches(agent, d, ValueFilter(mode="values", values=(v,)))
                      for d, v in zip(window, combo, strict=True)]
             m.forbid_or_penalize(c, cells, cost)
-
-
-def _mixed_values_counted(m: Any, c: WindowPatternCost, agent: str, window: tuple[int, ...],
-                          working: list[str]) -> None:
-    """The same cost from value-used indicators, O(L·|V|) rows instead of |V|^L:
-    ``u_t = OR_d [d holds t]``, ``n_t = Σ_d [d holds t]``, ``w_d = [d worked]``, and
-    ``L·Σ_t u_t − Σ_t n_t − M·(L − Σ_d w_d) ≤ 0`` (hard) or its excess penalised (soft), with
-    ``M = (L − 1)·|V|``. Fully worked, the left side is ``L·k − Σ_t n_t = Σ_{t used} (L − n_t)``,
-    the cost. With f ≥ 1 free days it is at most ``(L − 1)·k − M·f ≤ 0`` (every used t has
-    ``n_t ≥ 1``, k ≤ |V|), so it costs nothing, as the kind says."""
-    size = len(window)
-    held = {v: [m.matches(agent, d, ValueFilter(mode="values", values=(v,))) for d in window] for v in working}
-    used = [m.any_of(cells, f"used_{agent}_{window[0]}_{v}") for v, cells in held.items()]
-    worked = [m.matches(agent, d, WORK) for d in window]
-    big = (size - 1) * len(working)
-    expr = (size * sum(used) - sum(cell for cells in held.values() for cell in cells)
-            - big * (size - sum(worked)))
-    m.bounded(c, expr, None, 0, size * len(working))
 
 
 def assignment_cost(m: Any, c: AssignmentCost) -> None:

@@ -1,17 +1,12 @@
 """Rostering levers: the kind pattern that selects them, the greedy first-feasible roster, the
-agent-row LNS, the hint of slot starts, and the counted ``mixed_values`` encoding (checked
-against the evaluator with every decision fixed, in both backends)."""
+agent-row LNS and the hint of slot starts."""
 
 from __future__ import annotations
-
-import random
 
 import msgspec
 import pytest
 
 from schedc.api import load_instance
-from schedc.backends import pyomo as milp
-from schedc.backends import sequence_encoders
 from schedc.backends.cpsat import CpsatModel, SolveOptions, solve
 from schedc.backends.cpsat.roster_lns import improve_roster
 from schedc.backends.cpsat.roster_start import (
@@ -21,13 +16,11 @@ from schedc.backends.cpsat.roster_start import (
     is_roster,
     roster_parameters,
 )
-from schedc.backends.cpsat.solve import fixed_verdict
 from schedc.evaluate import evaluate, make_context
 from schedc.family import load_family
 from schedc.importers import import_paths
 from schedc.ir import Instance
-from schedc.kinds import Constraint, Coverage, WindowPatternCost
-from schedc.solution import Assignment, Solution
+from schedc.kinds import Constraint, Coverage
 from tests.conftest import DATA, ROOT
 
 
@@ -103,77 +96,3 @@ def test_a_slot_start_is_kept_when_the_search_has_no_time(sprint01: Instance) ->
     result = solve(sprint01, load_family("inrc2010"), SolveOptions(time_limit=0.05, workers=1, local_search=0),
                    start=start)
     assert result.objective is not None and result.objective <= evaluate(ctx, start).objective  # type: ignore[operator]
-
-
-# ------------------------------------------------------------------ counted mixed_values: the oracle
-
-
-def _answers(instance: Instance, count: int, seed: int) -> list[Solution]:
-    """Random answers: some days with several values (the general form of the cost), some free."""
-    ctx = make_context(instance)
-    rng = random.Random(seed)
-    out = []
-    for _ in range(count):
-        cells = []
-        for agent in ctx.agents:
-            for day in range(ctx.days):
-                if rng.random() < 0.75:
-                    for value in rng.sample(ctx.values, k=rng.choice((1, 1, 1, 2))):
-                        cells.append(Assignment(agent, day, 0, value))
-        out.append(Solution(assignments=tuple(cells)))
-    return out
-
-
-def _weekends_only(instance: Instance) -> Instance:
-    """The instance with its weekend rules only, soft (every answer is feasible)."""
-    kept = tuple(c for c in instance.constraints if isinstance(c, WindowPatternCost))
-    return msgspec.structs.replace(instance, constraints=kept)
-
-
-@pytest.mark.parametrize("backend", ["cpsat", "pyomo"])
-def test_counted_mixed_values_agree_with_the_evaluator(sprint01: Instance, backend: str,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sequence_encoders, "COMBINATIONS", 0)  # every window counted
-    instance = _weekends_only(sprint01)
-    family = load_family("inrc2010")
-    verdict = fixed_verdict if backend == "cpsat" else milp.fixed_verdict
-    ctx = make_context(instance)
-    nonzero = 0
-    for solution in _answers(instance, 6, seed=3):
-        result = evaluate(ctx, solution)
-        feasible, objective, components = verdict(instance, family, solution)
-        assert feasible and result.feasible
-        assert objective == result.objective
-        assert {k: v for k, v in components.items() if v} == {k: v for k, v in result.components.items() if v}
-        nonzero += sum(1 for k, v in result.components.items() if v and "identical" in k)
-    assert nonzero  # the answers exercise the cost
-
-
-@pytest.mark.parametrize("hard", [False, True])
-def test_counted_mixed_values_accept_exactly_the_windows_the_evaluator_accepts(
-        sprint01: Instance, hard: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every assignment of one agent's first weekend (free or one of the values, each day), the
-    counted encoding: the evaluator's cost (soft), the evaluator's feasibility (hard)."""
-    ctx = make_context(sprint01)
-    rule = next(c for c in sprint01.constraints if isinstance(c, WindowPatternCost) and c.cost == "mixed_values")
-    rule = msgspec.structs.replace(rule, hard=hard)
-    instance = msgspec.structs.replace(sprint01, constraints=(rule,))
-    family = load_family("inrc2010")
-    agent = ctx.select(rule.agents)[0]
-    weekend = next(w for w in ctx.windows(rule.windows) if len(w) >= rule.min_length)
-    choices = [None, *ctx.values]
-    answers = []
-    for first in choices:
-        for second in choices:
-            cells = [Assignment(agent, d, 0, v) for d, v in zip(weekend, (first, second), strict=True) if v]
-            answers.append(Solution(assignments=tuple(cells)))
-    monkeypatch.setattr(sequence_encoders, "COMBINATIONS", 0)
-    costs = set()
-    for solution in answers:
-        result = evaluate(make_context(instance), solution)
-        feasible, objective, _ = fixed_verdict(instance, family, solution, time_limit=5)
-        assert feasible == result.feasible
-        if feasible:
-            assert objective == result.objective
-            costs.add(objective)
-    assert costs == ({0} if hard else {0, 2})  # hard: only the cost-free windows are accepted
