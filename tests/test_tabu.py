@@ -159,7 +159,7 @@ def test_cpsat_reports_the_verified_start_when_it_finds_nothing_itself(monkeypat
 
     instance = jsplib("ta01")
     # no time for CP-SAT's own search: the tabu start is all there is
-    monkeypatch.setattr(warmstart, "structure_parameters", lambda m: {"max_time_in_seconds": 0.0})
+    monkeypatch.setattr(warmstart, "structure_parameters", lambda m, workers=1: {"max_time_in_seconds": 0.0})
     result = solve(instance, load_family(instance.family), SolveOptions(time_limit=2, workers=2, seed=0))
     assert result.status == "feasible" and result.solution is not None
     report = evaluate(make_context(instance), result.solution)

@@ -103,7 +103,7 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     # the local search runs inside the budget: CP-SAT gets what is left of it
     searched = time.perf_counter() - began - built
     solver = configured_solver(msgspec.structs.replace(options, time_limit=max(0.1, options.time_limit - searched)))
-    for key, value in warmstart.structure_parameters(m).items():
+    for key, value in warmstart.structure_parameters(m, options.workers).items():
         if isinstance(value, list):  # a repeated field (e.g. the subsolvers' names)
             getattr(solver.parameters, key).extend(value)
         else:

@@ -11,6 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from schedc.backends.cpsat.roster_lns import improve_roster
+from schedc.backends.cpsat.roster_start import (
+    ROSTER_LNS_SHARE,
+    hint_slots,
+    is_roster,
+    roster_parameters,
+    roster_start,
+)
 from schedc.evaluate import evaluate
 from schedc.heuristics import tails
 from schedc.solution import Solution
@@ -27,7 +35,16 @@ def local_search_start(m: CpsatModel, start: Solution | None, seconds: float, se
 
     The search stops early at the model's makespan lower bound (the schedule is then optimal),
     or when ``stop()`` turns true (the portfolio's other solver has proven its answer).
+    Slot instances: ``start``, or for an open roster the greedy one of
+    :mod:`~schedc.backends.cpsat.roster_start`, hints the assignment variables.
     """
+    if not m.instance.activities:
+        start = roster_start(m, start)
+        if start is not None and seconds > 0 and is_roster(m.instance):
+            start = improve_roster(m, start, seconds * ROSTER_LNS_SHARE, seed)
+        if start is not None:
+            hint_slots(m, start)
+        return start
     if start is None or seconds <= 0 or jobshop_of(m.instance) is None:
         return start
     improved = improve_jobshop(m.instance, start, seed=seed, time_limit=seconds,
@@ -56,7 +73,8 @@ def bound_makespan(m: CpsatModel, upper: int) -> None:
         m.model.add(m.start[name] <= upper - tail)
 
 
-def structure_parameters(m: CpsatModel) -> dict[str, object]:
-    """CP-SAT parameters chosen by the instance's structure (none so far: see docs/solving.md
-    for what was measured)."""
-    return {}
+def structure_parameters(m: CpsatModel, workers: int = 1) -> dict[str, object]:
+    """CP-SAT parameters chosen by the instance's structure: rosters solved with ``workers``
+    search workers (:func:`~schedc.backends.cpsat.roster_start.roster_parameters`); see
+    docs/solving.md for what was measured."""
+    return roster_parameters(m, workers)
