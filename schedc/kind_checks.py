@@ -15,6 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from schedc.check_common import activity_names as _activity_names
+from schedc.check_common import known_names
+from schedc.check_common import resource_scope as _resource_scope
+from schedc.check_common import sequenced as _sequenced
 from schedc.diagnostics import Span
 from schedc.ir import WEEKDAYS
 from schedc.kinds import (
@@ -47,7 +51,6 @@ from schedc.kinds import (
     UnaryNoOverlap,
     Unavailability,
     WindowPatternCost,
-    kind_name,
 )
 from schedc.kinds.costs import ANY_DAY
 from schedc.kinds.same_sequence import SameSequence, semantic_check
@@ -66,11 +69,6 @@ def row_of(c: Constraint, index: int) -> Span | None:
     return c.span.entry(index) if c.span is not None else None
 
 
-def known_names(names: dict[str, Any], limit: int = 8) -> str | None:
-    if not names:
-        return None
-    shown = list(names)[:limit]
-    return "known: " + ", ".join(shown) + (", ..." if len(names) > limit else "")
 
 
 # ------------------------------------------------------------------- checks read from the kinds' annotations
@@ -214,19 +212,6 @@ def _find_cycle(succ: dict[str, list[str]]) -> list[str] | None:
     return None
 
 
-def _resource_scope(kind: str) -> Callable[[Checker, Any], None]:
-    def check(ch: Checker, c: Any) -> None:
-        if c.resources == "all":
-            return
-        for name in c.resources:
-            r = ch.resources.get(name)
-            if r is None:
-                ch.error("E202", f"{c.id}: undefined resource {name!r}", c.span, known_names(ch.resources))
-            elif r.kind != kind:
-                ch.error("E209", f"{c.id}: resource {name} is {r.kind}, not {kind}", c.span)
-    return check
-
-
 def _target(ch: Checker, target: str, c: Constraint, at: Span | None) -> None:
     """A time row's target must be a job (the ``job`` of some activity) or an activity."""
     if target not in ch.activities and target not in ch.jobs:
@@ -284,26 +269,6 @@ def _setup_times(ch: Checker, c: SetupTimes) -> None:
                 ch.error("E202", f"{c.id}: undefined activity {name!r}", at, known_names(ch.activities))
             elif not any(u.resource == s.resource and u.amount for m in activity.modes for u in m.uses):
                 ch.error("E209", f"{c.id}: {name} never uses {s.resource}, so no setup on it applies", at)
-
-
-def _sequenced(ch: Checker, c: Constraint, resources: list[str]) -> None:
-    """Resources a sequencing rule speaks of must be kept unary by a hard ``unary_no_overlap``: the
-    backends sequence them, which only agrees with the rule's meaning where operations cannot overlap."""
-    covered: set[str] = set()
-    for other in ch.instance.constraints:
-        if isinstance(other, UnaryNoOverlap) and other.active and other.hard:
-            covered |= {r for r, res in ch.resources.items() if res.kind == "unary"} if other.resources == "all" \
-                else set(other.resources)
-    for name in resources:
-        if name in ch.resources and name not in covered:
-            ch.error("E209", f"{c.id}: resource {name} has no hard unary_no_overlap; {kind_name(c)} needs one",
-                     c.span, "add `hard unary_no_overlap machines`")
-
-
-def _activity_names(ch: Checker, c: Constraint, names: list[str]) -> None:
-    for name in names:
-        if name not in ch.activities:
-            ch.error("E202", f"{c.id}: undefined activity {name!r}", c.span, known_names(ch.activities))
 
 
 def _no_idle(ch: Checker, c: NoIdle) -> None:

@@ -55,7 +55,7 @@ from ortools.sat.python import cp_model
 
 from schedc import ctt_search
 from schedc.backends.base import SolveResult, check_agreement, gap_pct
-from schedc.backends.cpsat.model import CpsatModel
+from schedc.backends.cpsat.model import CpsatModel, extract_solution
 from schedc.evaluate import Evaluation, evaluate
 from schedc.ir import Family, Instance
 from schedc.kinds import (
@@ -378,7 +378,6 @@ def _hint(model: CpsatModel | PeriodModel, solution: Solution) -> None:
 def _found(relax: RoomRelaxation, model: CpsatModel | PeriodModel, solver: cp_model.CpSolver, status: int,
            seconds: float, workers: int, seed: int) -> tuple[Solution, Evaluation]:
     """CP-SAT's solution, verified: the full model's directly, the period model's with stage 2."""
-    from schedc.backends.cpsat.solve import extract_solution  # solve imports this module
 
     optimal = status == cp_model.OPTIMAL
     if isinstance(model, PeriodModel):

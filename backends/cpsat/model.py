@@ -23,7 +23,7 @@ from schedc.heuristics import earliest_starts, schedule_horizon, tails
 from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, Unavailability, ValueFilter, Windows
 from schedc.kinds.context import EvalContext
-from schedc.solution import Solution
+from schedc.solution import Assignment, Solution
 
 Encoder = Callable[["CpsatModel", Any], None]
 ENCODERS: dict[type[Constraint], Encoder] = {}
@@ -464,3 +464,20 @@ class CpsatModel:
                     literal = self.present[(a.name, k)]
                     if not isinstance(literal, int) and len(a.modes) > 1:
                         self.model.add_hint(literal, int(k == solution.modes.get(a.name, 1)))
+
+
+def extract_solution(m: CpsatModel, solver: cp_model.CpSolver) -> Solution:
+    """The decisions of the solver's best solution."""
+    if m.instance.activities:
+        performed = [a for a in m.instance.activities  # an optional activity left out has no line
+                     if a.name not in m.performed or solver.boolean_value(m.performed[a.name])]
+        starts = {a.name: solver.value(m.start[a.name]) for a in performed}
+        modes = {a.name: next((k for k in range(1, len(a.modes) + 1) if _chosen(solver, m.present[(a.name, k)])), 1)
+                 for a in performed}
+        return Solution(starts=starts, modes=modes)
+    assignments = tuple(Assignment(e, d, p, v) for (e, d, p, v), var in m.x.items() if solver.boolean_value(var))
+    return Solution(assignments=assignments)
+
+
+def _chosen(solver: cp_model.CpSolver, literal: object) -> bool:
+    return literal == 1 if isinstance(literal, int) else solver.boolean_value(literal)

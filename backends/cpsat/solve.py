@@ -12,12 +12,12 @@ from ortools.sat.python import cp_model
 
 from schedc.backends.base import SolverDisagreement, SolveResult, better_start, check_agreement, gap_pct, stopping
 from schedc.backends.cpsat import ctt_period, warmstart
-from schedc.backends.cpsat.model import CpsatModel
+from schedc.backends.cpsat.model import CpsatModel, extract_solution
 from schedc.backends.cpsat.warmstart import bound_makespan, local_search_start
 from schedc.evaluate import evaluate
 from schedc.heuristics import schedule_end
 from schedc.ir import Family, Instance
-from schedc.solution import Assignment, Solution
+from schedc.solution import Solution
 
 Progress = Callable[[int, float, float], None]
 _STATUS = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible", cp_model.INFEASIBLE: "infeasible",
@@ -56,23 +56,6 @@ def configured_solver(options: SolveOptions) -> cp_model.CpSolver:
     solver.parameters.num_workers = options.workers
     solver.parameters.random_seed = options.seed
     return solver
-
-
-def extract_solution(m: CpsatModel, solver: cp_model.CpSolver) -> Solution:
-    """The decisions of the solver's best solution."""
-    if m.instance.activities:
-        performed = [a for a in m.instance.activities  # an optional activity left out has no line
-                     if a.name not in m.performed or solver.boolean_value(m.performed[a.name])]
-        starts = {a.name: solver.value(m.start[a.name]) for a in performed}
-        modes = {a.name: next((k for k in range(1, len(a.modes) + 1) if _chosen(solver, m.present[(a.name, k)])), 1)
-                 for a in performed}
-        return Solution(starts=starts, modes=modes)
-    assignments = tuple(Assignment(e, d, p, v) for (e, d, p, v), var in m.x.items() if solver.boolean_value(var))
-    return Solution(assignments=assignments)
-
-
-def _chosen(solver: cp_model.CpSolver, literal: object) -> bool:
-    return literal == 1 if isinstance(literal, int) else solver.boolean_value(literal)
 
 
 def solve(instance: Instance, family: Family, options: SolveOptions | None = None,

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
 
+from schedc.check_common import activity_names, resource_scope, sequenced
 from schedc.kinds.base import Constraint, Row, TableContext
 from schedc.kinds.resources import ResourceScope
 from schedc.kinds.setup_times import sequence
@@ -155,16 +156,14 @@ def semantic_check(ch: Checker, c: SameSequence) -> None:
     """The scope names two or more distinct unary resources kept by a hard ``unary_no_overlap``; a
     table (two resources only) pairs activities that can use their resource, each at most once; the
     default pairing needs jobs with at most one activity on each resource of the scope."""
-    from schedc.kind_checks import _resource_scope, _sequenced  # kind_checks imports the kinds (no cycle at import)
-
-    _resource_scope("unary")(ch, c)
+    resource_scope("unary")(ch, c)
     scope = [r for r, res in ch.resources.items() if res.kind == "unary"] if c.resources == "all" \
         else list(c.resources)
     if len(set(scope)) != len(scope) or len(scope) < 2:
         ch.error("E210", f"{c.id}: needs two or more distinct unary resources, got {', '.join(scope) or 'none'}",
                  c.span, "list them: resources=[M1 M2]")
         return
-    _sequenced(ch, c, scope)
+    sequenced(ch, c, scope)
     if c.pairs:
         _table_checks(ch, c, scope)
         return
@@ -184,9 +183,7 @@ def _table_checks(ch: Checker, c: SameSequence, scope: list[str]) -> None:
     if c.resources == "all" or len(scope) != 2:
         ch.error("E210", f"{c.id}: a table of pairs needs exactly two listed resources (resources=[A B])", c.span)
         return
-    from schedc.kind_checks import _activity_names
-
-    _activity_names(ch, c, [name for p in c.pairs for name in (p.first, p.second)])
+    activity_names(ch, c, [name for p in c.pairs for name in (p.first, p.second)])
     for side, resource in (("first", scope[0]), ("second", scope[1])):
         names = [getattr(p, side) for p in c.pairs]
         for name in sorted({n for n in names if names.count(n) > 1}):
