@@ -116,7 +116,8 @@ def solve_direct(model: pyo.ConcreteModel, time_limit: float, options: dict[str,
         values = highs.getSolution().col_value
         for var, value in zip(columns, values, strict=True):
             var.set_value(value, skip_validation=True)
-    bound = info.mip_dual_bound if lp.integrality_ else info.objective_function_value
+    integral = any(kind == highspy.HighsVarType.kInteger for kind in lp.integrality_)
+    bound = info.mip_dual_bound if integral else info.objective_function_value  # an LP's optimum is its bound
     objective = info.objective_function_value if loaded else None
     return DirectRun(status, objective, bound if bound is not None and math.isfinite(bound) else None, loaded,
                      compiled)
