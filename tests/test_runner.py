@@ -245,8 +245,8 @@ def test_damage_before_the_last_line_is_an_error(tmp_path: Path) -> None:
 def test_identical_requests_are_sent_once(tmp_path: Path) -> None:
     write_dataset(tmp_path, ["same", "other", "same", "same", "other", "third"])
     with FakeServer() as server:
-        summary = run(tmp_path, server.url, MODEL, options=Options(model=MODEL), settings=settings(server),
-                      warn=quiet)
+        summary = run(tmp_path, server.url, MODEL, options=Options(model=MODEL),
+                      settings=settings(server, timeout=30), warn=quiet)  # no retry may add a request
     assert len(server.requests) == 3 and summary.sent == 3 and summary.deduplicated == 3
     by_id = {r["id"]: r["text"] for r in responses(tmp_path)}
     assert by_id["r0000"] == by_id["r0002"] == by_id["r0003"] != by_id["r0001"] == by_id["r0004"]
@@ -298,7 +298,9 @@ def test_request_bodies_per_decoding_mode(tmp_path: Path, decoding: str, server:
     options = Options(model=MODEL, decoding=decoding, server=server, grammar_format=grammar_format, max_tokens=900,
                       extra_body={"seed": 7})
     with FakeServer(dialect=server) as fake:
-        summary = run(tmp_path, fake.url, MODEL, options=options, settings=settings(fake), warn=quiet)
+        # a generous timeout: this test is about the body, and a retry after a slow grammar check on a busy
+        # machine would record the request twice
+        summary = run(tmp_path, fake.url, MODEL, options=options, settings=settings(fake, timeout=30), warn=quiet)
     assert summary.sent == 1 and summary.errors == 0  # the dialect accepted it
     assert fake.requests == [expected_body(record, decoding, server, grammar_format, tmp_path)]
     suffix = "" if decoding == "free" else f".{decoding}"
