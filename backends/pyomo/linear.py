@@ -70,13 +70,24 @@ class Var:
     def __neg__(self) -> LinExpr:
         return LinExpr({self.col: -1}, 0)
 
+    # ``w >= l`` between two variables (the OR linearisation's rows, most of a timetable's) and a
+    # comparison with a number are built directly: a quarter of the time through an expression
     def __le__(self, other: Any) -> Row:
+        if type(other) is int or type(other) is float:
+            return Row({self.col: 1}, -INF, other)
         return self.expr() <= other
 
     def __ge__(self, other: Any) -> Row:
+        kind = type(other)
+        if kind is int or kind is float:
+            return Row({self.col: 1}, other, INF)
+        if kind is Var and other.col != self.col:
+            return Row({self.col: 1, other.col: -1}, 0, INF)
         return self.expr() >= other
 
     def __eq__(self, other: Any) -> Row:  # type: ignore[override]
+        if type(other) is int or type(other) is float:
+            return Row({self.col: 1}, other, other)
         return self.expr() == other
 
     def __bool__(self) -> bool:

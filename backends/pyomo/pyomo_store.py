@@ -32,7 +32,9 @@ class PyomoStore:
         self.model = pyo.ConcreteModel(name=label(name))
         self._rows: dict[str, pyo.ConstraintList] = {}
         self._vars: dict[str, pyo.VarList] = {}
+        #: the compiled columns (Pyomo variables) and rows (constraints), in matrix order, after :meth:`matrices`
         self.columns: list[Any] = []
+        self.rows: list[Any] = []
         self._position: dict[int, int] = {}
 
     def _free_name(self, name: str) -> str:
