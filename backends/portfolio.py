@@ -107,10 +107,11 @@ def _side_by_side(instance: Instance, family: Family, options: SolveOptions, pro
         mip = pool.submit(_run, "pyomo", instance, family, options.time_limit, 1, options.seed, None, start,
                           stop_mip, mip_ready)
         mip.add_done_callback(settled)
+        began = time.perf_counter()
         mip_ready.wait(BUILD_WAIT * options.time_limit)  # the builds would share the interpreter lock
+        left = max(0.1, options.time_limit - (time.perf_counter() - began))  # the wait is part of the budget
         try:
-            cp = _run("cpsat", instance, family, options.time_limit, options.workers - 1, options.seed, progress,
-                      start, stop_cp)
+            cp = _run("cpsat", instance, family, left, options.workers - 1, options.seed, progress, start, stop_cp)
         except BaseException:
             stop_mip.set()  # the error propagates; leaving the pool must not wait for HiGHS's budget
             raise

@@ -83,9 +83,9 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
         m.add_hint(hint)
         if options.bound:
             bound_makespan(m, schedule_end(instance, hint))
-    # the local search runs inside the budget: CP-SAT gets what is left of it
-    searched = time.perf_counter() - began - built
-    solver = configured_solver(msgspec.structs.replace(options, time_limit=max(0.1, options.time_limit - searched)))
+    # the build and the local search run inside the budget: CP-SAT gets what is left of it
+    spent = time.perf_counter() - began
+    solver = configured_solver(msgspec.structs.replace(options, time_limit=max(0.1, options.time_limit - spent)))
     for key, value in warmstart.structure_parameters(m, options.workers).items():
         if isinstance(value, list):  # a repeated field (e.g. the subsolvers' names)
             getattr(solver.parameters, key).extend(value)

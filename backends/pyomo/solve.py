@@ -246,7 +246,9 @@ def _solve(instance: Instance, family: Family, options: SolveOptions, progress: 
     m = PyomoModel(instance, family, store=store_for(options.solver))
     first = better_start(m.ctx, m.hint, start)
     built = time.perf_counter() - began
-    outcome = run(m, options, Warm(m.decisions(first) if first is not None else [], warm.stop, warm.ready))
+    # the build runs inside the budget: the solver gets what is left of it
+    left = msgspec.structs.replace(options, time_limit=max(0.1, options.time_limit - built))
+    outcome = run(m, left, Warm(m.decisions(first) if first is not None else [], warm.stop, warm.ready))
     seconds = time.perf_counter() - began
     built += outcome.compile_seconds
     solution = extract_solution(m) if outcome.loaded else None
