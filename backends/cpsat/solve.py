@@ -136,7 +136,7 @@ def fixed_verdict(instance: Instance, family: Family, solution: Solution,
     # tight, so each component equals its penalty (a makespan is fixed by the starts anyway).
     measured = getattr(m, "objective_expr", None)  # a due-date, setup or weighted-sum objective
     # the measure's auxiliaries and the penalty ones are disjoint, so minimising both makes each tight
-    m.model.minimize(sum(w * expr for w, expr in m.terms) + (0 if measured is None else measured))
+    m.model.minimize(m.penalty() + (0 if measured is None else measured))
     solver = configured_solver(SolveOptions(time_limit=time_limit, workers=1))
     status = solver.solve(m.model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
