@@ -48,6 +48,8 @@ time ``t``:
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -174,6 +176,17 @@ class Rollout:
     def objective(self, kind: str) -> int:
         """The value of the world objective ``kind`` ("makespan" or "tardiness")."""
         return self.makespan if kind == "makespan" else self.weighted_tardiness
+
+    def fingerprint(self) -> str:
+        """SHA-256 of the log (every decision included), schedule, objectives, aborts and decisions,
+        as canonical JSON: equal exactly when two rollouts are the same, in any process."""
+        text = json.dumps({
+            "log": [list(entry) for entry in self.log],
+            "starts": sorted(self.solution.starts.items()),
+            "modes": sorted(self.solution.modes.items()),
+            "objectives": [self.makespan, self.weighted_tardiness, self.aborts, self.decisions],
+        }, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
 
 
 def rollout_of(sim: Simulator, state: SimState, rule: str) -> Rollout:
