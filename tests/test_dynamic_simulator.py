@@ -21,7 +21,16 @@ from benchmarks.dfjsp_grid import point_of
 from schedc.diagnostics import SchedcError
 from schedc.dynamic.env import DfjspEnv
 from schedc.dynamic.generator import generate
-from schedc.dynamic.rules import RULE_NAMES, RULES, best_rule, parse_rule, run_policy, simulate
+from schedc.dynamic.rules import (
+    OP_RULES,
+    RULE_NAMES,
+    RULES,
+    best_rule,
+    parse_rule,
+    run_policy,
+    settled_keys,
+    simulate,
+)
 from schedc.dynamic.simulator import Simulator
 from schedc.dynamic.world import Event, Job, Machine, Operation, Outage, World
 from schedc.solution import Solution
@@ -394,3 +403,23 @@ def test_rollouts_match_the_fingerprints_recorded_before_the_fast_paths() -> Non
         found = {rule: simulate(sim, rule).fingerprint() for rule in (*RULE_NAMES, "RANDOM")}
         assert found == recorded[name], name
 
+
+def test_settled_key_tables_pick_what_the_op_rules_define() -> None:
+    """At every decision of random walks over worlds with route and estimate changes and rework, each
+    op rule's table look-up picks the candidate its definition picks, or defers to the definition
+    (None) while some candidate's key may still change — and does defer on these worlds."""
+    deferred = checked = 0
+    for seed in (3, 11):
+        sim = Simulator(random_world(40, 6, seed))
+        rng = np.random.default_rng(seed)
+        state = sim.reset()
+        while not state.done:
+            for name in OP_RULES:
+                rule = RULES[f"{name}+LIT"]
+                fast = settled_keys(sim, name).first(state)
+                deferred += fast is None
+                assert fast in (None, rule._first_by_definition(sim, state)), (seed, state.time, name)
+                checked += 1
+            pairs = sim.admissible(state)
+            state = sim.step(state, *pairs[int(rng.integers(len(pairs)))])
+    assert checked > 800 and 0 < deferred < checked
