@@ -53,7 +53,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import neg
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -63,7 +63,6 @@ from schedc.dynamic.world import World
 from schedc.solution import Solution
 
 OpKey = Callable[[Simulator, int, PoolEntry], float]  # (simulator, time, entry) → key
-MachineKey = Callable[[Simulator, SimState, int, int], tuple[float, ...]]
 
 
 class Policy(Protocol):
@@ -86,27 +85,34 @@ OP_RULES: dict[str, OpKey] = {
 }
 
 
-def _start(sim: Simulator, state: SimState, op: int, m: int) -> int:
-    t = state.time
-    return sim.earliest_start(m, sim.ready_at(state, m), sim.estimate(op, m, t), t)
+class Offer(NamedTuple):
+    """What the machine rules compare of machine ``m`` for operation ``o`` at a decision:
+    ``start`` S(o,m), ``time`` p(o,m) and ``assigned`` B(m) + A(m) − t (see the module docstring)."""
+
+    start: int
+    time: int
+    assigned: int
 
 
-def _assigned(sim: Simulator, state: SimState, m: int) -> int:
-    """B(m) + A(m) − t: all work assigned to ``m`` so far, done, running or committed."""
-    ms = state.machines[m]
-    elapsed = state.time - ms.run.start if ms.run is not None else 0
-    return ms.busy + elapsed + sim.workload(state, m)
+MachineKey = Callable[[dict[int, Offer], int], tuple[float, ...]]  # (offers of the eligible machines, m) → key
 
 
-def _spt_machine(sim: Simulator, s: SimState, o: int, m: int) -> tuple[float, ...]:
+def offer(sim: Simulator, state: SimState, op: int, m: int) -> Offer:
+    """The :class:`Offer` of ``m`` for ``op``; A(m) (a sum over ``m``'s committed queue) is read once."""
+    t, ms = state.time, state.machines[m]
+    ready, p = sim.ready_at(state, m), sim.estimate(op, m, t)
+    elapsed = t - ms.run.start if ms.run is not None else 0
+    return Offer(sim.earliest_start(m, ready, p, t), p, ms.busy + elapsed + ready - t)
+
+
+def _spt_machine(offers: dict[int, Offer], m: int) -> tuple[float, ...]:
     """(S(o,m) > S*(o), p(o,m)): machines available earliest first, then the shortest time."""
-    return (_start(sim, s, o, m) > min(_start(sim, s, o, k) for k in sim.eligible(o, s.time)),
-            sim.estimate(o, m, s.time))
+    return offers[m].start > min(o.start for o in offers.values()), offers[m].time
 
 
 MACHINE_RULES: dict[str, MachineKey] = {
-    "LIT": lambda sim, s, o, m: (_start(sim, s, o, m),),
-    "LWL": lambda sim, s, o, m: (_assigned(sim, s, m), _start(sim, s, o, m), sim.estimate(o, m, s.time)),
+    "LIT": lambda offers, m: (offers[m].start,),
+    "LWL": lambda offers, m: (offers[m].assigned, offers[m].start, offers[m].time),
     "SPT": _spt_machine,
 }
 
@@ -176,7 +182,8 @@ class CompositeRule:
         if op is None:  # some candidate's key may still change: evaluate the definition
             op = self._first_by_definition(sim, state)
         machine_key = MACHINE_RULES[self.machine_rule]
-        machine = min(sim.eligible(op, state.time), key=lambda m: (*machine_key(sim, state, op, m), m))
+        offers = {m: offer(sim, state, op, m) for m in sim.eligible(op, state.time)}
+        machine = min(offers, key=lambda m: (*machine_key(offers, m), m))
         return op, machine
 
     def _first_by_definition(self, sim: Simulator, state: SimState) -> int:
