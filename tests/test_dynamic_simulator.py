@@ -12,13 +12,25 @@ import importlib.util
 import json
 import pickle
 from collections import defaultdict
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from benchmarks.dfjsp_grid import point_of
 from schedc.diagnostics import SchedcError
 from schedc.dynamic.env import DfjspEnv
-from schedc.dynamic.rules import RULE_NAMES, RULES, best_rule, parse_rule, run_policy, simulate
+from schedc.dynamic.generator import generate
+from schedc.dynamic.rules import (
+    OP_RULES,
+    RULE_NAMES,
+    RULES,
+    best_rule,
+    parse_rule,
+    run_policy,
+    settled_keys,
+    simulate,
+)
 from schedc.dynamic.simulator import Simulator
 from schedc.dynamic.world import Event, Job, Machine, Operation, Outage, World
 from schedc.solution import Solution
@@ -363,3 +375,51 @@ def test_a_200_job_rollout_is_valid_and_its_history_pickles() -> None:
     assert schedule_errors(world, rollout.solution) == []
     final = run_policy(sim, RULES["SPT+LIT"])  # long histories compare and pickle without deep recursion
     assert final == pickle.loads(pickle.dumps(final)) and final.log == rollout.log
+
+
+# ----------------------------------------------------------------------------- fast paths keep every rollout
+
+FINGERPRINTS = Path(__file__).parent / "data" / "dynamic" / "rollout_fingerprints.json"
+
+
+def fingerprint_worlds() -> dict[str, World]:
+    """Worlds with every kind of event (route and estimate changes, rework, cancels, both outage
+    causes) and a disturbed Grid plant, as recorded in :data:`FINGERPRINTS`."""
+    disturbed = {"utilisation": 0.95, "tightness": 3.0, "arrival_scv": 2.0, "processing_scv": 0.5,
+                 "disturbance": 0.1, "imbalance": 0.2}
+    return {"rand3": random_world(40, 6, 3), "rand4_tardiness": random_world(40, 6, 4, "tardiness"),
+            "rand11": random_world(60, 6, 11),
+            "disturbed_60": generate(point_of(disturbed, seed=5, jobs=60, name="disturbed_60"))}
+
+
+def test_rollouts_match_the_fingerprints_recorded_before_the_fast_paths() -> None:
+    """Every composite rule and RANDOM gives byte for byte the rollout (log with every decision,
+    schedule, objectives) recorded by the simulator before its table-driven start-now test and the
+    rules' settled-key tables (issue #15): a speed-up must not change one decision. Rewrite the file
+    only for an intended change of behaviour (``benchmarks/dfjsp_identity.py`` checks N_J ≤ 1,600)."""
+    recorded = json.loads(FINGERPRINTS.read_text())
+    for name, world in fingerprint_worlds().items():
+        sim = Simulator(world)
+        found = {rule: simulate(sim, rule).fingerprint() for rule in (*RULE_NAMES, "RANDOM")}
+        assert found == recorded[name], name
+
+
+def test_settled_key_tables_pick_what_the_op_rules_define() -> None:
+    """At every decision of random walks over worlds with route and estimate changes and rework, each
+    op rule's table look-up picks the candidate its definition picks, or defers to the definition
+    (None) while some candidate's key may still change — and does defer on these worlds."""
+    deferred = checked = 0
+    for seed in (3, 11):
+        sim = Simulator(random_world(40, 6, seed))
+        rng = np.random.default_rng(seed)
+        state = sim.reset()
+        while not state.done:
+            for name in OP_RULES:
+                rule = RULES[f"{name}+LIT"]
+                fast = settled_keys(sim, name).first(state)
+                deferred += fast is None
+                assert fast in (None, rule._first_by_definition(sim, state)), (seed, state.time, name)
+                checked += 1
+            pairs = sim.admissible(state)
+            state = sim.step(state, *pairs[int(rng.integers(len(pairs)))])
+    assert checked > 800 and 0 < deferred < checked

@@ -48,9 +48,12 @@ time ``t``:
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from operator import neg
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -59,8 +62,7 @@ from schedc.dynamic.simulator import LogEntry, PoolEntry, SimState, Simulator
 from schedc.dynamic.world import World
 from schedc.solution import Solution
 
-OpKey = Callable[[Simulator, SimState, PoolEntry], float]
-MachineKey = Callable[[Simulator, SimState, int, int], tuple[float, ...]]
+OpKey = Callable[[Simulator, int, PoolEntry], float]  # (simulator, time, entry) → key
 
 
 class Policy(Protocol):
@@ -72,40 +74,96 @@ class Policy(Protocol):
 
 
 OP_RULES: dict[str, OpKey] = {
-    "SPT": lambda sim, s, e: sim.mean_estimate(e.op, s.time),
-    "LPT": lambda sim, s, e: -sim.mean_estimate(e.op, s.time),
-    "FIFO": lambda sim, s, e: e.ready,
-    "LIFO": lambda sim, s, e: -e.ready,
-    "LWKR": lambda sim, s, e: sim.remaining(e.op, s.time)[1],
-    "MWKR": lambda sim, s, e: -sim.remaining(e.op, s.time)[1],
-    "LOPNR": lambda sim, s, e: sim.remaining(e.op, s.time)[0],
-    "MOPNR": lambda sim, s, e: -sim.remaining(e.op, s.time)[0],
+    "SPT": lambda sim, t, e: sim.mean_estimate(e.op, t),
+    "LPT": lambda sim, t, e: -sim.mean_estimate(e.op, t),
+    "FIFO": lambda sim, t, e: e.ready,
+    "LIFO": lambda sim, t, e: -e.ready,
+    "LWKR": lambda sim, t, e: sim.remaining(e.op, t)[1],
+    "MWKR": lambda sim, t, e: -sim.remaining(e.op, t)[1],
+    "LOPNR": lambda sim, t, e: sim.remaining(e.op, t)[0],
+    "MOPNR": lambda sim, t, e: -sim.remaining(e.op, t)[0],
 }
 
 
-def _start(sim: Simulator, state: SimState, op: int, m: int) -> int:
-    t = state.time
-    return sim.earliest_start(m, sim.ready_at(state, m), sim.estimate(op, m, t), t)
+class Offer(NamedTuple):
+    """What the machine rules compare of machine ``m`` for operation ``o`` at a decision:
+    ``start`` S(o,m), ``time`` p(o,m) and ``assigned`` B(m) + A(m) − t (see the module docstring)."""
+
+    start: int
+    time: int
+    assigned: int
 
 
-def _assigned(sim: Simulator, state: SimState, m: int) -> int:
-    """B(m) + A(m) − t: all work assigned to ``m`` so far, done, running or committed."""
-    ms = state.machines[m]
-    elapsed = state.time - ms.run.start if ms.run is not None else 0
-    return ms.busy + elapsed + sim.workload(state, m)
+MachineKey = Callable[[dict[int, Offer], int], tuple[float, ...]]  # (offers of the eligible machines, m) → key
 
 
-def _spt_machine(sim: Simulator, s: SimState, o: int, m: int) -> tuple[float, ...]:
+def offer(sim: Simulator, state: SimState, op: int, m: int) -> Offer:
+    """The :class:`Offer` of ``m`` for ``op``; A(m) (a sum over ``m``'s committed queue) is read once."""
+    t, ms = state.time, state.machines[m]
+    ready, p = sim.ready_at(state, m), sim.estimate(op, m, t)
+    elapsed = t - ms.run.start if ms.run is not None else 0
+    return Offer(sim.earliest_start(m, ready, p, t), p, ms.busy + elapsed + ready - t)
+
+
+def _spt_machine(offers: dict[int, Offer], m: int) -> tuple[float, ...]:
     """(S(o,m) > S*(o), p(o,m)): machines available earliest first, then the shortest time."""
-    return (_start(sim, s, o, m) > min(_start(sim, s, o, k) for k in sim.eligible(o, s.time)),
-            sim.estimate(o, m, s.time))
+    return offers[m].start > min(o.start for o in offers.values()), offers[m].time
 
 
 MACHINE_RULES: dict[str, MachineKey] = {
-    "LIT": lambda sim, s, o, m: (_start(sim, s, o, m),),
-    "LWL": lambda sim, s, o, m: (_assigned(sim, s, m), _start(sim, s, o, m), sim.estimate(o, m, s.time)),
+    "LIT": lambda offers, m: (offers[m].start,),
+    "LWL": lambda offers, m: (offers[m].assigned, offers[m].start, offers[m].time),
     "SPT": _spt_machine,
 }
+
+
+# When an operation's key under each op rule stops changing: SPT/LPT use only the op's own known
+# estimates (fixed from ``OpInfo.settled``), the work-remaining rules its job's known route and
+# estimates (fixed from ``JobInfo.settled``); FIFO/LIFO use the entry's ready time alone (None).
+_STABLE_FROM: dict[str, Callable[[Simulator, int], int] | None] = {
+    "SPT": lambda sim, o: sim.ops[o].settled, "LPT": lambda sim, o: sim.ops[o].settled,
+    "FIFO": None, "LIFO": None,
+    **dict.fromkeys(("LWKR", "MWKR", "LOPNR", "MOPNR"), lambda sim, o: sim.jobs[sim.ops[o].job].settled),
+}
+
+
+class SettledKeys:
+    """An op rule's key of every operation from the time it stops changing, read by table look-up.
+
+    A decision then ranks its candidates by C-level ``map``/``zip``/``min`` over these tables
+    instead of one chain of Python calls per candidate, so its cost hardly grows with the number of
+    candidates; the keys are the very values of :data:`OP_RULES` (evaluated at that time), so the
+    choice is the same.
+    """
+
+    def __init__(self, sim: Simulator, op_rule: str):
+        stable_from = _STABLE_FROM[op_rule]
+        self.sign = -1 if op_rule == "LIFO" else 1
+        self.since: tuple[int, ...] | None = None
+        self.values: tuple[float, ...] = ()
+        if stable_from is not None:
+            key = OP_RULES[op_rule]
+            self.since = tuple(stable_from(sim, o) for o in range(len(sim.ops)))
+            self.values = tuple(key(sim, t, PoolEntry(o, t)) for o, t in enumerate(self.since))
+
+    def first(self, state: SimState) -> int | None:
+        """The candidate of least (key, ready, op), or None when some candidate's key may still change."""
+        ops, readies = zip(*state.candidates, strict=True)
+        if self.since is None:
+            keys = readies if self.sign == 1 else map(neg, readies)
+        elif max(map(self.since.__getitem__, ops)) <= state.time:
+            keys = map(self.values.__getitem__, ops)
+        else:
+            return None
+        return min(zip(keys, readies, ops, strict=True))[2]
+
+
+def settled_keys(sim: Simulator, op_rule: str) -> SettledKeys:
+    """The key tables of ``op_rule`` for ``sim``, built on first use and kept with ``sim``."""
+    tables = sim.memo.setdefault("settled op keys", {})
+    if op_rule not in tables:
+        tables[op_rule] = SettledKeys(sim, op_rule)
+    return tables[op_rule]
 
 
 @dataclass(frozen=True)
@@ -120,10 +178,19 @@ class CompositeRule:
         return f"{self.op_rule}+{self.machine_rule}"
 
     def choose(self, sim: Simulator, state: SimState) -> tuple[int, int]:
-        op_key, machine_key = OP_RULES[self.op_rule], MACHINE_RULES[self.machine_rule]
-        entry = min(state.candidates, key=lambda e: (op_key(sim, state, e), e.ready, e.op))
-        machine = min(sim.eligible(entry.op, state.time), key=lambda m: (*machine_key(sim, state, entry.op, m), m))
-        return entry.op, machine
+        op = settled_keys(sim, self.op_rule).first(state)
+        if op is None:  # some candidate's key may still change: evaluate the definition
+            op = self._first_by_definition(sim, state)
+        machine_key = MACHINE_RULES[self.machine_rule]
+        offers = {m: offer(sim, state, op, m) for m in sim.eligible(op, state.time)}
+        machine = min(offers, key=lambda m: (*machine_key(offers, m), m))
+        return op, machine
+
+    def _first_by_definition(self, sim: Simulator, state: SimState) -> int:
+        """The candidate of least (key, ready, op), each key evaluated as the table above defines it."""
+        op_key = OP_RULES[self.op_rule]
+        t = state.time
+        return min(state.candidates, key=lambda e: (op_key(sim, t, e), e.ready, e.op)).op
 
 
 @dataclass
@@ -174,6 +241,17 @@ class Rollout:
     def objective(self, kind: str) -> int:
         """The value of the world objective ``kind`` ("makespan" or "tardiness")."""
         return self.makespan if kind == "makespan" else self.weighted_tardiness
+
+    def fingerprint(self) -> str:
+        """SHA-256 of the log (every decision included), schedule, objectives, aborts and decisions,
+        as canonical JSON: equal exactly when two rollouts are the same, in any process."""
+        text = json.dumps({
+            "log": [list(entry) for entry in self.log],
+            "starts": sorted(self.solution.starts.items()),
+            "modes": sorted(self.solution.modes.items()),
+            "objectives": [self.makespan, self.weighted_tardiness, self.aborts, self.decisions],
+        }, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
 
 
 def rollout_of(sim: Simulator, state: SimState, rule: str) -> Rollout:

@@ -43,8 +43,11 @@ import re
 from bisect import bisect_right
 from dataclasses import replace
 from itertools import accumulate
+from operator import itemgetter
+from typing import Any
 
 from schedc.diagnostics import SchedcError
+from schedc.dynamic.fit import FitTables
 from schedc.dynamic.simstate import (
     JobInfo,
     JobVector,
@@ -66,6 +69,7 @@ __all__ = ["ACTIVE", "UNSEEN", "WITHDRAWN", "JobVector", "LogEntry", "MachineSta
 UNSEEN, ACTIVE, WITHDRAWN = 0, 1, 2
 _PAIR = re.compile(r"([^\s,;:]+)\s*:\s*(-?\d+)")
 _TOKEN = re.compile(r"[^\s,;]+")
+_OP = itemgetter(0)  # PoolEntry.op as a C-level function: pool scans stay out of the interpreter loop
 
 
 def _bad_event(event: Event, why: str) -> SchedcError:
@@ -115,6 +119,9 @@ class Simulator:
         self._suffix = tuple(self._suffix_work(info) for info in self.jobs)
         # (machine, max(true duration, 1)) per op: what a start-now test needs once the op is settled
         self._final_runs = tuple(tuple((m, max(info.true[m], 1)) for m in info.machines) for info in self.ops)
+        # tables other modules derive from this world (e.g. the rules' settled keys), built on first use
+        self.memo: dict[str, Any] = {}
+        self._fit = FitTables(self.ops, len(self.machine_names))  # the start-now test over a pool (:meth:`_candidates`)
 
     # ----------------------------------------------------------------- compilation
     def _events_by(self, attr: str) -> dict[str, tuple[Event, ...]]:
@@ -293,14 +300,15 @@ class Simulator:
 
     def step(self, state: SimState, op: int, machine: int) -> SimState:
         """Dispatch ``op`` to ``machine`` (start now or commit) and run to the next decision point."""
-        if op not in [e.op for e in state.candidates] or machine not in self.eligible(op, state.time):
+        if op not in map(_OP, state.candidates) or machine not in self.eligible(op, state.time):
             raise SchedcError.at("E903", f"({self.ops[op].name}, {self.machine_names[machine]}) is not an "
                                  f"admissible decision at time {state.time}", hint="see admissible()")
         t = state.time
         startable = self.free(state, machine) and self.earliest_start(
             machine, t, self.estimate(op, machine, t), t) == t
         entry = self._entry(t, "dispatch", op, machine, "start" if startable else "commit")
-        state = replace(state, pool=tuple([e for e in state.pool if e.op != op]), decisions=state.decisions + 1,
+        i = tuple(map(_OP, state.pool)).index(op)  # an operation is in the pool at most once
+        state = replace(state, pool=state.pool[:i] + state.pool[i + 1:], decisions=state.decisions + 1,
                         log_chunks=append_chunked(state.log_chunks, entry))
         if startable:
             state = self._start(state, op, machine)
@@ -327,18 +335,8 @@ class Simulator:
         room = self._room(state)
         if not room:
             return ()
-        t, ops, final = state.time, self.ops, self._final_runs
-        found = []
-        for e in state.pool:  # the settled case inline: this loop runs over the whole pool at every decision
-            if t < ops[e.op].settled:
-                if self._fits(e.op, t, room):
-                    found.append(e)
-                continue
-            for m, d in final[e.op]:
-                if m in room and d <= room[m]:
-                    found.append(e)
-                    break
-        return tuple(found)
+        t = state.time
+        return self._fit.select(state.pool, room, lambda op: self._fits(op, t, room))
 
     def _room(self, state: SimState) -> dict[int, float]:
         """Idle machine → the longest run that may start on it now without meeting a known outage.
@@ -359,6 +357,8 @@ class Simulator:
 
     def _fits(self, op: int, t: int, room: dict[int, float]) -> bool:
         """Whether ``op`` can start now on some idle machine known eligible for it (see :meth:`_room`)."""
+        if t >= self.ops[op].settled:  # known durations are the true ones: skip the piecewise walks
+            return any(m in room and d <= room[m] for m, d in self._final_runs[op])
         return any(m in room and max(self.estimate(op, m, t), 1) <= room[m] for m in self.eligible(op, t))
 
     def _next_time(self, state: SimState) -> int | None:
@@ -417,7 +417,7 @@ class Simulator:
         k, ops = state.next_step[job], self.jobs[job].ops
         if state.status[job] != ACTIVE or k >= len(ops) or self.ops[ops[k]].release > state.time:
             return state
-        if ops[k] in [e.op for e in state.pool]:
+        if ops[k] in map(_OP, state.pool):
             return state
         return replace(state, pool=state.pool + (PoolEntry(ops[k], state.time),))
 
