@@ -72,7 +72,7 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     relax = ctt_period.room_relaxation(instance, family) if options.rooms else None
     if relax is not None:
         return ctt_period.solve(instance, family, relax, options.time_limit, options.workers, options.seed, start,
-                                options.local_search)
+                                options.local_search, stop)
     began = time.perf_counter()
     m = CpsatModel(instance, family, named=False)
     hint = better_start(m.ctx, m.hint, start) if options.hint else None
