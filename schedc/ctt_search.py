@@ -267,11 +267,12 @@ CHUNK_SECONDS = 0.02
 def anneal(problem: Problem, start: Solution, seed: int, time_limit: float | None = None,
            iterations: int | None = None, t0: float = 4.0, t1: float = 0.05,
            room_share: float = 0.0, agent_share: float = 0.05,
-           stop: threading.Event | None = None) -> AnnealResult:
+           stop: threading.Event | None = None, floor: int | None = None) -> AnnealResult:
     """Simulated annealing from the feasible ``start`` within a time and/or iteration budget;
     ``room_share`` of the single-lecture moves keep the lecture's slot (room changes and
     exchanges); ``agent_share`` of all moves put one agent's lectures into one room. Returns
-    early, with the best so far, once ``stop`` is set."""
+    early, with the best so far, once ``stop`` is set or the best cost is at most ``floor``
+    (a known lower bound: nothing better exists)."""
     if time_limit is None and iterations is None:
         raise ValueError("anneal needs a time limit or an iteration limit")
     search = Search(problem, start)
@@ -284,7 +285,7 @@ def anneal(problem: Problem, start: Solution, seed: int, time_limit: float | Non
     while len(data.lecture_agent) and not (stop is not None and stop.is_set()):
         used = time.perf_counter() - began
         share = max(used / time_limit if time_limit else 0.0, done / iterations if iterations else 0.0)
-        if share >= 1.0:
+        if share >= 1.0 or (floor is not None and best_cost[0] <= floor):
             break
         n = chunk if iterations is None else min(chunk, iterations - done)
         with _wrapping():

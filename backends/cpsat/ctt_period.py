@@ -283,18 +283,32 @@ def assign_rooms(relax: RoomRelaxation, slots: dict[str, list[Slot]], seconds: f
 # ------------------------------------------------------------------ the two stages in one budget
 
 
+#: share of the budget (less the reserve) of the first CP-SAT phase when the annealing follows it:
+#: enough to prove small instances (on ITC-2007 its answers were far worse than the annealing's)
+PROBE = 0.08
+#: the annealing's share of what the probe leaves (less the reserve); the rest goes to CP-SAT
+SEARCH_SHARE = 0.85
+#: the annealing's temperatures: from T0 down to T1 (geometric in the elapsed share of its time)
+T0, T1 = 4.0, 0.05
+#: the start temperature of the last, cold annealing
+COLD_T0 = 1.0
+#: the share of annealing moves that put all lectures of an agent into one room
+AGENT_SHARE = 0.02
+
+
 def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit: float, workers: int,
-          seed: int, start: Solution | None = None, search_share: float = 0.7,
+          seed: int, start: Solution | None = None, search_share: float = SEARCH_SHARE,
           stop: threading.Event | None = None) -> SolveResult:
     """The phases in one budget; the evaluator's verdict on each candidate decides, the best wins.
 
     1. First feasible: ``start`` when it verifies, else the greedy of :func:`schedc.ctt_search.construct`.
     2. CP-SAT hinted with it for :data:`PROBE` of the budget (less a reserve of 10 %, 0.5–3 s): on
        the full model when it is small for the budget (:data:`FULL_CELLS`; rooms and periods then
-       move together), else on the period model followed by stage 2. Done if it meets its bound.
+       move together), else on the period model followed by stage 2. Done if it meets its bound
+       (small instances), and its bound is the annealing's floor.
     3. Simulated annealing of the best for ``search_share`` of what is left (when the instance has
-       the search's pattern), then stage 2 on its periods.
-    4. CP-SAT again, hinted with the best, until the reserve; a cold annealing in what is left.
+       the search's pattern and ``search_share > 0``), then stage 2 on its periods.
+    4. CP-SAT again, hinted with the best, until the reserve (the bound); a cold annealing in the reserve.
     CP-SAT's best bound is the reported lower bound. Once ``stop`` is set (by the portfolio,
     when HiGHS has proven its answer) the running phase ends within about 50 ms and no other
     starts; the best verified answer so far is reported.
@@ -327,14 +341,6 @@ def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit:
             # periods often leave room moves and exchanges that pay)
             run.anneal(problem, run.deadline - time.perf_counter(), seed + 1, t0=COLD_T0, t1=T1)
     return run.result(instance, began, built)
-
-
-#: share of the budget (less the reserve) of the first CP-SAT phase when the annealing follows it
-PROBE = 0.25
-#: the annealing's temperatures: from T0 down to T1 (geometric in the elapsed share of its time)
-T0, T1 = 4.0, 0.05
-#: the start temperature of the last, cold annealing
-COLD_T0 = 1.0
 
 
 class _Run:
@@ -379,7 +385,8 @@ class _Run:
         if self.best is None or self.stopped():
             return None
         annealed = ctt_search.anneal(problem, self.best[0], seed=seed, time_limit=max(0.0, seconds), t0=t0, t1=t1,
-                                     stop=self.stop)
+                                     agent_share=AGENT_SHARE, stop=self.stop,
+                                     floor=math.ceil(self.bound - 1e-6) if math.isfinite(self.bound) else None)
         checked = self.offer(annealed.solution)
         check_agreement("ctt_search", annealed.cost, checked.objective, checked.feasible, checked.components)
         return annealed.solution
