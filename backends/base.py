@@ -124,19 +124,21 @@ def check_agreement(backend: str, claimed: int | None, evaluated: int | None, fe
 
 
 @contextmanager
-def stopping(stop: threading.Event | None, halt: Callable[[], None], every: float = 0.05) -> Iterator[None]:
-    """While the block runs, call ``halt`` (a solver's asynchronous stop) once ``stop`` is set,
-    from a watcher thread that looks every ``every`` seconds and repeats the call until the
-    block ends: a stop that comes before the solver has really started (CP-SAT ignores
-    ``stop_search`` until its solve is under way) is not lost."""
+def stopping(stop: threading.Event | Callable[[], bool] | None, halt: Callable[[], None],
+             every: float = 0.05) -> Iterator[None]:
+    """While the block runs, call ``halt`` (a solver's asynchronous stop) once ``stop`` is set
+    (an event, or a test that turns true), from a watcher thread that looks every ``every``
+    seconds and repeats the call until the block ends: a stop that comes before the solver has
+    really started (CP-SAT ignores ``stop_search`` until its solve is under way) is not lost."""
     if stop is None:
         yield
         return
+    requested = stop.is_set if isinstance(stop, threading.Event) else stop
     done = threading.Event()
 
     def watch() -> None:
         while not done.wait(every):
-            if stop.is_set():
+            if requested():
                 halt()
 
     watcher = threading.Thread(target=watch, name="schedc-stop", daemon=True)

@@ -8,9 +8,12 @@ every objective is minimised, and a bound proven by one model holds for the inst
 
 How the cores are shared: with ``workers = W ≥ 2`` CP-SAT gets ``W − 1`` search workers and
 HiGHS one thread, so the two together use W cores; with ``W = 1`` they run one after the other,
-each for half of the budget. CP-SAT's search releases the interpreter lock, so the two runs
-overlap even though the Pyomo model is built in Python. When only one backend supports the
-instance it gets the whole budget and every worker. A ``start`` (``--hint``) goes to both:
+each for half of the budget. Both searches release the interpreter lock, so the two runs
+overlap; the two model *builds* are Python and would share the lock, each taking about as long
+as both together. So they are built one after the other: the MILP first (HiGHS starts its search
+as soon as it holds the matrices), then CP-SAT's model while HiGHS searches — CP-SAT waits for
+the MILP build at most :data:`BUILD_WAIT` of the budget, then builds regardless. When only one
+backend supports the instance it gets the whole budget and every worker. A ``start`` (``--hint``) goes to both:
 CP-SAT's solution hint, HiGHS's MIP start.
 
 What is stopped when: as soon as one backend *proves* its result — an optimal answer, or
@@ -59,6 +62,8 @@ def supporting(instance: Instance) -> list[str]:
     return [name for name, module in (("cpsat", cpsat), ("pyomo", pyomo)) if kinds <= module.SUPPORTED_KINDS]
 
 
+BUILD_WAIT = 0.1
+"""The longest CP-SAT waits for the MILP to be built, as a share of the budget."""
 PROOF = ("optimal", "infeasible")
 """The statuses that settle an instance: a backend reporting one stops the other."""
 
@@ -90,8 +95,9 @@ def _one_after_the_other(instance: Instance, family: Family, options: SolveOptio
 
 def _side_by_side(instance: Instance, family: Family, options: SolveOptions, progress: Progress | None,
                   start: Solution | None) -> list[SolveResult]:
-    """HiGHS in a thread (one core), CP-SAT here (the other workers); a proof by one stops the other."""
-    stop_cp, stop_mip = threading.Event(), threading.Event()
+    """HiGHS in a thread (one core), CP-SAT here (the other workers) once HiGHS holds its model;
+    a proof by one stops the other."""
+    stop_cp, stop_mip, mip_ready = threading.Event(), threading.Event(), threading.Event()
 
     def settled(done: Future[SolveResult]) -> None:  # runs in HiGHS's thread as soon as it returns
         if done.exception() is None and done.result().status in PROOF:
@@ -99,11 +105,13 @@ def _side_by_side(instance: Instance, family: Family, options: SolveOptions, pro
 
     with ThreadPoolExecutor(max_workers=1) as pool:
         mip = pool.submit(_run, "pyomo", instance, family, options.time_limit, 1, options.seed, None, start,
-                          stop_mip)
+                          stop_mip, mip_ready)
         mip.add_done_callback(settled)
+        began = time.perf_counter()
+        mip_ready.wait(BUILD_WAIT * options.time_limit)  # the builds would share the interpreter lock
+        left = max(0.1, options.time_limit - (time.perf_counter() - began))  # the wait is part of the budget
         try:
-            cp = _run("cpsat", instance, family, options.time_limit, options.workers - 1, options.seed, progress,
-                      start, stop_cp)
+            cp = _run("cpsat", instance, family, left, options.workers - 1, options.seed, progress, start, stop_cp)
         except BaseException:
             stop_mip.set()  # the error propagates; leaving the pool must not wait for HiGHS's budget
             raise
@@ -113,12 +121,13 @@ def _side_by_side(instance: Instance, family: Family, options: SolveOptions, pro
 
 
 def _run(name: str, instance: Instance, family: Family, time_limit: float, workers: int, seed: int,
-         progress: Progress | None, start: Solution | None, stop: threading.Event | None = None) -> SolveResult:
+         progress: Progress | None, start: Solution | None, stop: threading.Event | None = None,
+         ready: threading.Event | None = None) -> SolveResult:
     if name == "cpsat":
         return cpsat.solve(instance, family, cpsat.SolveOptions(time_limit=time_limit, workers=workers, seed=seed),
                            progress, start=start, stop=stop)
     return pyomo.solve(instance, family, pyomo.SolveOptions(time_limit=time_limit, workers=workers, seed=seed),
-                       progress, start=start, stop=stop)
+                       progress, start=start, stop=stop, ready=ready)
 
 
 def combine(instance: Instance, results: list[SolveResult]) -> SolveResult:

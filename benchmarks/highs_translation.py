@@ -1,9 +1,10 @@
-"""HiGHS behind the Pyomo backend: the matrix hand-over vs Pyomo's persistent ``highs`` interface.
+"""HiGHS behind the MILP backend: the matrix hand-over vs Pyomo's persistent ``highs`` interface.
 
-For each instance the same Pyomo model is built once per side and solved by HiGHS with the
-same options and time limit, alternating which side goes first. Printed per instance: the
-seconds from the built model to HiGHS's answer (translation plus search) on each side, the
-objective and bound each reached, and the ratio matrix/persistent of the wall seconds.
+For each instance the model is built once per side — by the same encoders, as a Pyomo model for
+the persistent interface and in the light linear layer for the matrix hand-over (the backend's
+path) — and solved by HiGHS with the same options and time limit, alternating which side goes
+first. Printed per instance: the seconds from the built model to HiGHS's answer (translation plus
+search) on each side, the objective and bound each reached, and the ratio matrix/persistent.
 
     python benchmarks/highs_translation.py [DATA_DIR] [--time-limit 5] [--only NAME ...]
 """
@@ -52,12 +53,12 @@ def persistent(model: PyomoModel, time_limit: float) -> tuple[float | None, floa
 def matrix(model: PyomoModel, time_limit: float) -> tuple[float | None, float | None]:
     options = pyomo_solve._highs_options(pyomo_solve.SolveOptions(time_limit=time_limit, workers=1))
     pyomo_solve._use_threads(int(options["threads"]))  # type: ignore[call-overload]
-    run = solve_direct(model.model, time_limit, options)
+    run = solve_direct(model.store, time_limit, options)
     return run.objective, run.bound
 
 
 def timed(side, instance: Instance, time_limit: float) -> tuple[float, float | None, float | None]:  # type: ignore[no-untyped-def]
-    model = PyomoModel(instance, load_family(instance.family))
+    model = PyomoModel(instance, load_family(instance.family), store="pyomo" if side is persistent else "light")
     began = time.perf_counter()
     objective, bound = side(model, time_limit)
     return time.perf_counter() - began, objective, bound

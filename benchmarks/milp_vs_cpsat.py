@@ -1,7 +1,7 @@
-"""schedc's Pyomo MILP (HiGHS) and CP-SAT models side by side on the same small instances.
+"""schedc's MILP (HiGHS) and CP-SAT models side by side on the same small instances.
 
-Per instance: the MILP's size (rows, columns, nonzeros of the Pyomo model as HiGHS receives
-it) and the CP-SAT model's size (variables, constraints), then each backend's status,
+Per instance: the MILP's size (rows, columns, nonzeros of the matrices HiGHS receives) and
+the CP-SAT model's size (variables, constraints), then each backend's status,
 objective and wall-clock time (model building included) under the same time limit and
 number of threads, one run each in one process. The instances are those of
 ``tests/test_pyomo.py`` (examples are too small to time) plus a few larger ones where the
@@ -20,9 +20,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pyomo.environ import Constraint, Objective, Var  # noqa: E402
-from pyomo.repn import generate_standard_repn  # noqa: E402
-
 from schedc.backends import cpsat  # noqa: E402
 from schedc.backends import pyomo as milp  # noqa: E402
 from schedc.family import load_family  # noqa: E402
@@ -39,19 +36,11 @@ LARGER: dict[str, Callable[[], Instance]] = {
 
 
 def milp_size(model: milp.PyomoModel) -> tuple[int, int, int]:
-    """(rows, columns, nonzeros) of the linear model: active constraints, the unfixed variables
-    they or the objective use, and their coefficients."""
-    rows = nonzeros = 0
-    columns: set[int] = set()
-    for con in model.model.component_data_objects(Constraint, active=True):
-        repn = generate_standard_repn(con.body, quadratic=False)
-        rows += 1
-        nonzeros += sum(1 for c in repn.linear_coefs if c)
-        columns.update(id(v) for v in repn.linear_vars)
-    for obj in model.model.component_data_objects(Objective, active=True):
-        columns.update(id(v) for v in generate_standard_repn(obj.expr, quadratic=False).linear_vars)
-    unfixed = {id(v) for v in model.model.component_data_objects(Var) if not v.fixed}
-    return rows, len(columns & unfixed), nonzeros
+    """(rows, columns, nonzeros) of the matrices handed to HiGHS: the columns are those some row or
+    the objective uses."""
+    matrices = model.store.matrices()
+    used = set(matrices.index.tolist()) | set(matrices.cost.nonzero()[0].tolist())
+    return matrices.num_row, len(used), int((matrices.value != 0).sum())
 
 
 def cpsat_size(model: cpsat.CpsatModel) -> tuple[int, int]:

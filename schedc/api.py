@@ -369,14 +369,15 @@ MILP_FORMATS = ("lp", "mps")
 
 
 def emit_milp(spec: Source, out: Path, fmt: str = "lp") -> None:
-    """``schedc emit lp|mps``: write the Pyomo MILP of an instance with symbolic names (rows of
-    constraint ``ID`` are ``c_ID(k)``, assignments ``x(agent_day_period_value)``, starts ``S(activity)``)."""
+    """``schedc emit lp|mps``: write the MILP of an instance with symbolic names (rows of
+    constraint ``ID`` are ``c_ID(k)``, assignments ``x(agent_day_period_value)``, starts ``S(activity)``)
+    through its Pyomo model and Pyomo's writers (``backends/pyomo/pyomo_store.py`` says why)."""
     from schedc.backends.pyomo import build_model
 
     if fmt not in MILP_FORMATS:
         raise SchedcError.at("E502", f"unknown MILP file format {fmt!r}", hint="formats: " + ", ".join(MILP_FORMATS))
     instance, family, _ = resolve(spec)
-    model = build_model(instance, family)
+    model = build_model(instance, family, store="pyomo")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp")
     try:

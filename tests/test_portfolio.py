@@ -210,3 +210,45 @@ def test_the_hint_goes_to_both_backends(monkeypatch, workers: int) -> None:  # n
     monkeypatch.setattr(portfolio.pyomo, "solve", recorder("pyomo", "feasible"))
     portfolio.solve(instance, family, portfolio.SolveOptions(time_limit=2, workers=workers), start=hint)
     assert received == {"cpsat": hint, "pyomo": hint}
+
+
+def test_cpsat_builds_its_model_once_highs_holds_the_milp(monkeypatch) -> None:  # noqa: ANN001
+    """The two model builds are Python and would share the interpreter lock: CP-SAT's starts only
+    once the MILP is handed to HiGHS (the MILP thread sets ``ready``)."""
+    import time
+
+    instance = jsplib("ft06")
+    events: list[str] = []
+
+    def milp(*_args, ready=None, **_kwargs) -> SolveResult:  # noqa: ANN001, ANN002, ANN003
+        time.sleep(0.3)  # building
+        events.append("milp handed to HiGHS")
+        ready.set()
+        time.sleep(0.2)  # searching
+        return result("pyomo", "feasible", 60, 50.0)
+
+    def cp(*_args, **_kwargs) -> SolveResult:  # noqa: ANN002, ANN003
+        events.append("cpsat builds")
+        return result("cpsat", "feasible", 60, 50.0)
+
+    monkeypatch.setattr(portfolio.pyomo, "solve", milp)
+    monkeypatch.setattr(portfolio.cpsat, "solve", cp)
+    portfolio.solve(instance, load_family(instance.family), portfolio.SolveOptions(time_limit=20, workers=2))
+    assert events == ["milp handed to HiGHS", "cpsat builds"]
+
+
+def test_a_milp_refused_before_highs_still_releases_cpsat() -> None:
+    """``ready`` is set however the MILP run ends: here its build is refused (E503)."""
+    import threading
+
+    from schedc.backends import pyomo as milp
+    from schedc.diagnostics import SchedcError
+
+    instance = portfolio_case("j1207_8")
+    stretched = msgspec.structs.replace(instance, activities=tuple(
+        msgspec.structs.replace(a, modes=tuple(msgspec.structs.replace(m, duration=m.duration * 10_000)
+                                               for m in a.modes)) for a in instance.activities))
+    ready = threading.Event()
+    with pytest.raises(SchedcError):
+        milp.solve(stretched, load_family(instance.family), milp.SolveOptions(time_limit=5), ready=ready)
+    assert ready.is_set()

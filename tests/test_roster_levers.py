@@ -79,6 +79,22 @@ def test_the_lns_keeps_a_verified_roster_no_worse_than_its_start(sprint01: Insta
     assert after.objective <= before.objective
 
 
+def test_the_lns_ends_when_asked(sprint01: Instance) -> None:
+    """A stop requested half a second in ends the step under way and the search (a 60 s budget),
+    and the best roster so far is returned, verified and no worse than the start."""
+    import time
+
+    m = CpsatModel(sprint01, load_family("inrc2010"), named=False)
+    start = greedy_start(m.ctx)
+    assert start is not None
+    began = time.perf_counter()
+    improved = improve_roster(m, start, seconds=60.0, seed=0, stop=lambda: time.perf_counter() - began > 0.5)
+    assert time.perf_counter() - began < 5.0
+    before, after = evaluate(m.ctx, start), evaluate(m.ctx, improved)
+    assert after.feasible and after.objective is not None and before.objective is not None
+    assert after.objective <= before.objective
+
+
 def test_a_roster_solved_with_one_worker_is_no_worse_than_the_greedy(sprint01: Instance) -> None:
     family = load_family("inrc2010")
     greedy = evaluate(make_context(sprint01), greedy_start(make_context(sprint01)))  # type: ignore[arg-type]

@@ -201,11 +201,12 @@ class CpsatModel:
     def forbid_or_penalize(self, constraint: Constraint, literals: list[cp_model.LinearExprT], cost: int = 1) -> None:
         """The conjunction of ``literals`` (0/1 expressions) must not hold; soft: costs ``cost``."""
         size = len(literals)
+        # LinearExpr.sum builds the sum in C++: Python's sum() makes one intermediate expression per term
         if constraint.hard:
-            self.model.add(sum(literals) <= size - 1)
+            self.model.add(cp_model.LinearExpr.sum(literals) <= size - 1)
             return
         indicator = self.model.new_bool_var(f"occ_{constraint.id}")
-        self.model.add(indicator >= sum(literals) - (size - 1))
+        self.model.add(indicator >= cp_model.LinearExpr.sum(literals) - (size - 1))
         self.penalize(constraint, cost * indicator)
 
     # ------------------------------------------------------------------ interval variables
@@ -421,7 +422,11 @@ class CpsatModel:
             self.objective_expr = objective_expr(self)
             self.model.minimize(self.objective_expr)
         else:
-            self.model.minimize(sum(w * expr for w, expr in self.terms))
+            self.model.minimize(self.penalty())
+
+    def penalty(self) -> cp_model.LinearExprT:
+        """The weighted sum of every penalty term (built in one call: a model may have 10⁵ terms)."""
+        return cp_model.LinearExpr.weighted_sum([expr for _w, expr in self.terms], [w for w, _expr in self.terms])
 
     def makespan_var(self) -> cp_model.IntVar:
         """The makespan variable ``max_a E_a`` (built once)."""

@@ -28,6 +28,6 @@ def objective_bound(m: CpsatModel, c: ObjectiveBound) -> None:
 
     def finish() -> None:
         if m.terms:  # without soft rules the penalty is 0, within any (non-negative) bound
-            m.model.add(sum(w * expr for w, expr in m.terms) <= c.max)
+            m.model.add(m.penalty() <= c.max)
 
     m.finishers.append(finish)

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ortools.sat.python import cp_model
 
+from schedc.backends.base import stopping
 from schedc.evaluate import evaluate
 from schedc.solution import Assignment, Solution
 
@@ -47,10 +49,11 @@ class _Neighbourhoods:
         self.full: list[int] | None = None  # every variable's value in the incumbent, once known
         self.last: list[int] = []
 
-    def solve(self, values: list[int], free: set[int], seconds: float,
-              seed: int) -> tuple[list[int] | None, float, bool]:
+    def solve(self, values: list[int], free: set[int], seconds: float, seed: int,
+              stop: Callable[[], bool] | None = None) -> tuple[list[int] | None, float, bool]:
         """Re-optimise the cells ``free`` with the others fixed to ``values``: (the new values or
-        None, the model's objective of them, whether the step proved them optimal)."""
+        None, the model's objective of them, whether the step proved them optimal); ``stop()``
+        turning true ends the step early."""
         proto = self.copy.proto
         proto.clear_solution_hint()
         hint = proto.solution_hint
@@ -70,7 +73,8 @@ class _Neighbourhoods:
         solver.parameters.random_seed = seed
         solver.parameters.linearization_level = LINEARIZATION
         solver.parameters.cp_model_presolve = PRESOLVE
-        status = solver.solve(self.copy)
+        with stopping(stop, solver.stop_search):
+            status = solver.solve(self.copy)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None, float("inf"), False
         solution = list(solver.response_proto.solution)
@@ -78,8 +82,11 @@ class _Neighbourhoods:
         return [int(solution[i]) for _k, i in self.cells], solver.objective_value, status == cp_model.OPTIMAL
 
 
-def improve_roster(m: CpsatModel, start: Solution, seconds: float, seed: int) -> Solution:
-    """``start`` improved by agent-row and day-window LNS steps for at most ``seconds``."""
+def improve_roster(m: CpsatModel, start: Solution, seconds: float, seed: int,
+                   stop: Callable[[], bool] | None = None) -> Solution:
+    """``start`` improved by agent-row and day-window LNS steps for at most ``seconds``, or until
+    ``stop()`` turns true (the portfolio's other backend has proven its answer): the step under
+    way is stopped, and the best roster so far is returned."""
     began = time.perf_counter()
     hoods = _Neighbourhoods(m)
     chosen = {(a.agent, a.day, a.period, a.value) for a in start.assignments}
@@ -90,14 +97,14 @@ def improve_roster(m: CpsatModel, start: Solution, seconds: float, seed: int) ->
     days = m.ctx.days
     step = 0
     best = float("inf")  # the model's objective of ``values`` (unknown for the start)
-    while (left := seconds - (time.perf_counter() - began)) > 0.2:
+    while (left := seconds - (time.perf_counter() - began)) > 0.2 and not (stop is not None and stop()):
         step += 1
         if step % 4 == 0 and days > 7:  # every fourth step: all agents over a week-long window
             first = rng.randrange(days - 6)
             free = {k for d in range(first, first + 7) for k in hoods.by_day.get(d, ())}
         else:
             free = {k for a in rng.sample(agents, size) for k in hoods.by_agent[a]}
-        found, objective, proven = hoods.solve(values, free, min(STEP_SECONDS, left), rng.randrange(1 << 30))
+        found, objective, proven = hoods.solve(values, free, min(STEP_SECONDS, left), rng.randrange(1 << 30), stop)
         if found is not None and objective <= best:  # a step that did not complete the hint may be worse
             values, best, hoods.full = found, objective, hoods.last
         if step % 4:

@@ -84,9 +84,9 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
         m.add_hint(hint)
         if options.bound:
             bound_makespan(m, schedule_end(instance, hint))
-    # the local search runs inside the budget: CP-SAT gets what is left of it
-    searched = time.perf_counter() - began - built
-    solver = configured_solver(msgspec.structs.replace(options, time_limit=max(0.1, options.time_limit - searched)))
+    # the build and the local search run inside the budget: CP-SAT gets what is left of it
+    spent = time.perf_counter() - began
+    solver = configured_solver(msgspec.structs.replace(options, time_limit=max(0.1, options.time_limit - spent)))
     for key, value in warmstart.structure_parameters(m, options.workers).items():
         if isinstance(value, list):  # a repeated field (e.g. the subsolvers' names)
             getattr(solver.parameters, key).extend(value)
@@ -137,7 +137,7 @@ def fixed_verdict(instance: Instance, family: Family, solution: Solution,
     # tight, so each component equals its penalty (a makespan is fixed by the starts anyway).
     measured = getattr(m, "objective_expr", None)  # a due-date, setup or weighted-sum objective
     # the measure's auxiliaries and the penalty ones are disjoint, so minimising both makes each tight
-    m.model.minimize(sum(w * expr for w, expr in m.terms) + (0 if measured is None else measured))
+    m.model.minimize(m.penalty() + (0 if measured is None else measured))
     solver = configured_solver(SolveOptions(time_limit=time_limit, workers=1))
     status = solver.solve(m.model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

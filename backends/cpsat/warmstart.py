@@ -36,12 +36,13 @@ def local_search_start(m: CpsatModel, start: Solution | None, seconds: float, se
     The search stops early at the model's makespan lower bound (the schedule is then optimal),
     or when ``stop()`` turns true (the portfolio's other solver has proven its answer).
     Slot instances: ``start``, or for an open roster the greedy one of
-    :mod:`~schedc.backends.cpsat.roster_start`, hints the assignment variables.
+    :mod:`~schedc.backends.cpsat.roster_start` improved by the roster LNS (which ``stop()`` ends
+    too), hints the assignment variables.
     """
     if not m.instance.activities:
         start = roster_start(m, start)
         if start is not None and seconds > 0 and is_roster(m.instance):
-            start = improve_roster(m, start, seconds * ROSTER_LNS_SHARE, seed)
+            start = improve_roster(m, start, seconds * ROSTER_LNS_SHARE, seed, stop)
         if start is not None:
             hint_slots(m, start)
         return start

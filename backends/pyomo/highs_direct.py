@@ -1,37 +1,37 @@
-"""The Pyomo model handed to HiGHS as matrices: Pyomo's standard-form compiler, then ``highspy``.
+"""The MILP handed to HiGHS as matrices through ``highspy``: one ``passModel`` call.
+
+The model's store gives the matrices (:class:`schedc.backends.pyomo.linear.Matrices`): the light
+store (:mod:`schedc.backends.pyomo.linear`) has them as it was built, row by row into CSR arrays;
+the Pyomo store compiles its ``ConcreteModel`` with Pyomo's ``LinearStandardFormCompiler``.
 
 Why not ``pyomo.contrib.solver``'s ``highs`` interface: it is a persistent interface that walks
 every constraint expression again (``generate_standard_repn``) and adds rows one by one, which
 on the larger timetables took several times longer than building the model itself, outside the
-solver's time limit (measured on ITC-2007 comp12: 79,432 rows, 41,920 columns). The compiler
-``pyomo.repn.plugins.standard_form.LinearStandardFormCompiler`` produces the same linear program
-as sparse matrices in one pass of the faster linear-representation visitor, and ``highspy``
-takes them in one call. (The compiler's first use in a process imports ``scipy`` through
-pyomo's deferred-import machinery, which also imports ``scipy.stats``: once per process,
-2–5 s measured on a loaded 2-core machine.)
+solver's time limit (measured on ITC-2007 comp12: 79,432 rows, 41,920 columns). And why not
+Pyomo at all on this path: its expression objects and its standard-form walk still took ~3 s
+on comp12, 15 % of a 20 s budget (issue #19; ``docs/solving.md`` has the measurements).
 
-The compiled program, in mixed form: a column per Pyomo variable (bounds and integrality from
-the variable), a row per constraint bound: ``bound_type`` 1 is ``a·x ≤ rhs``, −1 is
-``a·x ≥ rhs``, 0 is ``a·x = rhs`` (a ranged constraint gives one row per side); the objective
-``c·x + c_offset`` is minimised (every schedc objective is). The solution is written back into
-the Pyomo variables, so extraction and verification are those of any other Pyomo solver.
+The program, in mixed form: a column per variable (bounds and integrality), a row per
+``row_lower ≤ a·x ≤ row_upper`` (an infinite side for one-sided rows); the objective
+``c·x + offset`` is minimised (every schedc objective is). The solution is loaded back into the
+store, so extraction and verification read it through :meth:`PyomoModel.value`.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pyomo.environ as pyo
-from pyomo.common.tee import capture_output
-from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
 
-INF = math.inf
+from schedc.backends.pyomo.linear import Matrices, Store
 
 
 @dataclass(frozen=True)
@@ -46,60 +46,47 @@ class DirectRun:
     compile_seconds: float
 
 
-def _bounds(value: float | None, default: float) -> float:
-    return default if value is None else float(value)
-
-
-def compile_lp(model: pyo.ConcreteModel) -> Any:
-    """The ``highspy.HighsLp`` of ``model`` and the Pyomo variables of its columns, in order."""
+def pass_model(highs: Any, matrices: Matrices) -> None:
+    """Hand ``matrices`` to ``highs`` in one call: the array form of ``Highs::passModel`` reads the
+    numpy buffers directly (filling a ``HighsLp``'s vectors from Python converted each of comp12's
+    1.4 million coefficients one by one: 0.35 s)."""
     import highspy
 
-    info = LinearStandardFormCompiler().write(model, mixed_form=True)
-    columns = info.columns
-    matrix = info.A.tocsc()
-    lp = highspy.HighsLp()
-    lp.num_col_ = len(columns)
-    lp.num_row_ = len(info.rows)
-    cost = np.asarray(info.c.toarray()[0] if hasattr(info.c, "toarray") else info.c[0], dtype=float)
-    lp.col_cost_ = cost if len(cost) else np.zeros(len(columns))
-    lp.offset_ = float(info.c_offset[0]) if len(info.c_offset) else 0.0
-    lp.col_lower_ = np.array([_bounds(v.lb, -INF) for v in columns], dtype=float)
-    lp.col_upper_ = np.array([_bounds(v.ub, INF) for v in columns], dtype=float)
-    rhs = np.asarray(info.rhs, dtype=float)
-    kinds = np.array([row.bound_type for row in info.rows], dtype=int)
-    lp.row_lower_ = np.where(kinds <= 0, rhs, -INF)  # ≥ and = rows bound from below
-    lp.row_upper_ = np.where(kinds >= 0, rhs, INF)   # ≤ and = rows bound from above
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = matrix.indptr.astype(np.int32)
-    lp.a_matrix_.index_ = matrix.indices.astype(np.int32)
-    lp.a_matrix_.value_ = matrix.data.astype(float)
-    lp.integrality_ = [highspy.HighsVarType.kInteger if v.is_integer() else highspy.HighsVarType.kContinuous
-                       for v in columns]
-    return lp, columns
+    status = highs.passModel(matrices.num_col, matrices.num_row, len(matrices.value),
+                             int(highspy.MatrixFormat.kRowwise), int(highspy.ObjSense.kMinimize), matrices.offset,
+                             matrices.cost, matrices.col_lower, matrices.col_upper, matrices.row_lower,
+                             matrices.row_upper, matrices.start[:-1], matrices.index, matrices.value,
+                             matrices.integer.astype(np.int32))  # 1 is HighsVarType.kInteger, 0 continuous
+    if status == highspy.HighsStatus.kError:
+        raise RuntimeError("HiGHS refused the model's matrices")
 
 
-def solve_direct(model: pyo.ConcreteModel, time_limit: float, options: dict[str, object],
-                 start: Sequence[tuple[Any, float]] = (), stop: threading.Event | None = None) -> DirectRun:
-    """Solve ``model`` with HiGHS (``options``: HiGHS option names and values) within ``time_limit``
-    seconds of solver time, and write the incumbent, if any, into the model's variables.
+def solve_direct(store: Store, time_limit: float, options: dict[str, object],
+                 start: Sequence[tuple[Any, float]] = (), stop: threading.Event | None = None,
+                 ready: threading.Event | None = None) -> DirectRun:
+    """Solve the model of ``store`` with HiGHS (``options``: HiGHS option names and values) within
+    ``time_limit`` seconds of solver time, and load the incumbent, if any, into the store.
 
-    ``start``: (Pyomo variable, value) pairs of a partial MIP start, which HiGHS completes by a
+    ``start``: (variable, value) pairs of a partial MIP start, which HiGHS completes by a
     MIP with those values fixed (bounded by its option ``mip_max_start_nodes``) and starts from
     when the completion is feasible (``Highs::setSolution`` with a sparse solution). ``stop``:
-    once set from another thread, HiGHS is interrupted at its next interrupt point.
+    once set from another thread, HiGHS is interrupted at its next interrupt point. ``ready``: set
+    once HiGHS holds the model (the portfolio builds CP-SAT's model only then, not side by side).
     """
     import highspy
 
-    began = time.perf_counter()
-    lp, columns = compile_lp(model)
-    compiled = time.perf_counter() - began
     highs = _quiet_highs()
     for name, value in options.items():
         highs.setOptionValue(name, value)
     # the solver gets the whole limit, as CP-SAT does: compiling is model building, reported as such
     highs.setOptionValue("time_limit", float(max(time_limit, 0.01)))
-    highs.passModel(lp)
-    _set_start(highs, columns, start)
+    began = time.perf_counter()
+    matrices = store.matrices()
+    pass_model(highs, matrices)
+    compiled = time.perf_counter() - began
+    if ready is not None:
+        ready.set()
+    _set_start(highs, store, start)
     if stop is not None:
         _interrupt_when(highs, stop)
     highs.run()
@@ -113,10 +100,8 @@ def solve_direct(model: pyo.ConcreteModel, time_limit: float, options: dict[str,
     info = highs.getInfo()
     loaded = info.primal_solution_status == 2  # kSolutionStatusFeasible
     if loaded:
-        values = highs.getSolution().col_value
-        for var, value in zip(columns, values, strict=True):
-            var.set_value(value, skip_validation=True)
-    integral = any(kind == highspy.HighsVarType.kInteger for kind in lp.integrality_)
+        store.load(highs.getSolution().col_value)
+    integral = bool(matrices.integer.any())
     bound = info.mip_dual_bound if integral else info.objective_function_value  # an LP's optimum is its bound
     objective = info.objective_function_value if loaded else None
     return DirectRun(status, objective, bound if bound is not None and math.isfinite(bound) else None, loaded,
@@ -129,15 +114,29 @@ def _quiet_highs() -> Any:
     with the file descriptor captured; every run has ``output_flag`` off."""
     import highspy
 
-    with capture_output(capture_fd=True):
+    with _silenced_stdout():
         highs = highspy.Highs()
     highs.setOptionValue("output_flag", False)
     return highs
 
 
-def _set_start(highs: Any, columns: list[Any], start: Sequence[tuple[Any, float]]) -> None:
-    position = {id(var): j for j, var in enumerate(columns)}
-    entries = {position[id(var)]: float(value) for var, value in start if id(var) in position}
+@contextmanager
+def _silenced_stdout() -> Iterator[None]:
+    """File descriptor 1 pointed at the null device meanwhile (C code writes there, not to ``sys.stdout``)."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(null)
+
+
+def _set_start(highs: Any, store: Store, start: Sequence[tuple[Any, float]]) -> None:
+    entries = {col: float(value) for var, value in start if (col := store.column(var)) is not None}
     if entries:
         index = np.fromiter(entries, dtype=np.int32, count=len(entries))
         highs.setSolution(len(entries), index, np.fromiter(entries.values(), dtype=np.float64, count=len(entries)))

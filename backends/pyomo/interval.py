@@ -39,9 +39,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-import pyomo.environ as pyo
-
 from schedc.backends.base import unsupported
+from schedc.backends.pyomo.linear import quicksum
 from schedc.backends.pyomo.model import PyomoModel, encoder
 from schedc.diagnostics import SchedcError
 from schedc.kinds import (
@@ -156,8 +155,8 @@ def _start_binaries(m: PyomoModel, names: list[str]) -> dict[tuple[str, int, int
         for k in range(1, len(acts[a].modes) + 1):
             for t in starts:
                 z[(a, k, t)] = m.new_var("z", 0, 1, binary=True)
-            m.add("time_index", pyo.quicksum(z[(a, k, t)] for t in starts) == m.present[(a, k)])
-        m.add("time_index", pyo.quicksum(t * z[(a, k, t)] for k in range(1, len(acts[a].modes) + 1)
+            m.add("time_index", quicksum(z[(a, k, t)] for t in starts) == m.present[(a, k)])
+        m.add("time_index", quicksum(t * z[(a, k, t)] for k in range(1, len(acts[a].modes) + 1)
                                          for t in starts) == m.start[a])
     return z
 
@@ -202,7 +201,7 @@ def _capacity_rows(m: PyomoModel, c: CumulativeRenewable, resource: str, z: dict
                 peak[t] = peak.get(t, 0) + q
     for t in sorted(demand):
         if peak[t] > capacity:  # otherwise the row can never bind
-            m.add(c.id, pyo.quicksum(demand[t]) <= capacity)
+            m.add(c.id, quicksum(demand[t]) <= capacity)
 
 
 @encoder(NonrenewableBudget)
@@ -217,7 +216,7 @@ def budget(m: PyomoModel, c: NonrenewableBudget) -> None:
                 if amount:
                     used.append(amount * m.present[(a.name, k)])
                     total += amount
-        m.bounded(c, pyo.quicksum(used) if used else 0, None, m.ctx.resources[resource].capacity, total)
+        m.bounded(c, quicksum(used) if used else 0, None, m.ctx.resources[resource].capacity, total)
 
 
 @encoder(ModeChoice)

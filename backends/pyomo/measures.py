@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pyomo.environ as pyo
-
+from schedc.backends.pyomo.linear import quicksum
 from schedc.backends.pyomo.model import PyomoModel
 from schedc.kinds.measures import TargetData, targets, terms_of
 
@@ -32,7 +31,7 @@ def objective_expr(m: PyomoModel) -> Any:
         terms = terms_of(objective.measure, objective.terms)
         exprs = {t.measure: measure_expr(m, t.measure) for t in terms}
         m.cache[("measures",)] = exprs  # each term's expression, for the components of fixed_verdict
-        m.cache[("objective",)] = pyo.quicksum(t.weight * exprs[t.measure] for t in terms)
+        m.cache[("objective",)] = quicksum(t.weight * exprs[t.measure] for t in terms)
     return m.cache[("objective",)]
 
 
@@ -48,16 +47,16 @@ def measure_expr(m: PyomoModel, measure: str) -> Any:
         return setup_time_expr(m)
     all_targets = targets(m.instance)
     if measure == "completion":
-        return pyo.quicksum(t.weight * completion(m, t) for t in all_targets)
+        return quicksum(t.weight * completion(m, t) for t in all_targets)
     if measure == "flow_time":
-        return pyo.quicksum(t.weight * (completion(m, t) - t.release * performed(m, t)) for t in all_targets)
+        return quicksum(t.weight * (completion(m, t) - t.release * performed(m, t)) for t in all_targets)
     due = [t for t in all_targets if t.due is not None]
     if measure == "tardiness":
-        return pyo.quicksum(t.weight * _tardiness(m, t) for t in due)
+        return quicksum(t.weight * _tardiness(m, t) for t in due)
     if measure == "earliness":
-        return pyo.quicksum(t.weight * _earliness(m, t) for t in due)
+        return quicksum(t.weight * _earliness(m, t) for t in due)
     if measure == "tardy_jobs":
-        return pyo.quicksum(t.weight * _tardy(m, t) for t in due)
+        return quicksum(t.weight * _tardy(m, t) for t in due)
     if measure == "max_tardiness":
         return _max(m, [_tardiness(m, t) for t in due], 0)
     if measure == "max_lateness":
@@ -75,7 +74,7 @@ def completion(m: PyomoModel, t: TargetData) -> Any:
             top = _top(m, t)
             var = m.new_var("completion", 0, top)
             last = {a: m.new_var("last", 0, 1, binary=True) for a in t.activities}
-            m.add("completion", pyo.quicksum(last.values()) == performed(m, t))
+            m.add("completion", quicksum(last.values()) == performed(m, t))
             m.add("completion", var <= top * performed(m, t))
             for a, u in last.items():
                 m.add("completion", var >= m.end[a] - top * m.left_out(a))

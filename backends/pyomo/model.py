@@ -14,8 +14,14 @@ Constraint kinds are encoded by the functions registered in :data:`ENCODERS`
 (``interval.py``, ``slot.py``). Soft ones add weighted penalty terms through
 :meth:`PyomoModel.penalize`, which keeps each constraint's own penalty expressions so the
 model's value of a component can be compared with the evaluator's. Every constraint row is
-added to a ``ConstraintList`` named after the schedc constraint id (``c_<id>``), so an
-emitted LP/MPS file shows which rule each row comes from.
+owned by the schedc constraint id (``c_<id>``), so an emitted LP/MPS file shows which rule each
+row comes from.
+
+Where the variables and rows go is the model's *store*: by default the light linear layer
+(:mod:`schedc.backends.pyomo.linear`: columns, coefficient maps, rows appended to CSR arrays,
+handed to HiGHS without Pyomo), or with ``store="pyomo"`` a Pyomo ``ConcreteModel``
+(:mod:`schedc.backends.pyomo.pyomo_store`: other solvers, LP/MPS files). The encoders are the
+same for both: they use the operators both kinds of expressions share and :func:`quicksum`.
 
 Boolean algebra over binaries (the literal "day d of agent e matches a filter", ORs over
 days of a weekend, ANDs of pattern cells) is linearised exactly — ``w ≥ l_i`` for every
@@ -27,13 +33,11 @@ tighter LP).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
-import pyomo.environ as pyo
-
 from schedc.backends.base import encode_all, registrar
+from schedc.backends.pyomo.linear import LinearStore, Store, quicksum
 from schedc.backends.pyomo.pausable import pausable_variables
 from schedc.heuristics import earliest_starts, schedule_horizon, tails
 from schedc.ir import Family, Instance
@@ -56,21 +60,36 @@ encoder = registrar(ENCODERS)
 """``@encoder(Kind)`` registers the Pyomo encoder of a constraint kind."""
 
 
-class PyomoModel:
-    """Builds and holds the Pyomo model of one instance (``fixed``: every decision fixed)."""
+StoreName = Literal["light", "pyomo"]
 
-    def __init__(self, instance: Instance, family: Family, fixed: Solution | None = None):
+
+def make_store(kind: StoreName, name: str) -> Store:
+    """The light store, or the Pyomo one (imported only when asked for: Pyomo takes a second to load)."""
+    if kind == "pyomo":
+        from schedc.backends.pyomo.pyomo_store import PyomoStore
+
+        return PyomoStore(name)
+    return LinearStore(name)
+
+
+class PyomoModel:
+    """Builds and holds the MILP of one instance (``fixed``: every decision fixed) in a store:
+    the light linear layer by default, a Pyomo ``ConcreteModel`` with ``store="pyomo"``
+    (``.model`` is then that ``ConcreteModel``)."""
+
+    def __init__(self, instance: Instance, family: Family, fixed: Solution | None = None,
+                 store: StoreName = "light"):
         self.instance = instance
         self.family = family
         self.ctx = EvalContext(instance, family)
-        self.model = pyo.ConcreteModel(name=_label(instance.name))
+        self.store = make_store(store, instance.name)
+        self.model = self.store.model
         self.fixed = fixed
         self.terms: list[tuple[int, Any]] = []
         self.components: dict[str, list[Any]] = {}
         self.hint: Solution | None = None
         self.makespan: Any = None
-        self._rows: dict[str, pyo.ConstraintList] = {}
-        self._vars: dict[str, pyo.VarList] = {}
+        self.objective: Any = 0
         self.cache: dict[tuple, Any] = {}  # shared literals and auxiliaries, built once per key
         #: rows that need the whole model first (a bound on the total penalty), added before the objective
         self.finishers: list[Callable[[], None]] = []
@@ -100,38 +119,15 @@ class PyomoModel:
             if not relation:
                 self.add_infeasible(owner)
             return
-        rows = self._rows.get(owner)
-        if rows is None:
-            rows = pyo.ConstraintList()
-            self.model.add_component(self._free_name(f"c_{_label(owner)}"), rows)
-            self._rows[owner] = rows
-        rows.add(relation)
+        self.store.add(owner, relation)
 
     def add_infeasible(self, owner: str) -> None:
         """A row no solution satisfies (``z ≥ 1`` for a variable fixed to 0 by its bounds)."""
         self.add(owner, self.new_var("never", 0, 0) >= 1)
 
-    def new_var(self, role: str, lb: int, ub: int, binary: bool = False) -> pyo.Var:
-        """A fresh integer (or binary) variable of the ``VarList`` called ``role``."""
-        family = self._vars.get(role)
-        if family is None:
-            family = pyo.VarList(domain=pyo.Integers)
-            self.model.add_component(self._free_name(role), family)
-            self._vars[role] = family
-        var = family.add()
-        if binary:
-            var.domain = pyo.Binary
-        else:
-            var.setlb(lb)
-            var.setub(ub)
-        return var
-
-    def _free_name(self, name: str) -> str:
-        candidate, k = name, 1
-        while self.model.component(candidate) is not None or hasattr(self.model, candidate):
-            k += 1
-            candidate = f"{name}_{k}"
-        return candidate
+    def new_var(self, role: str, lb: int, ub: int, binary: bool = False) -> Any:
+        """A fresh integer (or binary) variable of the list called ``role`` (numbered from 1)."""
+        return self.store.new_var(role, lb, ub, binary)
 
     # ------------------------------------------------------------------ penalties
 
@@ -166,13 +162,13 @@ class PyomoModel:
         solver dodge the rule if ``w`` could rise above the truth."""
         size = len(literals)
         if constraint.hard:
-            self.add(constraint.id, pyo.quicksum(literals) <= size - 1)
+            self.add(constraint.id, quicksum(literals) <= size - 1)
             return
         if size == 1:  # the literal is exact: it is its own indicator
             self.penalize(constraint, cost * literals[0])
             return
         indicator = self.new_var("occurs", 0, 1, binary=True)
-        self.add(constraint.id, indicator >= pyo.quicksum(literals) - (size - 1))
+        self.add(constraint.id, indicator >= quicksum(literals) - (size - 1))
         self.penalize(constraint, cost * indicator)
 
     def any_of(self, literals: list[Literal01], role: str, owner: str = "logic", sides: Sides = "both") -> Literal01:
@@ -194,7 +190,7 @@ class PyomoModel:
             for lit in literals:
                 self.add(owner, var >= lit)
         if sides in ("both", "leq"):
-            self.add(owner, var <= pyo.quicksum(literals))
+            self.add(owner, var <= quicksum(literals))
         return var
 
     # ------------------------------------------------------------------ interval variables
@@ -213,11 +209,9 @@ class PyomoModel:
         self.horizon, self.hint = schedule_horizon(self.ctx, self.preds, self.fixed, tail)
         self.lst = {a.name: max(self.est[a.name], self.horizon - tail[a.name]) for a in acts}
         names = [a.name for a in acts]
-        self.model.S = pyo.Var(names, domain=pyo.NonNegativeIntegers,
-                               bounds=lambda _m, a: (self.est[a], self.lst[a]))
-        self.start = {a: self.model.S[a] for a in names}
+        self.start = self.store.indexed("S", names, [self.est[a] for a in names], [self.lst[a] for a in names])
         multi = [(a.name, k) for a in acts if len(a.modes) > 1 for k in range(1, len(a.modes) + 1)]
-        self.model.y = pyo.Var(multi, domain=pyo.Binary)
+        self.y = self.store.indexed("y", multi, None, None)  # binaries
         self.present: dict[tuple[str, int], Literal01] = {}
         self.duration: dict[str, Any] = {}
         #: presence binary ``p_a`` of every optional activity (its mode binaries sum to it)
@@ -231,9 +225,9 @@ class PyomoModel:
                 self.duration[a.name] = a.modes[0].duration
                 continue
             for k in range(1, len(a.modes) + 1):
-                self.present[(a.name, k)] = self.model.y[(a.name, k)]
-            self.add("modes", pyo.quicksum(self.model.y[(a.name, k)] for k in range(1, len(a.modes) + 1)) == 1)
-            self.duration[a.name] = pyo.quicksum(m.duration * self.model.y[(a.name, k)]
+                self.present[(a.name, k)] = self.y[(a.name, k)]
+            self.add("modes", quicksum(self.y[(a.name, k)] for k in range(1, len(a.modes) + 1)) == 1)
+            self.duration[a.name] = quicksum(m.duration * self.y[(a.name, k)]
                                                  for k, m in enumerate(a.modes, start=1))
         self.end = {a: self.start[a] + self.duration[a] for a in names}
         #: the (activity, mode) pairs whose work pauses over breaks: the end is a variable (pausable.py)
@@ -252,9 +246,9 @@ class PyomoModel:
             self.duration[a.name] = a.modes[0].duration
             return
         for k in range(1, len(a.modes) + 1):
-            self.present[(a.name, k)] = self.model.y[(a.name, k)]
-        self.add("modes", pyo.quicksum(self.model.y[(a.name, k)] for k in range(1, len(a.modes) + 1)) == performed)
-        self.duration[a.name] = pyo.quicksum(m.duration * self.model.y[(a.name, k)]
+            self.present[(a.name, k)] = self.y[(a.name, k)]
+        self.add("modes", quicksum(self.y[(a.name, k)] for k in range(1, len(a.modes) + 1)) == performed)
+        self.duration[a.name] = quicksum(m.duration * self.y[(a.name, k)]
                                              for k, m in enumerate(a.modes, start=1))
 
     def latest_end(self, name: str) -> int:
@@ -290,8 +284,7 @@ class PyomoModel:
         ctx = self.ctx
         keys = [(e, d, p, v) for e in ctx.agents for d in range(ctx.days) for p in range(ctx.periods)
                 for v in ctx.values]
-        self.model.x = pyo.Var(keys, domain=pyo.Binary)
-        self.x: dict[tuple[str, int, int, str], Any] = {k: self.model.x[k] for k in keys}
+        self.x: dict[tuple[str, int, int, str], Any] = self.store.indexed("x", keys, None, None)  # binaries
         # A hard "at most one value per agent-slot" makes the x of one agent-slot exclusive.
         self.exclusive_slots = any(isinstance(c, OnePerSlot) and c.active and c.hard and c.per == "agent"
                                    for c in self.instance.constraints)
@@ -309,7 +302,7 @@ class PyomoModel:
         if key not in self.cache:
             xs = [self.x[(agent, day, p, v)] for p in periods for v in values if (agent, day, p, v) in self.x]
             if self.exclusive_slots and len(periods) == 1:
-                self.cache[key] = pyo.quicksum(xs) if xs else 0  # at most one of them is 1
+                self.cache[key] = quicksum(xs) if xs else 0  # at most one of them is 1
             else:
                 self.cache[key] = self.any_of(xs, role)
         return self.cache[key]
@@ -347,34 +340,32 @@ class PyomoModel:
 
     def penalty(self) -> Any:
         """The weighted sum of every penalty term."""
-        return pyo.quicksum(w * expr for w, expr in self.terms) if self.terms else 0
+        return quicksum(w * expr for w, expr in self.terms) if self.terms else 0
 
     def _objective(self) -> None:
         for finish in self.finishers:
             finish()
         measure = self.instance.objective.measure
         if measure == "makespan" and self.instance.activities:
-            self.model.objective = pyo.Objective(expr=self.makespan_var(), sense=pyo.minimize)
+            self.objective = self.makespan_var()
         elif measure != "penalty" and self.instance.activities:
             from schedc.backends.pyomo.measures import objective_expr  # measures imports this module
 
-            self.objective_expr = objective_expr(self)
-            self.model.objective = pyo.Objective(expr=self.objective_expr, sense=pyo.minimize)
+            self.objective = self.objective_expr = objective_expr(self)
         else:
-            self.model.objective = pyo.Objective(expr=self.penalty(), sense=pyo.minimize)
+            self.objective = self.penalty()
+        self.store.set_objective(self.objective, "objective")
 
     def makespan_var(self) -> Any:
         """The makespan variable ``C ≥ E_a`` (built once; tight under minimisation)."""
         if self.makespan is None:
-            self.model.C = pyo.Var(domain=pyo.NonNegativeIntegers,
-                                   bounds=(self.makespan_lower_bound(), max(self.makespan_lower_bound(),
-                                                                            self.horizon)))
-            self.makespan = self.model.C
+            lower = self.makespan_lower_bound()
+            self.makespan = self.store.scalar("C", lower, max(lower, self.horizon))
             # the project ends when its last activities end: only those without successors matter
             has_successor = {p for preds in self.preds.values() for p, _lag in preds}
             for name, end in self.end.items():
                 if name not in has_successor:
-                    self.add("makespan", self.model.C >= end - self.latest_end(name) * self.left_out(name))
+                    self.add("makespan", self.makespan >= end - self.latest_end(name) * self.left_out(name))
         return self.makespan
 
     def fix(self, solution: Solution) -> None:
@@ -406,7 +397,6 @@ class PyomoModel:
                       if not isinstance(literal := self.present[(a.name, k)], int)]
         return pairs
 
-
-def _label(text: str) -> str:
-    """A name usable in LP/MPS files (letters, digits, underscores)."""
-    return re.sub(r"\W", "_", text) or "_"
+    def value(self, expr: Any) -> float | None:
+        """The value of a number or expression of this model at the solution loaded into it."""
+        return self.store.value(expr)

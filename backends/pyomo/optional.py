@@ -7,8 +7,7 @@ presence, so a left-out activity takes no room. The selection rules are rows ove
 
 from __future__ import annotations
 
-import pyomo.environ as pyo
-
+from schedc.backends.pyomo.linear import quicksum
 from schedc.backends.pyomo.model import PyomoModel, encoder
 from schedc.kinds.optional import OptionalActivities
 
@@ -22,7 +21,7 @@ def optional(m: PyomoModel, c: OptionalActivities) -> None:
         if s.rule == "optional":
             continue
         literals = [m.performed[a] for a in s.members]
-        count = pyo.quicksum(literals)
+        count = quicksum(literals)
         n = len(literals)
         if c.hard:
             if s.rule == "all_or_none":

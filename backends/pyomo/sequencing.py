@@ -23,9 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import pyomo.environ as pyo
-
 from schedc.backends.base import unsupported
+from schedc.backends.pyomo.linear import quicksum
 from schedc.backends.pyomo.model import PyomoModel, encoder
 from schedc.diagnostics import SchedcError
 from schedc.kinds import Constraint
@@ -69,12 +68,12 @@ def successors(m: PyomoModel, resource: str, owner: Constraint) -> Successors:
                 s.arcs[(i, j)] = m.new_var("next", 0, 1, binary=True)
     for node in nodes:
         present = m.present[node]
-        m.add("sequence", pyo.quicksum(s.arcs[(node, j)] for j in nodes if (node, j) in s.arcs) + s.last[node]
+        m.add("sequence", quicksum(s.arcs[(node, j)] for j in nodes if (node, j) in s.arcs) + s.last[node]
               == present)
-        m.add("sequence", pyo.quicksum(s.arcs[(j, node)] for j in nodes if (j, node) in s.arcs) + s.first[node]
+        m.add("sequence", quicksum(s.arcs[(j, node)] for j in nodes if (j, node) in s.arcs) + s.first[node]
               == present)
     if nodes:
-        m.add("sequence", pyo.quicksum(s.first.values()) <= 1)
+        m.add("sequence", quicksum(s.first.values()) <= 1)
     for (i, j), z in s.arcs.items():
         setup = times.get((i[0], j[0]), 0)
         big_m = max(0, m.latest_end(i[0]) + setup - m.est[j[0]])
@@ -99,7 +98,7 @@ def setup_time_expr(m: PyomoModel) -> Any:
         if s is None:
             continue  # only built by an active setup rule; without one there is no setup to pay
         terms += [times[(i[0], j[0])] * z for (i, j), z in s.arcs.items() if times.get((i[0], j[0]))]
-    return pyo.quicksum(terms) if terms else 0
+    return quicksum(terms) if terms else 0
 
 
 @encoder(SetupTimes)
@@ -200,7 +199,7 @@ def _in_sequence(m: PyomoModel, name: str, resource: str) -> Any:
     """1, a presence expression, or None: whether ``name``'s chosen mode uses ``resource`` with a
     positive duration (the sum of those modes' binaries; at most one mode is chosen)."""
     modes = [(n, k) for n, k, _mode in _users(m, resource) if n == name]
-    return pyo.quicksum(m.present[node] for node in modes) if len(modes) > 1 else \
+    return quicksum(m.present[node] for node in modes) if len(modes) > 1 else \
         (m.present[modes[0]] if modes else None)
 
 

@@ -23,9 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import pyomo.environ as pyo
-
 from schedc.backends.base import unsupported
+from schedc.backends.pyomo.linear import quicksum
 from schedc.backends.pyomo.model import PyomoModel, encoder
 from schedc.backends.sequence_encoders import SHARED
 from schedc.kinds import (
@@ -45,7 +44,7 @@ FREE = ValueFilter(mode="free")
 
 
 def _sum(items: list[Any]) -> Any:
-    return pyo.quicksum(items) if items else 0
+    return quicksum(items) if items else 0
 
 
 @encoder(OnePerSlot)

@@ -1,10 +1,16 @@
 """Solving a Pyomo model with a MILP solver and turning its answer into a verified :class:`SolveResult`.
 
-HiGHS (through ``highspy``) is the default solver; it receives the model as matrices compiled
-by Pyomo's standard-form compiler (:mod:`schedc.backends.pyomo.highs_direct` says why). Any
-other MILP solver Pyomo knows and finds installed (``appsi_highs``,
-``cbc``, ``glpk``, ``gurobi``, …) runs through the legacy ``SolverFactory`` interface with its
-``timelimit`` keyword; those solvers keep their own default gap tolerances.
+HiGHS (through ``highspy``) is the default solver; it receives the matrices of the light linear
+layer (:mod:`schedc.backends.pyomo.linear`, :mod:`schedc.backends.pyomo.highs_direct` says why),
+and Pyomo is not imported on that path. Any other MILP solver Pyomo knows and finds installed
+(``appsi_highs``, ``cbc``, ``glpk``, ``gurobi``, …) gets the same encoders' Pyomo model
+(``store="pyomo"``) through the legacy ``SolverFactory`` interface with its ``timelimit``
+keyword; those solvers keep their own default gap tolerances.
+
+The model-building time reported (``build_seconds``) runs from the start of the build to the
+matrices handed to HiGHS; the one-time imports of a process (``highspy``, Pyomo for another
+solver) happen before it starts (:func:`preload`), so the first instance of a process is timed
+like every other.
 
 HiGHS stops at a relative gap of 1e-4 by default, which on objectives above 10,000 could
 report a non-optimal integer value as optimal; every objective here is integral (integer
@@ -23,11 +29,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
-import pyomo.environ as pyo
 
 from schedc.backends.base import SolverDisagreement, SolveResult, Status, better_start, check_agreement, gap_pct
 from schedc.backends.pyomo.highs_direct import solve_direct
-from schedc.backends.pyomo.model import PyomoModel
+from schedc.backends.pyomo.model import PyomoModel, StoreName
 from schedc.diagnostics import SchedcError
 from schedc.evaluate import evaluate
 from schedc.ir import Family, Instance
@@ -66,6 +71,10 @@ class Run:
 def check_solver(name: str) -> None:
     """A clear SchedcError unless ``name`` is a MILP solver Pyomo knows and finds installed."""
     hint = "the default is highs (installed with highspy); see `pyomo help --solvers`"
+    if name in RUNNERS:  # a runner of our own: its library is a dependency, Pyomo is not involved
+        return
+    import pyomo.environ as pyo
+
     if name in NOT_MILP:
         raise SchedcError.at("E504", f"the Pyomo solver {name!r} cannot solve mixed-integer programs", hint=hint)
     if name not in pyo.SolverFactory:  # asking the factory for an unknown name logs a traceback
@@ -107,6 +116,8 @@ class Warm:
 
     start: list[tuple[Any, int]] = field(default_factory=list)
     stop: threading.Event | None = None
+    #: set once the solver holds the model (HiGHS: its matrices passed)
+    ready: threading.Event | None = None
 
 
 def run_highs(m: PyomoModel, options: SolveOptions, warm: Warm | None = None) -> Run:
@@ -115,7 +126,7 @@ def run_highs(m: PyomoModel, options: SolveOptions, warm: Warm | None = None) ->
     warm = warm or Warm()
     extra = _highs_options(options)
     _use_threads(int(extra["threads"]))  # type: ignore[call-overload]
-    outcome = solve_direct(m.model, options.time_limit, extra, start=warm.start, stop=warm.stop)
+    outcome = solve_direct(m.store, options.time_limit, extra, start=warm.start, stop=warm.stop, ready=warm.ready)
     if outcome.status == "Optimal" and outcome.loaded:
         status: Status = "optimal"
     elif outcome.status in ("Infeasible", "Primal infeasible or unbounded"):
@@ -128,7 +139,8 @@ def run_highs(m: PyomoModel, options: SolveOptions, warm: Warm | None = None) ->
 
 def run_legacy(m: PyomoModel, options: SolveOptions, warm: Warm | None = None) -> Run:
     """Any other Pyomo solver through ``SolverFactory(name).solve`` (``timelimit`` keyword; no
-    MIP start — :func:`solve` refuses one — and no interrupt)."""
+    MIP start — :func:`solve` refuses one — and no interrupt) on the model of a Pyomo store."""
+    import pyomo.environ as pyo
     from pyomo.opt import SolutionStatus, TerminationCondition
 
     solver = pyo.SolverFactory(options.solver)
@@ -149,7 +161,7 @@ def run_legacy(m: PyomoModel, options: SolveOptions, warm: Warm | None = None) -
     else:
         status = "feasible" if loaded else "unknown"
     bound = _integral(results.problem.lower_bound)
-    return Run(status, pyo.value(m.model.objective) if loaded else None, bound, loaded)
+    return Run(status, m.value(m.objective) if loaded else None, bound, loaded)
 
 
 def _integral(value: object) -> float | None:
@@ -171,25 +183,40 @@ def run(m: PyomoModel, options: SolveOptions, warm: Warm | None = None) -> Run:
     return RUNNERS.get(options.solver, run_legacy)(m, options, warm)
 
 
+def store_for(solver: str) -> StoreName:
+    """The light store for the solvers with a runner of their own, the Pyomo one for the others."""
+    return "light" if solver in RUNNERS else "pyomo"
+
+
+def preload(solver: str) -> None:
+    """Import what a run with ``solver`` needs, once per process, before any build is timed."""
+    if solver in RUNNERS:
+        import highspy  # noqa: F401
+    else:
+        import pyomo.environ  # noqa: F401
+        import pyomo.repn.plugins.standard_form  # noqa: F401
+
+
 def extract_solution(m: PyomoModel) -> Solution:
     """The decisions of the loaded solution (binaries and starts rounded: solvers return floats)."""
     if m.instance.activities:
         performed = [a for a in m.instance.activities  # an optional activity left out has no line
-                     if a.name not in m.performed or _chosen(m.performed[a.name])]
-        starts = {a.name: int(round(pyo.value(m.start[a.name]))) for a in performed}
-        modes = {a.name: next((k for k in range(1, len(a.modes) + 1) if _chosen(m.present[(a.name, k)])), 1)
+                     if a.name not in m.performed or _chosen(m, m.performed[a.name])]
+        starts = {a.name: int(round(m.value(m.start[a.name]) or 0)) for a in performed}
+        modes = {a.name: next((k for k in range(1, len(a.modes) + 1) if _chosen(m, m.present[(a.name, k)])), 1)
                  for a in performed}
         return Solution(starts=starts, modes=modes)
-    return Solution(assignments=tuple(Assignment(e, d, p, v) for (e, d, p, v), var in m.x.items() if _chosen(var)))
+    return Solution(assignments=tuple(Assignment(e, d, p, v) for (e, d, p, v), var in m.x.items()
+                                      if _chosen(m, var)))
 
 
-def _chosen(literal: object) -> bool:
-    return literal == 1 if isinstance(literal, int) else (pyo.value(literal, exception=False) or 0) > 0.5
+def _chosen(m: PyomoModel, literal: object) -> bool:
+    return literal == 1 if isinstance(literal, int) else (m.value(literal) or 0) > 0.5
 
 
 def solve(instance: Instance, family: Family, options: SolveOptions | None = None,
           progress: Progress | None = None, start: Solution | None = None,
-          stop: threading.Event | None = None) -> SolveResult:
+          stop: threading.Event | None = None, ready: threading.Event | None = None) -> SolveResult:
     """Build, solve, extract and verify; a solution the evaluator rejects raises SolverDisagreement.
 
     HiGHS starts from the better feasible one of ``start`` (a published or previous answer) and
@@ -197,19 +224,31 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     values of the decision variables (:meth:`PyomoModel.decisions`) that HiGHS completes. When
     the solver ends without a solution of its own, that verified start is reported as
     ``feasible``. Setting ``stop`` (from another thread: the portfolio, when CP-SAT has proven
-    its answer) interrupts HiGHS at its next interrupt point. ``progress`` is called once, after
-    the run: the Pyomo interface captures the solver's output streams while it runs.
+    its answer) interrupts HiGHS at its next interrupt point. ``ready`` is set once the model is
+    built and handed to the solver, or the run ended before that (the portfolio waits for it).
+    ``progress`` is called once, after the run (HiGHS runs with its output off).
     """
-    options = options or SolveOptions()
+    try:
+        return _solve(instance, family, options or SolveOptions(), progress, start, Warm(stop=stop, ready=ready))
+    finally:
+        if ready is not None:
+            ready.set()  # also after an error or a solver that never signals it
+
+
+def _solve(instance: Instance, family: Family, options: SolveOptions, progress: Progress | None,
+           start: Solution | None, warm: Warm) -> SolveResult:
     check_solver(options.solver)
     if start is not None and options.solver not in RUNNERS:
         raise SchedcError.at("E506", f"the Pyomo solver {options.solver!r} takes no MIP start (--hint) here",
                              hint="the default --solver highs takes one")
+    preload(options.solver)
     began = time.perf_counter()
-    m = PyomoModel(instance, family)
+    m = PyomoModel(instance, family, store=store_for(options.solver))
     first = better_start(m.ctx, m.hint, start)
     built = time.perf_counter() - began
-    outcome = run(m, options, Warm(m.decisions(first) if first is not None else [], stop))
+    # the build runs inside the budget: the solver gets what is left of it
+    left = msgspec.structs.replace(options, time_limit=max(0.1, options.time_limit - built))
+    outcome = run(m, left, Warm(m.decisions(first) if first is not None else [], warm.stop, warm.ready))
     seconds = time.perf_counter() - began
     built += outcome.compile_seconds
     solution = extract_solution(m) if outcome.loaded else None
@@ -263,26 +302,26 @@ def fixed_verdict(instance: Instance, family: Family, solution: Solution, time_l
     tight, so each component equals its penalty. For makespan families the makespan variable
     is minimised after the penalties (a lexicographic weight), so it equals the last end.
     """
-    m = PyomoModel(instance, family, fixed=solution)
-    m.model.objective.deactivate()
+    m = PyomoModel(instance, family, fixed=solution, store=store_for(solver))
     penalty = m.penalty()
     measured = getattr(m, "objective_expr", None)
     if measured is not None:  # the measure auxiliaries and the penalty ones are disjoint: each is tight
-        m.model.verdict = pyo.Objective(expr=penalty + measured, sense=pyo.minimize)
+        m.objective = penalty + measured
     elif m.makespan is not None:
-        m.model.verdict = pyo.Objective(expr=penalty * (m.horizon + 1) + m.makespan, sense=pyo.minimize)
+        m.objective = penalty * (m.horizon + 1) + m.makespan
     else:
-        m.model.verdict = pyo.Objective(expr=penalty, sense=pyo.minimize)
+        m.objective = penalty
+    m.store.set_objective(m.objective, "verdict")
     outcome = run(m, SolveOptions(time_limit=time_limit, workers=1, solver=solver))
     if not outcome.loaded or outcome.status not in ("optimal", "feasible"):
         return False, None, {}
     weights = {c.id: c.weight for c in instance.constraints}
-    components = {cid: weights[cid] * int(round(sum(pyo.value(e) for e in exprs)))
+    components = {cid: weights[cid] * int(round(sum(m.value(e) or 0 for e in exprs)))
                   for cid, exprs in m.components.items()}
     if measured is not None:
         if instance.objective.measure not in ("makespan", "penalty"):  # the verifier reports each term too
-            components |= {f"objective:{k}": int(round(pyo.value(e))) for k, e in m.cache[("measures",)].items()}
-        return True, int(round(pyo.value(measured))), components
+            components |= {f"objective:{k}": int(round(m.value(e) or 0)) for k, e in m.cache[("measures",)].items()}
+        return True, int(round(m.value(measured) or 0)), components
     if m.makespan is not None:
-        return True, int(round(pyo.value(m.makespan))), components
-    return True, int(round(pyo.value(penalty))), components
+        return True, int(round(m.value(m.makespan) or 0)), components
+    return True, int(round(m.value(penalty) or 0)), components
