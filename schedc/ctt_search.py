@@ -17,16 +17,17 @@ exchanging rooms within its slot with the lecture there (room stability cannot b
 lecture at a time when the rooms are full: every single exchange makes the partner less stable).
 
 **Incremental costs** (formal meanings in :mod:`schedc.kinds.costs`), kept exact after every
-change by :meth:`Search._remove` / :meth:`Search._place`: capacity overflow per lecture;
+change by the compiled kernel (:func:`schedc.ctt_kernel.change`): capacity overflow per lecture;
 ``spread`` from per-agent day counts; ``stability`` from per-agent room counts; ``compactness``
 from per-group slot counts, where adding or removing an occupancy at period p changes only the
 isolation terms of p − 1, p, p + 1 of that day. The test suite checks the maintained cost
 against the evaluator after random moves.
 
 **Annealing**: a move of cost change δ is accepted when δ ≤ 0 or with probability
-``exp(−δ/T)``; T falls geometrically from ``t0`` to ``t1`` over the time (or iteration) budget.
-Every random draw comes from ``random.Random(seed)``: with an iteration limit the run is
-deterministic.
+``exp(−δ/T)``; T falls geometrically from ``t0`` to ``t1`` over the time (or iteration) budget,
+constant within one kernel call (:data:`CHUNK` moves, or about :data:`CHUNK_SECONDS` with a time
+limit). The kernel's generator is seeded from ``random.Random(seed)`` and the greedy draws
+from it too: with an iteration limit the run is deterministic.
 """
 
 from __future__ import annotations
