@@ -17,25 +17,30 @@ exchanging rooms within its slot with the lecture there (room stability cannot b
 lecture at a time when the rooms are full: every single exchange makes the partner less stable).
 
 **Incremental costs** (formal meanings in :mod:`schedc.kinds.costs`), kept exact after every
-change by :meth:`Search._remove` / :meth:`Search._place`: capacity overflow per lecture;
+change by the compiled kernel (:func:`schedc.ctt_kernel.change`): capacity overflow per lecture;
 ``spread`` from per-agent day counts; ``stability`` from per-agent room counts; ``compactness``
 from per-group slot counts, where adding or removing an occupancy at period p changes only the
 isolation terms of p − 1, p, p + 1 of that day. The test suite checks the maintained cost
 against the evaluator after random moves.
 
 **Annealing**: a move of cost change δ is accepted when δ ≤ 0 or with probability
-``exp(−δ/T)``; T falls geometrically from ``t0`` to ``t1`` over the time (or iteration) budget.
-Every random draw comes from ``random.Random(seed)``: with an iteration limit the run is
-deterministic.
+``exp(−δ/T)``; T falls geometrically from ``t0`` to ``t1`` over the time (or iteration) budget,
+constant within one kernel call (:data:`CHUNK` moves, or about :data:`CHUNK_SECONDS` with a time
+limit). The kernel's generator is seeded from ``random.Random(seed)`` and the greedy draws
+from it too: with an iteration limit the run is deterministic.
 """
 
 from __future__ import annotations
 
-import math
+import contextlib
 import random
+import threading
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
+from schedc import ctt_kernel as kernel
 from schedc.ir import Family, Instance
 from schedc.kinds import (
     CapacityOverflow,
@@ -149,171 +154,98 @@ def _problem(ctx: EvalContext, by_kind: dict[type, list], lectures: list[int]) -
 
 
 class Search:
-    """A feasible timetable with its penalty kept exact under moves (see the module docstring)."""
+    """A feasible timetable with its penalty kept exact under moves (see the module docstring):
+    the kernel's arrays (:mod:`schedc.ctt_kernel`) with Python-facing moves."""
 
     def __init__(self, problem: Problem, start: Solution):
         self.pb = pb = problem
+        self.data = data = kernel_data(pb)
+        self.state = kernel.empty_state(data, pb.ctx.days, pb.slots, len(pb.rooms), len(pb.groups))
+        self._steps = np.zeros((max(pb.lectures, default=0), 2), np.int64)
         agent_index = {e: k for k, e in enumerate(pb.agents)}
         room_index = {v: k for k, v in enumerate(pb.rooms)}
-        n, days = len(pb.agents), pb.ctx.days
-        self.lecture_agent: list[int] = []
-        self.lectures_of: list[list[int]] = [[] for _ in range(n)]
-        self.lecture_slot: list[int] = []
-        self.lecture_room: list[int] = []
-        self.room_at = [[-1] * len(pb.rooms) for _ in range(pb.slots)]
-        self.at = [[False] * pb.slots for _ in range(n)]  # agent occupies slot
-        self.clash = [[0] * pb.slots for _ in range(n)]  # conflicting agents present in slot
-        self.day_count = [[0] * days for _ in range(n)]
-        self.room_count = [[0] * len(pb.rooms) for _ in range(n)]
-        self.distinct = [0] * n
-        self.occ = [[0] * pb.slots for _ in pb.groups]
-        self.cost = self._unplaced_cost()
+        nxt = data.lecture_start[:-1].astype(np.int64)  # each agent's next lecture to place
         for a in start.assignments:
-            self.add(agent_index[a.agent], a.day * pb.periods + a.period, room_index[a.value])
+            i = agent_index[a.agent]
+            if nxt[i] >= data.lecture_start[i + 1]:
+                raise ValueError(f"the start has more than {pb.lectures[i]} assignments of {a.agent}")
+            kernel.place(data, self.state, int(nxt[i]), a.day * pb.periods + a.period, room_index[a.value])
+            nxt[i] += 1
 
-    def add(self, agent: int, slot: int, room: int) -> None:
-        """A new lecture of ``agent`` at (slot, room) (the caller keeps the hard rules)."""
-        k = len(self.lecture_agent)
-        self.lectures_of[agent].append(k)
-        self.lecture_agent.append(agent)
-        self.lecture_slot.append(-1)
-        self.lecture_room.append(-1)
-        self._place(k, slot, room)
+    @property
+    def cost(self) -> int:
+        """The penalty of the placed lectures (of the timetable, once every lecture is placed)."""
+        return int(self.state.cost[0])
 
-    def drop_last(self) -> None:
-        """Take back the last :meth:`add`."""
-        self._remove(len(self.lecture_agent) - 1)
-        self.lectures_of[self.lecture_agent[-1]].pop()
-        for column in (self.lecture_agent, self.lecture_slot, self.lecture_room):
-            column.pop()
+    @property
+    def lecture_agent(self) -> np.ndarray:
+        return self.data.lecture_agent
 
-    def open_cells(self, agent: int) -> list[tuple[int, int]]:
-        """The (slot, room) cells where a new lecture of ``agent`` keeps every hard rule, each
-        slot with its free room of least overflow."""
-        pb, out = self.pb, []
-        overflow = pb.overflow[agent]
-        for slot in range(pb.slots):
-            if self.at[agent][slot] or self.clash[agent][slot] or slot in pb.unavailable[agent]:
-                continue
-            free = [r for r, k in enumerate(self.room_at[slot]) if k < 0]
-            if free:
-                out.append((slot, min(free, key=lambda r: (overflow[r], r))))
-        return out
+    @property
+    def lecture_slot(self) -> np.ndarray:
+        return self.state.slot
 
-    def _unplaced_cost(self) -> int:
-        """The penalty of the empty timetable: every agent is short of all its minimum days."""
-        return self.pb.spread_weight * sum(self.pb.min_days)
-
-    # ------------------------------------------------------------------ exact incremental updates
-
-    def _isolated(self, g: int, slot: int) -> int:
-        """Compactness term of group g at slot: its occupancy if both same-day neighbours are empty."""
-        occ = self.occ[g]
-        count = occ[slot]
-        if not count:
-            return 0
-        p = slot % self.pb.periods
-        if (p > 0 and occ[slot - 1]) or (p < self.pb.periods - 1 and occ[slot + 1]):
-            return 0
-        return count
-
-    def _around(self, g: int, slot: int) -> int:
-        p, last = slot % self.pb.periods, self.pb.periods - 1
-        return sum(self._isolated(g, q) for q in range(slot - (p > 0), slot + (p < last) + 1))
-
-    def _change(self, k: int, slot: int, room: int, sign: int) -> None:
-        """Add (sign 1) or take away (sign −1) lecture k at (slot, room), updating the penalty."""
-        pb, i = self.pb, self.lecture_agent[k]
-        delta = sign * pb.overflow[i][room]
-        day = slot // pb.periods
-        before = self.day_count[i][day] > 0
-        self.day_count[i][day] += sign
-        if before != (self.day_count[i][day] > 0):
-            used = sum(1 for c in self.day_count[i] if c > 0)
-            delta += pb.spread_weight * (max(0, pb.min_days[i] - used) - max(0, pb.min_days[i] - used + sign))
-        before = self.room_count[i][room] > 0
-        self.room_count[i][room] += sign
-        if before != (self.room_count[i][room] > 0):
-            self.distinct[i] += sign
-            delta += pb.stability_weight * (max(0, self.distinct[i] - pb.max_rooms[i])
-                                            - max(0, self.distinct[i] - sign - pb.max_rooms[i]))
-        for g in pb.member_of[i]:
-            old = self._around(g, slot)
-            self.occ[g][slot] += sign
-            delta += pb.compact_weight * (self._around(g, slot) - old)
-        self.at[i][slot] = sign > 0
-        for j in pb.conflicts[i]:
-            self.clash[j][slot] += sign
-        self.room_at[slot][room] = k if sign > 0 else -1
-        self.cost += delta
-
-    def _place(self, k: int, slot: int, room: int) -> None:
-        self.lecture_slot[k], self.lecture_room[k] = slot, room
-        self._change(k, slot, room, 1)
-
-    def _remove(self, k: int) -> None:
-        self._change(k, self.lecture_slot[k], self.lecture_room[k], -1)
-
-    def _allowed(self, k: int, slot: int, other: int) -> bool:
-        """The move (swap with lecture ``other`` ≥ 0 when it holds the target) keeps every hard
-        rule: checked on the counts before anything changes, as if both lectures had left."""
-        home, i = self.lecture_slot[k], self.lecture_agent[k]
-        if other < 0:
-            return slot == home or not (self.at[i][slot] or self.clash[i][slot] or slot in self.pb.unavailable[i])
-        j = self.lecture_agent[other]
-        if slot == home or i == j:  # a room exchange: the occupancies stay
-            return True
-        linked = j in self.pb.conflict_sets[i]  # the partner leaves the slot the other one takes
-        return not (self.at[i][slot] or self.at[j][home] or self.clash[i][slot] - linked
-                    or self.clash[j][home] - linked or slot in self.pb.unavailable[i]
-                    or home in self.pb.unavailable[j])
+    @property
+    def lecture_room(self) -> np.ndarray:
+        return self.state.room
 
     def try_move(self, k: int, slot: int, room: int) -> int | None:
         """Apply the move of lecture k to (slot, room) — a swap when occupied; the penalty change,
         or None (nothing changed) when it would break a hard rule."""
-        other = self.room_at[slot][room]
-        if other == k or not self._allowed(k, slot, other):
-            return None
-        before = self.cost
-        home, home_room = self.lecture_slot[k], self.lecture_room[k]
-        self._remove(k)
-        if other >= 0:
-            self._remove(other)
-        self._place(k, slot, room)
-        if other >= 0:
-            self._place(other, home, home_room)
-        return self.cost - before
-
-    def try_agent_room(self, agent: int, room: int) -> tuple[int, list[tuple[int, int]]]:
-        """Every lecture of ``agent`` into ``room``, each exchanging rooms with the lecture that
-        holds it in its slot (always allowed: no occupancy changes). The penalty change and the
-        (lecture, old room) steps that :meth:`undo_agent_room` reverses."""
-        before, steps = self.cost, []
-        for k in self.lectures_of[agent]:
-            old = self.lecture_room[k]
-            if old != room:
-                self.try_move(k, self.lecture_slot[k], room)
-                steps.append((k, old))
-        return self.cost - before, steps
-
-    def undo_agent_room(self, steps: list[tuple[int, int]]) -> None:
-        for k, old in reversed(steps):
-            self.try_move(k, self.lecture_slot[k], old)
+        delta = kernel.try_move(self.data, self.state, int(k), int(slot), int(room))
+        return None if delta == kernel.REJECTED else int(delta)
 
     def undo(self, k: int, slot: int, room: int, home: int, home_room: int) -> None:
         """Reverse an applied :meth:`try_move` of lecture k from (home, home_room)."""
-        other = self.room_at[home][home_room]
-        self._remove(k)
-        if other >= 0:
-            self._remove(other)
-            self._place(other, slot, room)
-        self._place(k, home, home_room)
+        kernel.undo(self.data, self.state, int(k), int(slot), int(room), int(home), int(home_room))
 
-    def solution(self) -> Solution:
+    def try_agent_room(self, agent: int, room: int) -> tuple[int, list[tuple[int, int]]]:
+        """Every lecture of ``agent`` into ``room`` (exchanging rooms within its slot): the penalty
+        change and the (lecture, old room) steps that :meth:`undo_agent_room` reverses."""
+        delta, n = kernel.try_agent_room(self.data, self.state, int(agent), int(room), self._steps)
+        return int(delta), [(int(k), int(old)) for k, old in self._steps[:n]]
+
+    def undo_agent_room(self, steps: list[tuple[int, int]]) -> None:
+        rows = np.array(steps, dtype=np.int64).reshape(-1, 2)
+        kernel.undo_agent_room(self.data, self.state, rows, len(steps))
+
+    def solution(self, slots: np.ndarray | None = None, rooms: np.ndarray | None = None) -> Solution:
+        """The timetable as assignments (of ``slots`` and ``rooms`` when given: a kept best state)."""
         pb = self.pb
+        slots = self.state.slot if slots is None else slots
+        rooms = self.state.room if rooms is None else rooms
         return Solution(assignments=tuple(
             Assignment(pb.agents[i], s // pb.periods, s % pb.periods, pb.rooms[r])
-            for i, s, r in sorted(zip(self.lecture_agent, self.lecture_slot, self.lecture_room, strict=True))))
+            for i, s, r in sorted(zip(self.data.lecture_agent.tolist(), slots.tolist(), rooms.tolist(),
+                                      strict=True))))
+
+
+def kernel_data(pb: Problem) -> kernel.Data:
+    """The kernel's arrays of the problem (lectures numbered agent by agent)."""
+    n = len(pb.agents)
+    conflict = np.zeros((n, n), np.uint8)
+    unavailable = np.zeros((n, pb.slots), np.uint8)
+    for i in range(n):
+        conflict[i, pb.conflicts[i]] = 1
+        unavailable[i, sorted(pb.unavailable[i])] = 1
+    start, lists = _csr(pb.conflicts)
+    member_start, members = _csr(pb.member_of)
+    return kernel.Data(
+        periods=pb.periods, spread_weight=pb.spread_weight, compact_weight=pb.compact_weight,
+        stability_weight=pb.stability_weight,
+        lecture_agent=np.repeat(np.arange(n, dtype=np.int32), pb.lectures).astype(np.int32),
+        lecture_start=np.concatenate(([0], np.cumsum(pb.lectures))).astype(np.int32),
+        conflict_start=start, conflict_list=lists, conflict=conflict, unavailable=unavailable,
+        overflow=np.array(pb.overflow, dtype=np.int32).reshape(n, len(pb.rooms)),
+        min_days=np.array(pb.min_days, dtype=np.int32), max_rooms=np.array(pb.max_rooms, dtype=np.int32),
+        member_start=member_start, member_list=members)
+
+
+def _csr(rows: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Compressed rows: row i is ``values[start[i]:start[i + 1]]``."""
+    start = np.concatenate(([0], np.cumsum([len(r) for r in rows]))).astype(np.int32)
+    values = np.array([v for r in rows for v in r], dtype=np.int32)
+    return start, values
 
 
 @dataclass(frozen=True)
@@ -325,50 +257,51 @@ class AnnealResult:
     iterations: int
 
 
+#: annealing moves per kernel call with an iteration limit (fixed, so that a seed gives one
+#: trajectory whatever the speed); with a time limit the chunk adapts to about :data:`CHUNK_SECONDS`
+CHUNK = 1 << 14
+#: the wall time of one kernel call with a time limit: the stop event and the temperature are
+#: looked at this often (the temperature is constant within a call)
+CHUNK_SECONDS = 0.02
+
+
 def anneal(problem: Problem, start: Solution, seed: int, time_limit: float | None = None,
            iterations: int | None = None, t0: float = 4.0, t1: float = 0.05,
-           room_share: float = 0.0, agent_share: float = 0.05) -> AnnealResult:
+           room_share: float = 0.0, agent_share: float = 0.05,
+           stop: threading.Event | None = None, floor: int | None = None) -> AnnealResult:
     """Simulated annealing from the feasible ``start`` within a time and/or iteration budget;
     ``room_share`` of the single-lecture moves keep the lecture's slot (room changes and
-    exchanges); ``agent_share`` of all moves put one agent's lectures into one room."""
+    exchanges); ``agent_share`` of all moves put one agent's lectures into one room. Returns
+    early, with the best so far, once ``stop`` is set or the best cost is at most ``floor``
+    (a known lower bound: nothing better exists)."""
     if time_limit is None and iterations is None:
         raise ValueError("anneal needs a time limit or an iteration limit")
-    rng = random.Random(seed)
     search = Search(problem, start)
-    lectures = len(search.lecture_agent)
-    best_cost, best = search.cost, (list(search.lecture_slot), list(search.lecture_room))
+    state, data = search.state, search.data
+    rng = np.array([random.Random(seed).getrandbits(64) or 1], dtype=np.uint64)
+    best_slot, best_room = state.slot.copy(), state.room.copy()
+    best_cost = state.cost.copy()
     began = time.perf_counter()
-    slots, rooms = problem.slots, len(problem.rooms)
-    temperature, done = t0, 0
-    while lectures:
-        if done % 512 == 0:
-            used = time.perf_counter() - began
-            share = max(used / time_limit if time_limit else 0.0, done / iterations if iterations else 0.0)
-            if share >= 1.0:
-                break
-            temperature = t0 * (t1 / t0) ** share
-        done += 1
-        if rng.random() < agent_share:  # one agent's lectures all into one room
-            agent = search.lecture_agent[rng.randrange(lectures)]
-            delta, steps = search.try_agent_room(agent, rng.randrange(rooms))
-            if delta > 0 and rng.random() >= math.exp(-delta / temperature):
-                search.undo_agent_room(steps)
-            elif search.cost < best_cost:
-                best_cost, best = search.cost, (list(search.lecture_slot), list(search.lecture_room))
-            continue
-        k = rng.randrange(lectures)
-        home, home_room = search.lecture_slot[k], search.lecture_room[k]
-        slot = home if rng.random() < room_share else rng.randrange(slots)
-        room = rng.randrange(rooms)
-        delta = search.try_move(k, slot, room)
-        if delta is None:
-            continue
-        if delta > 0 and rng.random() >= math.exp(-delta / temperature):
-            search.undo(k, slot, room, home, home_room)
-        elif search.cost < best_cost:
-            best_cost, best = search.cost, (list(search.lecture_slot), list(search.lecture_room))
-    search.lecture_slot, search.lecture_room = best  # only the lists solution() reads
-    return AnnealResult(search.solution(), best_cost, done)
+    done, chunk = 0, CHUNK if time_limit is None else 256  # a first short call measures the speed
+    while len(data.lecture_agent) and not (stop is not None and stop.is_set()):
+        used = time.perf_counter() - began
+        share = max(used / time_limit if time_limit else 0.0, done / iterations if iterations else 0.0)
+        if share >= 1.0 or (floor is not None and best_cost[0] <= floor):
+            break
+        n = chunk if iterations is None else min(chunk, iterations - done)
+        with _wrapping():
+            kernel.anneal_chunk(data, state, rng, best_slot, best_room, best_cost, n, t0 * (t1 / t0) ** share,
+                                room_share, agent_share, search._steps)
+        done += n
+        if time_limit is not None:
+            rate = done / max(1e-6, time.perf_counter() - began)
+            chunk = int(min(max(256, rate * CHUNK_SECONDS), 1 << 20))
+    return AnnealResult(search.solution(best_slot, best_room), int(best_cost[0]), done)
+
+
+def _wrapping() -> contextlib.AbstractContextManager:
+    """Uncompiled, the generator's 64-bit products wrap as in machine code, but numpy warns."""
+    return contextlib.nullcontext() if kernel.COMPILED else np.errstate(over="ignore")
 
 
 def construct(problem: Problem, seed: int, tries: int = 20) -> Solution | None:
@@ -379,23 +312,19 @@ def construct(problem: Problem, seed: int, tries: int = 20) -> Solution | None:
     need = problem.lectures
     order = sorted(range(len(need)), key=lambda i: ((problem.slots - len(problem.unavailable[i])) / max(1, need[i]),
                                                     -len(problem.conflicts[i]), rng.random()))
+    cells = np.zeros((problem.slots, 3), np.int64)
     for _ in range(tries):
         search = Search(problem, Solution())
+        data, state = search.data, search.state
         stuck = None
         for i in order:
-            for _lecture in range(need[i]):
-                cells = search.open_cells(i)
-                if not cells:
+            for k in range(data.lecture_start[i], data.lecture_start[i + 1]):
+                n = kernel.open_cells(data, state, int(k), cells)
+                if not n:
                     stuck = i
                     break
-                scored = []
-                for slot, r in cells:
-                    before = search.cost
-                    search.add(i, slot, r)
-                    scored.append((search.cost - before, rng.random(), slot, r))
-                    search.drop_last()
-                _delta, _tie, slot, r = min(scored)
-                search.add(i, slot, r)
+                _delta, _tie, slot, r = min((int(d), rng.random(), int(s), int(r)) for s, r, d in cells[:n])
+                kernel.place(data, state, int(k), slot, r)
             if stuck is not None:
                 break
         if stuck is None:

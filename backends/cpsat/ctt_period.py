@@ -46,6 +46,7 @@ capacity can be permuted into distinct solutions — no symmetry-breaking rows a
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -54,7 +55,7 @@ import msgspec
 from ortools.sat.python import cp_model
 
 from schedc import ctt_search
-from schedc.backends.base import SolveResult, check_agreement, gap_pct
+from schedc.backends.base import SolveResult, check_agreement, gap_pct, stopping
 from schedc.backends.cpsat.model import CpsatModel, extract_solution
 from schedc.evaluate import Evaluation, evaluate
 from schedc.ir import Family, Instance
@@ -222,7 +223,7 @@ def sorted_matching(relax: RoomRelaxation, slots: dict[str, list[Slot]]) -> dict
 
 
 def assign_rooms(relax: RoomRelaxation, slots: dict[str, list[Slot]], seconds: float, workers: int,
-                 seed: int) -> tuple[Solution, int | None, bool]:
+                 seed: int, stop: threading.Event | None = None) -> tuple[Solution, int | None, bool]:
     """Stage 2: the rooms of fixed periods minimising capacity overflow and stability penalties.
 
     Returns the assignment, the model's objective for it, and whether it is proven optimal for
@@ -267,7 +268,8 @@ def assign_rooms(relax: RoomRelaxation, slots: dict[str, list[Slot]], seconds: f
     solver.parameters.max_time_in_seconds = max(0.1, seconds)
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
-    status = solver.solve(model)
+    with stopping(stop, solver.stop_search):
+        status = solver.solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         chosen = start
         claimed = None
@@ -281,67 +283,129 @@ def assign_rooms(relax: RoomRelaxation, slots: dict[str, list[Slot]], seconds: f
 # ------------------------------------------------------------------ the two stages in one budget
 
 
+#: share of the budget (less the reserve) of the first CP-SAT phase when the annealing follows it:
+#: enough to prove small instances (on ITC-2007 its answers were far worse than the annealing's)
+PROBE = 0.08
+#: the annealing's share of what the probe leaves (less the reserve); the rest goes to CP-SAT
+SEARCH_SHARE = 0.85
+#: the annealing's temperatures: from T0 down to T1 (geometric in the elapsed share of its time)
+T0, T1 = 4.0, 0.05
+#: the start temperature of the last, cold annealing
+COLD_T0 = 1.0
+#: the share of annealing moves that put all lectures of an agent into one room
+AGENT_SHARE = 0.02
+
+
 def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit: float, workers: int,
-          seed: int, start: Solution | None = None, search_share: float = 0.7) -> SolveResult:
+          seed: int, start: Solution | None = None, search_share: float = SEARCH_SHARE,
+          stop: threading.Event | None = None) -> SolveResult:
     """The phases in one budget; the evaluator's verdict on each candidate decides, the best wins.
 
     1. First feasible: ``start`` when it verifies, else the greedy of :func:`schedc.ctt_search.construct`.
-    2. CP-SAT hinted with it for a quarter of the budget less a reserve (10 %, 0.5–3 s): on the
-       full model when it is small for the budget (:data:`FULL_CELLS`; rooms and periods then
-       move together), else on the period model followed by stage 2. Done if it meets its bound.
+    2. CP-SAT hinted with it for :data:`PROBE` of the budget (less a reserve of 10 %, 0.5–3 s): on
+       the full model when it is small for the budget (:data:`FULL_CELLS`; rooms and periods then
+       move together), else on the period model followed by stage 2. Done if it meets its bound
+       (small instances), and its bound is the annealing's floor.
     3. Simulated annealing of the best for ``search_share`` of what is left (when the instance has
-       the search's pattern), then stage 2 on its periods.
-    4. CP-SAT again, hinted with the best, until the reserve; a cold annealing in what is left.
-    CP-SAT's best bound is the reported lower bound.
+       the search's pattern and ``search_share > 0``), then stage 2 on its periods.
+    4. CP-SAT again, hinted with the best, until the reserve (the bound); a cold annealing in the reserve.
+    CP-SAT's best bound is the reported lower bound. Once ``stop`` is set (by the portfolio,
+    when HiGHS has proven its answer) the running phase ends within about 50 ms and no other
+    starts; the best verified answer so far is reported.
     """
     began = time.perf_counter()
     ctx = relax.ctx
     full = len(ctx.agents) * ctx.days * ctx.periods * len(ctx.values) <= FULL_CELLS * time_limit
     model = CpsatModel(instance, family, named=False) if full else PeriodModel(relax, family)
     built = time.perf_counter() - began
-    deadline = began + time_limit
-    reserve = min(3.0, max(0.5, 0.1 * time_limit))
+    run = _Run(relax, model, began + time_limit, min(3.0, max(0.5, 0.1 * time_limit)), workers, seed, stop)
     problem = ctt_search.search_problem(instance, family)
     searching = problem is not None and search_share > 0
     if start is not None and not evaluate(ctx, start).feasible:  # a hint only if it verifies
         start = None
     if start is None and problem is not None:
         start = ctt_search.construct(problem, seed)
-    best = None if start is None else _better(None, (start, evaluate(ctx, start)))
-    probe = 0.25 * (deadline - time.perf_counter() - reserve) if searching else None
-    status, bound, best = _cp_phase(relax, model, best, probe, deadline, reserve, workers, seed)
-    if searching and problem is not None and best is not None and not _proven(best, bound):
-        annealed = ctt_search.anneal(problem, best[0], seed=seed,
-                                     time_limit=max(0.0, search_share * (deadline - time.perf_counter() - reserve)))
-        checked = evaluate(ctx, annealed.solution)
-        check_agreement("ctt_search", annealed.cost, checked.objective, checked.feasible, checked.components)
-        best = _better(best, (annealed.solution, checked))
-        rooms, _cost, _exact = assign_rooms(relax, _slots_of(annealed.solution), min(reserve, 1.0), workers, seed)
-        best = _better(best, (rooms, evaluate(ctx, rooms)))
-        if not _proven(best, bound):
-            status, later, best = _cp_phase(relax, model, best, None, deadline, reserve, workers, seed)
-            bound = max(bound, later)
-        left = deadline - time.perf_counter()
-        if best is not None and left > 0.2 and not _proven(best, bound):
+    if start is not None:
+        run.offer(start)
+    run.cp_phase(PROBE * run.left() if searching else None)
+    if searching and problem is not None and run.open():
+        annealed = run.anneal(problem, search_share * run.left(), seed, t0=T0, t1=T1)
+        if annealed is not None:
+            rooms, _cost, _exact = assign_rooms(relax, _slots_of(annealed), min(run.reserve, 1.0), workers, seed,
+                                                stop)
+            run.offer(rooms)
+        if run.open():
+            run.cp_phase(None)
+        if run.open() and run.deadline - time.perf_counter() > 0.2:
             # a cold annealing of the winner (the period model counts no stability, so its
             # periods often leave room moves and exchanges that pay)
-            polished = ctt_search.anneal(problem, best[0], seed=seed + 1, time_limit=left, t0=1.0, t1=0.05)
-            checked = evaluate(ctx, polished.solution)
-            check_agreement("ctt_search", polished.cost, checked.objective, checked.feasible, checked.components)
-            best = _better(best, (polished.solution, checked))
-    if best is None:
-        name = "infeasible" if status == cp_model.INFEASIBLE else "unknown"
-        return SolveResult(instance=instance.name, backend="cpsat", status=name, objective=None, bound=None,
-                           bks=instance.meta.bks, gap_pct=None, seconds=time.perf_counter() - began,
-                           build_seconds=built)
-    solution, result = best
-    # CP-SAT's best bound holds whatever the status (the search stopped early)
-    lower = math.ceil(bound - 1e-6) if math.isfinite(bound) and status != cp_model.INFEASIBLE else None
-    optimal = lower is not None and result.objective is not None and result.objective <= lower
-    return SolveResult(instance=instance.name, backend="cpsat", status="optimal" if optimal else "feasible",
-                       objective=result.objective, bound=lower, bks=instance.meta.bks,
-                       gap_pct=gap_pct(result.objective, instance.meta.bks), seconds=time.perf_counter() - began,
-                       build_seconds=built, solution=solution, components=result.components)
+            run.anneal(problem, run.deadline - time.perf_counter(), seed + 1, t0=COLD_T0, t1=T1)
+    return run.result(instance, began, built)
+
+
+class _Run:
+    """The state of one :func:`solve`: its deadline, the best verified answer, CP-SAT's bound."""
+
+    def __init__(self, relax: RoomRelaxation, model: CpsatModel | PeriodModel, deadline: float, reserve: float,
+                 workers: int, seed: int, stop: threading.Event | None):
+        self.relax, self.model, self.deadline, self.reserve = relax, model, deadline, reserve
+        self.workers, self.seed, self.stop = workers, seed, stop
+        self.best: tuple[Solution, Evaluation] | None = None
+        self.status, self.bound = cp_model.UNKNOWN, -math.inf
+
+    def left(self) -> float:
+        """Seconds until the reserve."""
+        return max(0.0, self.deadline - time.perf_counter() - self.reserve)
+
+    def stopped(self) -> bool:
+        return self.stop is not None and self.stop.is_set()
+
+    def open(self) -> bool:
+        """Worth another phase: not stopped, and the best answer does not meet the bound."""
+        return not self.stopped() and not (self.best is not None and _proven(self.best, self.bound))
+
+    def offer(self, solution: Solution) -> Evaluation:
+        """Verify a candidate and keep it when it is the best so far."""
+        checked = evaluate(self.relax.ctx, solution)
+        self.best = _better(self.best, (solution, checked))
+        return checked
+
+    def cp_phase(self, seconds: float | None) -> None:
+        """CP-SAT hinted with the best for ``seconds`` (None: until the reserve); its bound is kept."""
+        if self.stopped():
+            return
+        status, bound, self.best = _cp_phase(self.relax, self.model, self.best, seconds, self.deadline,
+                                             self.reserve, self.workers, self.seed, self.stop)
+        self.status = status
+        self.bound = max(self.bound, bound)
+
+    def anneal(self, problem: ctt_search.Problem, seconds: float, seed: int, t0: float, t1: float
+               ) -> Solution | None:
+        """Anneal the best for ``seconds``; its answer (checked against its own claimed cost) or None."""
+        if self.best is None or self.stopped():
+            return None
+        annealed = ctt_search.anneal(problem, self.best[0], seed=seed, time_limit=max(0.0, seconds), t0=t0, t1=t1,
+                                     agent_share=AGENT_SHARE, stop=self.stop,
+                                     floor=math.ceil(self.bound - 1e-6) if math.isfinite(self.bound) else None)
+        checked = self.offer(annealed.solution)
+        check_agreement("ctt_search", annealed.cost, checked.objective, checked.feasible, checked.components)
+        return annealed.solution
+
+    def result(self, instance: Instance, began: float, built: float) -> SolveResult:
+        seconds = time.perf_counter() - began
+        if self.best is None:
+            name = "infeasible" if self.status == cp_model.INFEASIBLE else "unknown"
+            return SolveResult(instance=instance.name, backend="cpsat", status=name, objective=None, bound=None,
+                               bks=instance.meta.bks, gap_pct=None, seconds=seconds, build_seconds=built)
+        solution, checked = self.best
+        # CP-SAT's best bound holds whatever the status (the search stopped early)
+        lower = math.ceil(self.bound - 1e-6) if math.isfinite(self.bound) and self.status != cp_model.INFEASIBLE \
+            else None
+        optimal = lower is not None and checked.objective is not None and checked.objective <= lower
+        return SolveResult(instance=instance.name, backend="cpsat", status="optimal" if optimal else "feasible",
+                           objective=checked.objective, bound=lower, bks=instance.meta.bks,
+                           gap_pct=gap_pct(checked.objective, instance.meta.bks), seconds=seconds,
+                           build_seconds=built, solution=solution, components=checked.components)
 
 
 def _proven(best: tuple[Solution, Evaluation], bound: float) -> bool:
@@ -351,17 +415,18 @@ def _proven(best: tuple[Solution, Evaluation], bound: float) -> bool:
 
 
 def _cp_phase(relax: RoomRelaxation, model: CpsatModel | PeriodModel, best: tuple[Solution, Evaluation] | None,
-              seconds: float | None, deadline: float, reserve: float, workers: int, seed: int
-              ) -> tuple[int, float, tuple[Solution, Evaluation] | None]:
+              seconds: float | None, deadline: float, reserve: float, workers: int, seed: int,
+              stop: threading.Event | None = None) -> tuple[int, float, tuple[Solution, Evaluation] | None]:
     """CP-SAT on ``model`` hinted with the best so far, for ``seconds`` (None: until the reserve)."""
     cp = model.m.model if isinstance(model, PeriodModel) else model.model
     cp.clear_hints()
     if best is not None:
         _hint(model, best[0])
     solver = _solver(deadline - time.perf_counter() - reserve if seconds is None else seconds, workers, seed)
-    status = solver.solve(cp)
+    with stopping(stop, solver.stop_search):
+        status = solver.solve(cp)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        best = _better(best, _found(relax, model, solver, status, min(reserve, 1.0), workers, seed))
+        best = _better(best, _found(relax, model, solver, status, min(reserve, 1.0), workers, seed, stop))
     return status, solver.best_objective_bound, best
 
 
@@ -376,13 +441,14 @@ def _hint(model: CpsatModel | PeriodModel, solution: Solution) -> None:
 
 
 def _found(relax: RoomRelaxation, model: CpsatModel | PeriodModel, solver: cp_model.CpSolver, status: int,
-           seconds: float, workers: int, seed: int) -> tuple[Solution, Evaluation]:
+           seconds: float, workers: int, seed: int, stop: threading.Event | None = None
+           ) -> tuple[Solution, Evaluation]:
     """CP-SAT's solution, verified: the full model's directly, the period model's with stage 2."""
 
     optimal = status == cp_model.OPTIMAL
     if isinstance(model, PeriodModel):
         blind = int(round(solver.objective_value)) - _room_part(model, solver)
-        solution, room_cost, exact = assign_rooms(relax, model.periods(solver), seconds, workers, seed)
+        solution, room_cost, exact = assign_rooms(relax, model.periods(solver), seconds, workers, seed, stop)
         claimed = None if room_cost is None else blind + room_cost
         optimal = optimal and exact
     else:

@@ -32,7 +32,7 @@ class SolveOptions(msgspec.Struct, frozen=True, kw_only=True):
     seed: int = 0
     hint: bool = True
     #: share of ``time_limit`` spent on a local search (pure job shops: N5 tabu for a start; room-and-period
-    #: timetables: annealing between the CP-SAT phases, see ctt_period; 0: none)
+    #: timetables: any value > 0 turns on the annealing, which takes ctt_period.SEARCH_SHARE; 0: none)
     local_search: float = 0.7
     #: bound the makespan by the start's (a schedule that good exists) before solving
     bound: bool = True
@@ -71,8 +71,9 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     options = options or SolveOptions()
     relax = ctt_period.room_relaxation(instance, family) if options.rooms else None
     if relax is not None:
+        share = ctt_period.SEARCH_SHARE if options.local_search > 0 else 0.0  # its own share: see ctt_period
         return ctt_period.solve(instance, family, relax, options.time_limit, options.workers, options.seed, start,
-                                options.local_search)
+                                share, stop)
     began = time.perf_counter()
     m = CpsatModel(instance, family, named=False)
     hint = better_start(m.ctx, m.hint, start) if options.hint else None
