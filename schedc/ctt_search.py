@@ -36,6 +36,7 @@ import contextlib
 import random
 import threading
 import time
+import types
 from dataclasses import dataclass
 
 import numpy as np
@@ -297,6 +298,25 @@ def anneal(problem: Problem, start: Solution, seed: int, time_limit: float | Non
             rate = done / max(1e-6, time.perf_counter() - began)
             chunk = int(min(max(256, rate * CHUNK_SECONDS), 1 << 20))
     return AnnealResult(search.solution(best_slot, best_room), int(best_cost[0]), done)
+
+
+def warm_up() -> float:
+    """Compile (or load from numba's cache) the kernel functions a timetable solve calls, on a
+    toy problem of two agents, one room and two days; the seconds it took.
+
+    The first call after an installation or a change of :mod:`schedc.ctt_kernel` compiles them
+    (tens of seconds); a benchmark calls this before its clock starts, so that the first
+    instance's budget is not spent compiling."""
+    began = time.perf_counter()
+    days = types.SimpleNamespace(days=2)  # Search reads the number of days from the context only
+    toy = Problem(ctx=days, agents=["a", "b"], rooms=["r"], periods=2, slots=4,  # type: ignore[arg-type]
+                  lectures=[2, 1], conflicts=[[1], [0]], conflict_sets=[{1}, {0}], unavailable=[set(), {0}],
+                  overflow=[[0], [1]], min_days=[2, 1], spread_weight=5, groups=[[0, 1]], member_of=[[0], [0]],
+                  compact_weight=2, max_rooms=[1, 1], stability_weight=1)
+    start = construct(toy, seed=0)
+    if start is not None:
+        anneal(toy, start, seed=0, iterations=64)
+    return time.perf_counter() - began
 
 
 def _wrapping() -> contextlib.AbstractContextManager:

@@ -150,3 +150,16 @@ def test_a_stop_event_ends_the_annealing_between_chunks(problem: ctt_search.Prob
     assert time.perf_counter() - began < 3
     check = evaluate(problem.ctx, result.solution)
     assert check.feasible and check.objective == result.cost
+
+
+@pytest.mark.skipif(not ctt_kernel.COMPILED, reason="numba is not installed or disabled: nothing to compile")
+def test_warm_up_compiles_what_a_timetable_solve_calls(problem: ctt_search.Problem) -> None:
+    """After warm_up() on its toy problem, the greedy and the annealing of a real instance find
+    their kernel functions compiled for the same argument types (no new signature appears)."""
+    ctt_search.warm_up()
+    compiled = {f: set(f.signatures) for f in (ctt_kernel.open_cells, ctt_kernel.place, ctt_kernel.anneal_chunk)}
+    assert all(compiled.values())
+    start = ctt_search.construct(problem, seed=0)
+    assert start is not None
+    ctt_search.anneal(problem, start, seed=0, iterations=256)
+    assert {f: set(f.signatures) for f in compiled} == compiled
