@@ -301,6 +301,8 @@ class Store(Protocol):
 
     def add(self, owner: str, relation: Any) -> None: ...
 
+    def add_dominating(self, owner: str, var: Any, literals: Sequence[Any]) -> None: ...
+
     def set_objective(self, expr: Any, name: str) -> None: ...
 
     def matrices(self) -> Matrices: ...
@@ -404,6 +406,26 @@ class LinearStore:
         self.row_lower.append(relation.lo)
         self.row_upper.append(relation.hi)
         self.row_owner.append(owned)
+
+    def add_dominating(self, owner: str, var: Var, literals: Sequence[Any]) -> None:
+        """The rows ``var ≥ l`` for every literal (the OR linearisation's lower side, most rows of a
+        timetable): a plain variable's row is appended straight to the arrays, anything else
+        through :meth:`add`."""
+        col = var.col
+        for lit in literals:
+            if type(lit) is not Var or lit.col == col:
+                self.add(owner, var >= lit)
+                continue
+            owned = self._owner_of.get(owner)
+            if owned is None:
+                self.add(owner, var >= lit)  # registers the owner
+                continue
+            self.index.extend((col, lit.col))
+            self.coefs.extend((1, -1))
+            self.start.append(len(self.index))
+            self.row_lower.append(0)
+            self.row_upper.append(INF)
+            self.row_owner.append(owned)
 
     def set_objective(self, expr: Any, name: str) -> None:
         """Minimise ``expr`` (replaces the objective before it)."""

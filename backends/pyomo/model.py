@@ -187,8 +187,7 @@ class PyomoModel:
             return literals[0]
         var = self.new_var(role, 0, 1, binary=True)
         if sides in ("both", "geq"):
-            for lit in literals:
-                self.add(owner, var >= lit)
+            self.store.add_dominating(owner, var, literals)
         if sides in ("both", "leq"):
             self.add(owner, var <= quicksum(literals))
         return var

@@ -81,6 +81,11 @@ class PyomoStore:
             self._rows[owner] = rows
         rows.add(relation)
 
+    def add_dominating(self, owner: str, var: Any, literals: Sequence[Any]) -> None:
+        """The rows ``var ≥ l`` for every literal."""
+        for lit in literals:
+            self.add(owner, var >= lit)
+
     def set_objective(self, expr: Any, name: str) -> None:
         for objective in self.model.component_objects(pyo.Objective, active=True):
             objective.deactivate()

@@ -143,13 +143,19 @@ for _kind, _encode in SHARED.items():  # sequence and cost kinds: one formulatio
 def capacity_overflow(m: PyomoModel, c: CapacityOverflow) -> None:
     """``Σ max(0, demand_e − capacity_v)·x[e,s,v]`` (hard: those x are 0)."""
     ctx = m.ctx
-    for (agent, _day, _period, v), var in m.x.items():
-        over = ctx.attrs(ctx.agent_cls, agent).get(c.demand, 0) - ctx.attrs(ctx.value_cls, v).get(c.capacity, 0)
-        if over > 0:
+    capacity = {v: ctx.attrs(ctx.value_cls, v).get(c.capacity, 0) for v in ctx.values}
+    for agent in ctx.agents:
+        demand = ctx.attrs(ctx.agent_cls, agent).get(c.demand, 0)
+        for v in ctx.values:
+            over = demand - capacity[v]
+            if over <= 0:
+                continue
+            cells = [m.x[(agent, d, p, v)] for d in range(ctx.days) for p in range(ctx.periods)]
             if c.hard:
-                m.add(c.id, var == 0)
-            else:
-                m.penalize(c, over * var)
+                for var in cells:
+                    m.add(c.id, var == 0)
+            else:  # one term per (agent, value): the same objective, a tenth of the penalty terms
+                m.penalize(c, over * quicksum(cells))
 
 
 @encoder(Spread)
