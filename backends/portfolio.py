@@ -8,13 +8,16 @@ every objective is minimised, and a bound proven by one model holds for the inst
 
 How the cores are shared: with ``workers = W ≥ 2`` CP-SAT gets ``W − 1`` search workers and
 HiGHS one thread, so the two together use W cores; with ``W = 1`` they run one after the other,
-each for half of the budget. Both searches release the interpreter lock, so the two runs
-overlap; the two model *builds* are Python and would share the lock, each taking about as long
-as both together. So they are built one after the other: the MILP first (HiGHS starts its search
-as soon as it holds the matrices), then CP-SAT's model while HiGHS searches — CP-SAT waits for
-the MILP build at most :data:`BUILD_WAIT` of the budget, then builds regardless. When only one
-backend supports the instance it gets the whole budget and every worker. A ``start`` (``--hint``) goes to both:
-CP-SAT's solution hint, HiGHS's MIP start.
+each for half of the budget. The two model *builds* are Python: in one interpreter they would
+share its lock and take as long as both one after the other (and HiGHS's interrupt callbacks
+would slow CP-SAT's build further). So the MILP is built and solved in a worker process
+(:class:`MilpWorker`, :mod:`schedc.backends.milp_child`) while CP-SAT's model is built here, on
+the other core: the budget loses the longer of the two builds, not their sum. A worker is
+started on the first request of a process and kept for the next ones (one per request running
+at a time); its start (about 0.2 s) and each request's trip count as MILP building, and HiGHS
+gets what is left of the budget. When only one backend supports the instance it gets the whole
+budget and every worker. A ``start`` (``--hint``) goes to both: CP-SAT's solution hint, HiGHS's
+MIP start.
 
 What is stopped when: as soon as one backend *proves* its result — an optimal answer, or
 infeasibility — the other is stopped, so the wall time is that of the faster proof (plus the
@@ -30,15 +33,21 @@ the best bound, ``infeasible`` when a backend proved the instance infeasible.
 
 from __future__ import annotations
 
+import atexit
 import math
+import os
+import subprocess
+import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from multiprocessing.connection import Connection
 
 import msgspec
 
-from schedc.backends import cpsat, pyomo
+from schedc.backends import cpsat, milp_child, pyomo
 from schedc.backends.base import SolveResult, gap_pct
 from schedc.ir import Family, Instance
 from schedc.kinds import kind_name
@@ -62,8 +71,6 @@ def supporting(instance: Instance) -> list[str]:
     return [name for name, module in (("cpsat", cpsat), ("pyomo", pyomo)) if kinds <= module.SUPPORTED_KINDS]
 
 
-BUILD_WAIT = 0.1
-"""The longest CP-SAT waits for the MILP to be built, as a share of the budget."""
 PROOF = ("optimal", "infeasible")
 """The statuses that settle an instance: a backend reporting one stops the other."""
 
@@ -77,10 +84,13 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     if len(names) == 1:
         return _run(names[0], instance, family, options.time_limit, options.workers, options.seed, progress, start)
     began = time.perf_counter()
-    results = _side_by_side(instance, family, options, progress, start) if options.workers >= 2 else \
-        _one_after_the_other(instance, family, options, progress, start)
+    if options.workers >= 2:
+        results, overlapping = _side_by_side(instance, family, options, progress, start), True
+    else:
+        results, overlapping = _one_after_the_other(instance, family, options, progress, start), False
     # the wall time of the portfolio itself: a stopped run reports less than the budget
-    return msgspec.structs.replace(combine(instance, results), seconds=time.perf_counter() - began)
+    combined = combine(instance, results, overlapping_builds=overlapping)
+    return msgspec.structs.replace(combined, seconds=time.perf_counter() - began)
 
 
 def _one_after_the_other(instance: Instance, family: Family, options: SolveOptions, progress: Progress | None,
@@ -95,49 +105,170 @@ def _one_after_the_other(instance: Instance, family: Family, options: SolveOptio
 
 def _side_by_side(instance: Instance, family: Family, options: SolveOptions, progress: Progress | None,
                   start: Solution | None) -> list[SolveResult]:
-    """HiGHS in a thread (one core), CP-SAT here (the other workers) once HiGHS holds its model;
-    a proof by one stops the other."""
-    stop_cp, stop_mip, mip_ready = threading.Event(), threading.Event(), threading.Event()
+    """HiGHS in a worker process (one core), CP-SAT here (the other workers), each building its
+    own model at the same time; a proof by one stops the other."""
+    stop_cp = threading.Event()
 
-    def settled(done: Future[SolveResult]) -> None:  # runs in HiGHS's thread as soon as it returns
+    def settled(done: Future[SolveResult]) -> None:  # runs in the receiving thread as soon as HiGHS returns
         if done.exception() is None and done.result().status in PROOF:
             stop_cp.set()
 
+    worker = _worker()
+    try:
+        number = worker.send(pyomo.solve, instance, family, options.time_limit, options.seed, start)
+    except BaseException:
+        _release(worker)  # nothing was sent: the worker is as good as before
+        raise
     with ThreadPoolExecutor(max_workers=1) as pool:
-        mip = pool.submit(_run, "pyomo", instance, family, options.time_limit, 1, options.seed, None, start,
-                          stop_mip, mip_ready)
+        mip = pool.submit(worker.receive, number)
         mip.add_done_callback(settled)
-        began = time.perf_counter()
-        mip_ready.wait(BUILD_WAIT * options.time_limit)  # the builds would share the interpreter lock
-        left = max(0.1, options.time_limit - (time.perf_counter() - began))  # the wait is part of the budget
         try:
-            cp = _run("cpsat", instance, family, left, options.workers - 1, options.seed, progress, start, stop_cp)
+            cp = _run("cpsat", instance, family, options.time_limit, options.workers - 1, options.seed, progress,
+                      start, stop_cp)
         except BaseException:
-            stop_mip.set()  # the error propagates; leaving the pool must not wait for HiGHS's budget
+            worker.end()  # the error propagates: HiGHS's answer would come for nobody, after its whole budget
             raise
         if cp.status in PROOF:
-            stop_mip.set()
-        return [cp, mip.result()]
+            worker.stop(number)
+        try:
+            return [cp, mip.result()]
+        finally:
+            _release(worker)
+
+
+class MilpWorker:
+    """A worker process serving MILP runs one at a time (:mod:`schedc.backends.milp_child`):
+    requests, replies and stop requests each through a pipe of their own."""
+
+    def __init__(self) -> None:
+        requests_in, requests_out = os.pipe()
+        replies_in, replies_out = os.pipe()
+        stops_in, stops_out = os.pipe()
+        theirs = (requests_in, replies_out, stops_in)
+        try:
+            self._process = subprocess.Popen([sys.executable, "-c", milp_child.BOOTSTRAP, *map(str, theirs)],
+                                             pass_fds=theirs, stdin=subprocess.DEVNULL)
+        except BaseException:
+            for fd in (requests_out, replies_in, stops_out):
+                os.close(fd)
+            raise
+        finally:
+            for fd in theirs:
+                os.close(fd)
+        self._requests = Connection(requests_out, readable=False)
+        self._replies = Connection(replies_in, writable=False)
+        self._stops = Connection(stops_out, readable=False)
+        self._owner = os.getpid()
+        self._number = 0
+        self.alive = True
+        self._requests.send(list(sys.path))  # the worker's first read, before it imports anything of ours
+        _ALL.add(self)
+
+    def usable(self) -> bool:
+        """Alive, running, and this process's own (not inherited through a fork)."""
+        return self.alive and self._owner == os.getpid() and self._process.poll() is None
+
+    def send(self, run: Callable[..., SolveResult], instance: Instance, family: Family, time_limit: float,
+             seed: int, start: Solution | None) -> int:
+        """Request ``run`` (``pyomo.solve``) on the instance; returns the request's number."""
+        self._number += 1
+        self._requests.send((self._number, time.time(), run, instance, family, time_limit, seed, start))
+        return self._number
+
+    def receive(self, number: int) -> SolveResult:
+        """The reply to request ``number``: its result, or its error raised here."""
+        try:
+            got, kind, payload = self._replies.recv()
+        except (EOFError, OSError):
+            self.alive = False
+            self.close()
+            code = self._process.wait()
+            raise RuntimeError(f"the MILP worker process ended without an answer (exit code {code})") from None
+        assert got == number, f"reply to request {got} while waiting for {number}"
+        if kind == "error":
+            raise payload
+        return payload
+
+    def stop(self, number: int) -> None:
+        """Interrupt request ``number`` (nothing, once it has ended)."""
+        try:
+            self._stops.send(number)
+        except OSError:  # the worker is gone: receive reports it
+            pass
+
+    def end(self) -> None:
+        """Terminate the worker (its pipes close once :meth:`receive` sees it gone)."""
+        self.alive = False
+        self._process.terminate()
+
+    def close(self) -> None:
+        """Close this process's ends of the pipes: an idle worker reads the end and exits."""
+        for connection in (self._requests, self._replies, self._stops):
+            connection.close()
+
+
+_ALL: weakref.WeakSet[MilpWorker] = weakref.WeakSet()
+_IDLE: list[MilpWorker] = []
+_IDLE_LOCK = threading.Lock()
+
+
+def _worker() -> MilpWorker:
+    """An idle worker of this process, or a new one."""
+    with _IDLE_LOCK:
+        while _IDLE:
+            worker = _IDLE.pop()
+            if worker.usable():
+                return worker
+    return MilpWorker()
+
+
+def _release(worker: MilpWorker) -> None:
+    if worker.usable():
+        with _IDLE_LOCK:
+            _IDLE.append(worker)
+
+
+def _end_idle_workers() -> None:
+    with _IDLE_LOCK:
+        idle, _IDLE[:] = list(_IDLE), []
+    for worker in idle:
+        if worker.usable():
+            worker.close()  # it reads the end of its requests and exits
+            worker._process.wait()
+
+
+def _forget_inherited_workers() -> None:
+    # in a forked child: the parent's workers are the parent's; holding their pipes open here
+    # would keep an idle one alive after the parent is done with it
+    for worker in list(_ALL):
+        worker.alive = False
+        worker.close()
+    _IDLE.clear()
+
+
+atexit.register(_end_idle_workers)
+os.register_at_fork(after_in_child=_forget_inherited_workers)
 
 
 def _run(name: str, instance: Instance, family: Family, time_limit: float, workers: int, seed: int,
-         progress: Progress | None, start: Solution | None, stop: threading.Event | None = None,
-         ready: threading.Event | None = None) -> SolveResult:
+         progress: Progress | None, start: Solution | None, stop: threading.Event | None = None) -> SolveResult:
     if name == "cpsat":
         return cpsat.solve(instance, family, cpsat.SolveOptions(time_limit=time_limit, workers=workers, seed=seed),
                            progress, start=start, stop=stop)
     return pyomo.solve(instance, family, pyomo.SolveOptions(time_limit=time_limit, workers=workers, seed=seed),
-                       progress, start=start, stop=stop, ready=ready)
+                       progress, start=start, stop=stop)
 
 
-def combine(instance: Instance, results: list[SolveResult]) -> SolveResult:
+def combine(instance: Instance, results: list[SolveResult], overlapping_builds: bool = False) -> SolveResult:
     """One result from several runs on the same instance: the best objective (ties: the first
-    run's), the largest bound, the total of the build times, the longest wall time."""
+    run's), the largest bound, the longest wall time, and the time the budget lost to building:
+    the longest build when the builds ran at the same time on separate cores, else their total."""
     solved = [r for r in results if r.objective is not None]
     bounds = [r.bound for r in results if r.bound is not None and math.isfinite(r.bound)]
     bound = max(bounds) if bounds else None
     seconds = max(r.seconds for r in results)
-    built = sum(r.build_seconds for r in results)
+    builds = [r.build_seconds for r in results]
+    built = max(builds) if overlapping_builds else sum(builds)
     if not solved:
         status = "infeasible" if any(r.status == "infeasible" for r in results) else "unknown"
         return SolveResult(instance=instance.name, backend="auto", status=status, objective=None, bound=bound,

@@ -75,6 +75,11 @@ class SchedcError(Exception):
             self.sources = dict(source or {})
         super().__init__(format_diagnostics(self.diagnostics, self.sources))
 
+    def __reduce__(self) -> tuple[type[SchedcError], tuple[list[Diagnostic], dict[str, str]]]:
+        # pickled by its parts, not its message: an error raised in a worker process (the
+        # portfolio's MILP, a benchmark pool) reaches the parent as the same error
+        return type(self), (self.diagnostics, self.sources)
+
     @classmethod
     def merge(cls, errors: Sequence[SchedcError]) -> SchedcError:
         """One error holding the diagnostics (and sources) of several."""

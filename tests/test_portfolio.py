@@ -39,6 +39,11 @@ def test_combine_keeps_the_best_answer_and_the_largest_bound() -> None:
                                             result("pyomo", "feasible", 57, 55.0)])
     assert (combined.objective, combined.status) == (55, "optimal")
     assert combined.gap_pct == pytest.approx((55 - 55) / 55 * 100)
+    # builds one after the other cost the budget their total; side by side on two cores, the longer
+    builds = [msgspec.structs.replace(result("cpsat", "feasible", 60, 50.0), build_seconds=0.6),
+              msgspec.structs.replace(result("pyomo", "feasible", 58, 53.0), build_seconds=0.4)]
+    assert portfolio.combine(instance, builds).build_seconds == pytest.approx(1.0)
+    assert portfolio.combine(instance, builds, overlapping_builds=True).build_seconds == pytest.approx(0.6)
     nothing = portfolio.combine(instance, [result("cpsat", "infeasible", None, None),
                                            result("pyomo", "unknown", None, None)])
     assert (nothing.status, nothing.objective) == ("infeasible", None)
@@ -164,14 +169,7 @@ def test_a_highs_proof_stops_cpsat(monkeypatch) -> None:  # noqa: ANN001
     solver proves it) long before the budget; the stop request waits for nothing."""
     instance = portfolio_case("j1207_8")
     family = load_family(instance.family)
-
-    def proven_after_a_second(*_args, stop=None, **_kwargs) -> SolveResult:  # noqa: ANN001, ANN002, ANN003
-        import time
-
-        time.sleep(1.0)
-        return result("pyomo", "optimal", 500, 500.0)  # a stand-in: only its status matters here
-
-    monkeypatch.setattr(portfolio.pyomo, "solve", proven_after_a_second)
+    monkeypatch.setattr(portfolio.pyomo, "solve", proven_after_a_second)  # runs in the MILP's child process
     budget = 60.0
     solved = portfolio.solve(instance, family, portfolio.SolveOptions(time_limit=budget))
     assert solved.seconds < budget / 2
@@ -193,62 +191,140 @@ def test_tabu_search_ends_when_asked() -> None:
     assert len(asked) == 1  # asked before the first move, and the search ended there
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-def test_the_hint_goes_to_both_backends(monkeypatch, workers: int) -> None:  # noqa: ANN001
+# Stand-ins for pyomo.solve in the MILP's child process: module-level, so that the child can
+# import them by name (a monkeypatched function crosses the process boundary by reference).
+
+def proven_after_a_second(*_args, stop=None, **_kwargs) -> SolveResult:  # noqa: ANN001, ANN002, ANN003
+    import time
+
+    time.sleep(1.0)
+    return result("pyomo", "optimal", 500, 500.0)  # only its status matters
+
+
+def returns_its_start_and_process(*_args, start=None, **_kwargs) -> SolveResult:  # noqa: ANN001, ANN002, ANN003
+    import os
+    import time
+
+    time.sleep(0.3)  # "building"
+    return msgspec.structs.replace(result("pyomo", "feasible", 60, 50.0), instance=str(os.getpid()),
+                                   solution=start, build_seconds=0.3)
+
+
+def refuses_the_model(*_args, **_kwargs) -> SolveResult:  # noqa: ANN002, ANN003
+    from schedc.diagnostics import SchedcError
+
+    raise SchedcError.at("E503", "a stand-in refusal", hint="the hint survives the trip")
+
+
+def dies(*_args, **_kwargs) -> SolveResult:  # noqa: ANN002, ANN003
+    import os
+
+    os._exit(3)
+
+
+def records_in_this_process(received: dict[str, object], name: str):  # noqa: ANN201
+    def run(*_args, start=None, **_kwargs) -> SolveResult:  # noqa: ANN001, ANN002, ANN003
+        received[name] = start
+        return result(name, "feasible", 60, 50.0)
+    return run
+
+
+def test_the_hint_goes_to_both_backends_one_after_the_other(monkeypatch) -> None:  # noqa: ANN001
     instance = jsplib("ft06")
     family = load_family(instance.family)
     hint = get_backend("cpsat").solve(instance, family, get_backend("cpsat").SolveOptions(time_limit=2)).solution
     received: dict[str, object] = {}
-
-    def recorder(name: str, status: str):  # noqa: ANN202
-        def run(*_args, start=None, stop=None, **_kwargs) -> SolveResult:  # noqa: ANN001, ANN002, ANN003
-            received[name] = start
-            return result(name, status, 60, 50.0)
-        return run
-
-    monkeypatch.setattr(portfolio.cpsat, "solve", recorder("cpsat", "feasible"))
-    monkeypatch.setattr(portfolio.pyomo, "solve", recorder("pyomo", "feasible"))
-    portfolio.solve(instance, family, portfolio.SolveOptions(time_limit=2, workers=workers), start=hint)
+    monkeypatch.setattr(portfolio.cpsat, "solve", records_in_this_process(received, "cpsat"))
+    monkeypatch.setattr(portfolio.pyomo, "solve", records_in_this_process(received, "pyomo"))
+    portfolio.solve(instance, family, portfolio.SolveOptions(time_limit=2, workers=1), start=hint)
     assert received == {"cpsat": hint, "pyomo": hint}
 
 
-def test_cpsat_builds_its_model_once_highs_holds_the_milp(monkeypatch) -> None:  # noqa: ANN001
-    """The two model builds are Python and would share the interpreter lock: CP-SAT's starts only
-    once the MILP is handed to HiGHS (the MILP thread sets ``ready``)."""
-    import time
+def test_the_milp_runs_in_a_worker_process_with_the_hint_and_the_trip_counted_as_building(monkeypatch) -> None:  # noqa: ANN001, E501
+    """With two workers the MILP is built and solved in a worker process, which the next request
+    reuses; the hint reaches it; its build time includes the trip there (for the first request of
+    a fresh worker, the worker's start); the portfolio's build time is the longer of the two."""
+    import os
 
     instance = jsplib("ft06")
-    events: list[str] = []
-
-    def milp(*_args, ready=None, **_kwargs) -> SolveResult:  # noqa: ANN001, ANN002, ANN003
-        time.sleep(0.3)  # building
-        events.append("milp handed to HiGHS")
-        ready.set()
-        time.sleep(0.2)  # searching
-        return result("pyomo", "feasible", 60, 50.0)
-
-    def cp(*_args, **_kwargs) -> SolveResult:  # noqa: ANN002, ANN003
-        events.append("cpsat builds")
-        return result("cpsat", "feasible", 60, 50.0)
-
-    monkeypatch.setattr(portfolio.pyomo, "solve", milp)
-    monkeypatch.setattr(portfolio.cpsat, "solve", cp)
-    portfolio.solve(instance, load_family(instance.family), portfolio.SolveOptions(time_limit=20, workers=2))
-    assert events == ["milp handed to HiGHS", "cpsat builds"]
+    family = load_family(instance.family)
+    hint = get_backend("cpsat").solve(instance, family, get_backend("cpsat").SolveOptions(time_limit=2)).solution
+    received: dict[str, object] = {}
+    monkeypatch.setattr(portfolio.cpsat, "solve", records_in_this_process(received, "cpsat"))
+    monkeypatch.setattr(portfolio.pyomo, "solve", returns_its_start_and_process)
+    portfolio._end_idle_workers()  # the first request below starts a worker
+    options = portfolio.SolveOptions(time_limit=5, workers=2)
+    cp, first = portfolio._side_by_side(instance, family, options, None, hint)
+    assert received == {"cpsat": hint}
+    assert first.instance != str(os.getpid()) and first.solution == hint
+    assert first.build_seconds > 0.3  # the stand-in's 0.3 s plus the worker's start
+    _, second = portfolio._side_by_side(instance, family, options, None, None)
+    assert second.instance == first.instance and second.solution is None  # the same worker, its own start
+    solved = portfolio.solve(instance, family, options)
+    assert solved.build_seconds == pytest.approx(0.5)  # CP-SAT's stand-in's 0.5 s, not a sum with the MILP's
 
 
-def test_a_milp_refused_before_highs_still_releases_cpsat() -> None:
-    """``ready`` is set however the MILP run ends: here its build is refused (E503)."""
-    import threading
-
-    from schedc.backends import pyomo as milp
+def test_an_error_in_the_milp_worker_reaches_the_caller_unchanged_and_the_worker_serves_on(monkeypatch) -> None:  # noqa: ANN001, E501
     from schedc.diagnostics import SchedcError
 
-    instance = portfolio_case("j1207_8")
-    stretched = msgspec.structs.replace(instance, activities=tuple(
-        msgspec.structs.replace(a, modes=tuple(msgspec.structs.replace(m, duration=m.duration * 10_000)
-                                               for m in a.modes)) for a in instance.activities))
-    ready = threading.Event()
-    with pytest.raises(SchedcError):
-        milp.solve(stretched, load_family(instance.family), milp.SolveOptions(time_limit=5), ready=ready)
-    assert ready.is_set()
+    instance = jsplib("ft06")
+    family = load_family(instance.family)
+    monkeypatch.setattr(portfolio.cpsat, "solve", records_in_this_process({}, "cpsat"))
+    monkeypatch.setattr(portfolio.pyomo, "solve", refuses_the_model)
+    with pytest.raises(SchedcError, match=r"E503.*a stand-in refusal(.|\n)*the hint survives the trip"):
+        portfolio.solve(instance, family, portfolio.SolveOptions(time_limit=5, workers=2))
+    monkeypatch.setattr(portfolio.pyomo, "solve", returns_its_start_and_process)
+    _, mip = portfolio._side_by_side(instance, family, portfolio.SolveOptions(time_limit=5, workers=2), None, None)
+    assert mip.status == "feasible"
+
+
+def test_a_milp_worker_that_dies_is_a_clear_error_and_the_next_request_gets_a_new_one(monkeypatch) -> None:  # noqa: ANN001, E501
+    instance = jsplib("ft06")
+    family = load_family(instance.family)
+    monkeypatch.setattr(portfolio.cpsat, "solve", records_in_this_process({}, "cpsat"))
+    monkeypatch.setattr(portfolio.pyomo, "solve", dies)
+    with pytest.raises(RuntimeError, match=r"MILP worker process ended without an answer \(exit code 3\)"):
+        portfolio.solve(instance, family, portfolio.SolveOptions(time_limit=5, workers=2))
+    monkeypatch.setattr(portfolio.pyomo, "solve", returns_its_start_and_process)
+    _, mip = portfolio._side_by_side(instance, family, portfolio.SolveOptions(time_limit=5, workers=2), None, None)
+    assert mip.status == "feasible"
+
+
+def test_a_stop_for_an_ended_request_leaves_the_next_one_running() -> None:
+    from schedc.backends.milp_child import _Stops
+
+    stops = _Stops()
+    first = stops.begin(1)
+    stops.stop(1)
+    assert first.is_set()
+    stops.stop(1)  # late: request 1 has ended
+    assert not stops.begin(2).is_set()
+    stops.stop(3)  # a stop that comes before its request
+    assert stops.begin(3).is_set()
+
+
+def test_a_forked_process_does_not_reuse_its_parents_milp_worker(monkeypatch) -> None:  # noqa: ANN001
+    """A fork (a benchmark's process pool) inherits the idle workers' pipes; the child must start
+    its own worker, never write into its parent's."""
+    import os
+
+    instance = jsplib("ft06")
+    family = load_family(instance.family)
+    monkeypatch.setattr(portfolio.cpsat, "solve", records_in_this_process({}, "cpsat"))
+    monkeypatch.setattr(portfolio.pyomo, "solve", returns_its_start_and_process)
+    _, mip = portfolio._side_by_side(instance, family, portfolio.SolveOptions(time_limit=5, workers=2), None, None)
+    assert portfolio._IDLE  # the worker waits for the next request
+    inherited = portfolio._IDLE[-1]
+    pid = os.fork()
+    if pid == 0:  # the child: its own worker, reported through the exit code
+        code = 2
+        try:
+            fresh = portfolio._worker()
+            code = 0 if fresh is not inherited and not inherited.usable() and fresh.usable() else 1
+            fresh.close()
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    _, again = portfolio._side_by_side(instance, family, portfolio.SolveOptions(time_limit=5, workers=2), None, None)
+    assert again.instance == mip.instance  # the parent's worker still serves the parent

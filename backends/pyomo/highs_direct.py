@@ -62,16 +62,14 @@ def pass_model(highs: Any, matrices: Matrices) -> None:
 
 
 def solve_direct(store: Store, time_limit: float, options: dict[str, object],
-                 start: Sequence[tuple[Any, float]] = (), stop: threading.Event | None = None,
-                 ready: threading.Event | None = None) -> DirectRun:
+                 start: Sequence[tuple[Any, float]] = (), stop: threading.Event | None = None) -> DirectRun:
     """Solve the model of ``store`` with HiGHS (``options``: HiGHS option names and values) within
     ``time_limit`` seconds of solver time, and load the incumbent, if any, into the store.
 
     ``start``: (variable, value) pairs of a partial MIP start, which HiGHS completes by a
     MIP with those values fixed (bounded by its option ``mip_max_start_nodes``) and starts from
     when the completion is feasible (``Highs::setSolution`` with a sparse solution). ``stop``:
-    once set from another thread, HiGHS is interrupted at its next interrupt point. ``ready``: set
-    once HiGHS holds the model (the portfolio builds CP-SAT's model only then, not side by side).
+    once set from another thread, HiGHS is interrupted at its next interrupt point.
     """
     import highspy
 
@@ -84,8 +82,6 @@ def solve_direct(store: Store, time_limit: float, options: dict[str, object],
     matrices = store.matrices()
     pass_model(highs, matrices)
     compiled = time.perf_counter() - began
-    if ready is not None:
-        ready.set()
     _set_start(highs, store, start)
     if stop is not None:
         _interrupt_when(highs, stop)

@@ -116,8 +116,6 @@ class Warm:
 
     start: list[tuple[Any, int]] = field(default_factory=list)
     stop: threading.Event | None = None
-    #: set once the solver holds the model (HiGHS: its matrices passed)
-    ready: threading.Event | None = None
 
 
 def run_highs(m: PyomoModel, options: SolveOptions, warm: Warm | None = None) -> Run:
@@ -126,7 +124,7 @@ def run_highs(m: PyomoModel, options: SolveOptions, warm: Warm | None = None) ->
     warm = warm or Warm()
     extra = _highs_options(options)
     _use_threads(int(extra["threads"]))  # type: ignore[call-overload]
-    outcome = solve_direct(m.store, options.time_limit, extra, start=warm.start, stop=warm.stop, ready=warm.ready)
+    outcome = solve_direct(m.store, options.time_limit, extra, start=warm.start, stop=warm.stop)
     if outcome.status == "Optimal" and outcome.loaded:
         status: Status = "optimal"
     elif outcome.status in ("Infeasible", "Primal infeasible or unbounded"):
@@ -216,7 +214,7 @@ def _chosen(m: PyomoModel, literal: object) -> bool:
 
 def solve(instance: Instance, family: Family, options: SolveOptions | None = None,
           progress: Progress | None = None, start: Solution | None = None,
-          stop: threading.Event | None = None, ready: threading.Event | None = None) -> SolveResult:
+          stop: threading.Event | None = None) -> SolveResult:
     """Build, solve, extract and verify; a solution the evaluator rejects raises SolverDisagreement.
 
     HiGHS starts from the better feasible one of ``start`` (a published or previous answer) and
@@ -224,15 +222,10 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     values of the decision variables (:meth:`PyomoModel.decisions`) that HiGHS completes. When
     the solver ends without a solution of its own, that verified start is reported as
     ``feasible``. Setting ``stop`` (from another thread: the portfolio, when CP-SAT has proven
-    its answer) interrupts HiGHS at its next interrupt point. ``ready`` is set once the model is
-    built and handed to the solver, or the run ended before that (the portfolio waits for it).
+    its answer) interrupts HiGHS at its next interrupt point.
     ``progress`` is called once, after the run (HiGHS runs with its output off).
     """
-    try:
-        return _solve(instance, family, options or SolveOptions(), progress, start, Warm(stop=stop, ready=ready))
-    finally:
-        if ready is not None:
-            ready.set()  # also after an error or a solver that never signals it
+    return _solve(instance, family, options or SolveOptions(), progress, start, Warm(stop=stop))
 
 
 def _solve(instance: Instance, family: Family, options: SolveOptions, progress: Progress | None,
@@ -248,7 +241,7 @@ def _solve(instance: Instance, family: Family, options: SolveOptions, progress: 
     built = time.perf_counter() - began
     # the build runs inside the budget: the solver gets what is left of it
     left = msgspec.structs.replace(options, time_limit=max(0.1, options.time_limit - built))
-    outcome = run(m, left, Warm(m.decisions(first) if first is not None else [], warm.stop, warm.ready))
+    outcome = run(m, left, Warm(m.decisions(first) if first is not None else [], warm.stop))
     seconds = time.perf_counter() - began
     built += outcome.compile_seconds
     solution = extract_solution(m) if outcome.loaded else None
