@@ -30,7 +30,7 @@ from typing import Any
 
 import msgspec
 
-from schedc.backends.base import SolverDisagreement, SolveResult, Status, better_start, check_agreement, gap_pct
+from schedc.backends.base import SolveResult, Status, better_start, check_agreement, gap_pct
 from schedc.backends.pyomo.highs_direct import solve_direct
 from schedc.backends.pyomo.model import PyomoModel, StoreName
 from schedc.diagnostics import SchedcError
@@ -242,7 +242,6 @@ def _solve(instance: Instance, family: Family, options: SolveOptions, progress: 
     # the build runs inside the budget: the solver gets what is left of it
     left = msgspec.structs.replace(options, time_limit=max(0.1, options.time_limit - built))
     outcome = run(m, left, Warm(m.decisions(first) if first is not None else [], warm.stop))
-    seconds = time.perf_counter() - began
     built += outcome.compile_seconds
     solution = extract_solution(m) if outcome.loaded else None
     status = outcome.status
@@ -250,15 +249,17 @@ def _solve(instance: Instance, family: Family, options: SolveOptions, progress: 
         solution, status = first, "feasible"
     if solution is None:
         return SolveResult(instance=instance.name, backend="pyomo", status=status, objective=None,
-                           bound=outcome.bound, bks=instance.meta.bks, gap_pct=None, seconds=seconds,
+                           bound=outcome.bound, bks=instance.meta.bks, gap_pct=None,
+                           seconds=time.perf_counter() - began,
                            build_seconds=built)
     result = evaluate(m.ctx, solution)
-    check_agreement("pyomo", _claimed(instance, family, solution, outcome), result.objective, result.feasible,
-                    result.components)
+    claimed, exact = _claimed(outcome)
+    check_agreement("pyomo", claimed, result.objective, result.feasible, result.components, optimal=exact)
     if first is not None and solution is not first and status != "optimal":
         kept = evaluate(m.ctx, first)  # HiGHS may drop a start (one outside the model's horizon, say)
         if kept.objective is not None and result.objective is not None and kept.objective < result.objective:
             solution, result = first, kept
+    seconds = time.perf_counter() - began  # the answer extracted and verified
     if progress is not None and result.objective is not None:
         progress(result.objective, outcome.bound if outcome.bound is not None else float("nan"), seconds)
     return SolveResult(instance=instance.name, backend="pyomo", status=status, objective=result.objective,
@@ -266,24 +267,20 @@ def _solve(instance: Instance, family: Family, options: SolveOptions, progress: 
                        seconds=seconds, build_seconds=built, solution=solution, components=result.components)
 
 
-def _claimed(instance: Instance, family: Family, solution: Solution, outcome: Run) -> int | None:
-    """The objective the model assigns to ``solution``.
+def _claimed(outcome: Run) -> tuple[int | None, bool]:
+    """The objective the model claims for its incumbent, and whether the claim is exact.
 
-    At proven optimality it is the solver's incumbent value. A merely feasible incumbent may
+    At proven optimality it is exact: every auxiliary is tight. A merely feasible incumbent may
     carry slack (a makespan variable above the last end, a penalty auxiliary above its
-    violation), so its value is only an upper bound: then the model's own value of the
-    decisions is recomputed with everything fixed, and the incumbent must not be below it.
+    violation; HiGHS's incumbents on the large timetables carry a lot), so its value is only an
+    upper bound of the evaluator's, never below it. Recomputing the model's exact value of the
+    decisions (``fixed_verdict``: the whole model rebuilt with everything fixed) took 1.6 s past a
+    20 s budget on comp07, and past a portfolio's stop; that exactness, on fixed assignments of
+    every family, is what the oracle tests check instead.
     """
-    if outcome.loaded and outcome.status == "optimal" and outcome.objective is not None:
-        return int(round(outcome.objective))
-    feasible, objective, _components = fixed_verdict(instance, family, solution)
-    if not feasible:
-        raise SolverDisagreement("pyomo cannot reproduce its own solution with the decisions fixed")
-    if outcome.loaded and outcome.objective is not None and objective is not None \
-            and outcome.objective < objective - 0.5:
-        raise SolverDisagreement(f"pyomo's incumbent {outcome.objective} is below its own value {objective} "
-                                 "of the same decisions")
-    return objective
+    if not outcome.loaded or outcome.objective is None:
+        return None, False
+    return int(round(outcome.objective)), outcome.status == "optimal"
 
 
 def fixed_verdict(instance: Instance, family: Family, solution: Solution, time_limit: float = 10.0,
