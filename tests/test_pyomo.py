@@ -438,3 +438,25 @@ def test_a_foreign_highs_scheduler_does_not_stop_the_backend() -> None:
     foreign.run()
     result = milp.solve(instance, family, one_thread)
     assert (result.status, result.objective) == ("optimal", 55)
+
+
+@pytest.mark.parametrize(("name", "effort"), [("n25_case1", 0.2), ("ft06", None)])
+def test_highs_spends_more_on_heuristics_for_slot_models_only(monkeypatch, name: str, effort: float | None) -> None:  # noqa: ANN001
+    """The heuristic effort is chosen by the model's structure: slot models (no activities) get
+    SLOT_HEURISTIC_EFFORT, interval models HiGHS's default (the option is not set)."""
+    import importlib
+
+    solve_module = importlib.import_module("schedc.backends.pyomo.solve")  # the package exports its solve()
+    assert solve_module.SLOT_HEURISTIC_EFFORT == 0.2
+    instance = nsplib(1) if name.startswith("n25") else imported("jsplib", "jsplib", "ft06.txt")
+    passed: list[dict[str, object]] = []
+    real = solve_module.solve_direct
+
+    def recording(store, time_limit, options, **kwargs):  # noqa: ANN001, ANN003, ANN202
+        passed.append(dict(options))
+        return real(store, time_limit, options, **kwargs)
+
+    monkeypatch.setattr(solve_module, "solve_direct", recording)
+    solved = milp.solve(instance, load_family(instance.family), milp.SolveOptions(time_limit=2, workers=1))
+    assert solved.objective is not None and passed
+    assert passed[0].get("mip_heuristic_effort") == effort
