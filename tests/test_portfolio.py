@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from schedc.backends import get_backend, portfolio
 from schedc.backends.base import SolveResult
 from schedc.cli import app
+from schedc.diagnostics import SchedcError
 from schedc.family import load_family
 from schedc.importers import import_paths
 from schedc.ir import Instance
@@ -211,8 +212,6 @@ def returns_its_start_and_process(*_args, start=None, **_kwargs) -> SolveResult:
 
 
 def refuses_the_model(*_args, **_kwargs) -> SolveResult:  # noqa: ANN002, ANN003
-    from schedc.diagnostics import SchedcError
-
     raise SchedcError.at("E503", "a stand-in refusal", hint="the hint survives the trip")
 
 
@@ -264,26 +263,19 @@ def test_the_milp_runs_in_a_worker_process_with_the_hint_and_the_trip_counted_as
     assert solved.build_seconds == pytest.approx(0.5)  # CP-SAT's stand-in's 0.5 s, not a sum with the MILP's
 
 
-def test_an_error_in_the_milp_worker_reaches_the_caller_unchanged_and_the_worker_serves_on(monkeypatch) -> None:  # noqa: ANN001, E501
-    from schedc.diagnostics import SchedcError
-
+@pytest.mark.parametrize(("stand_in", "error", "message"), [
+    # raised in the worker: the caller gets the same error, and the worker serves the next request
+    (refuses_the_model, SchedcError, r"E503.*a stand-in refusal(.|\n)*the hint survives the trip"),
+    # the worker dies: a clear error, and the next request starts a new worker
+    (dies, RuntimeError, r"MILP worker process ended without an answer \(exit code 3\)"),
+])
+def test_a_failed_milp_request_is_a_clear_error_and_the_next_one_is_served(monkeypatch, stand_in, error,  # noqa: ANN001
+                                                                         message: str) -> None:
     instance = jsplib("ft06")
     family = load_family(instance.family)
     monkeypatch.setattr(portfolio.cpsat, "solve", records_in_this_process({}, "cpsat"))
-    monkeypatch.setattr(portfolio.pyomo, "solve", refuses_the_model)
-    with pytest.raises(SchedcError, match=r"E503.*a stand-in refusal(.|\n)*the hint survives the trip"):
-        portfolio.solve(instance, family, portfolio.SolveOptions(time_limit=5, workers=2))
-    monkeypatch.setattr(portfolio.pyomo, "solve", returns_its_start_and_process)
-    _, mip = portfolio._side_by_side(instance, family, portfolio.SolveOptions(time_limit=5, workers=2), None, None)
-    assert mip.status == "feasible"
-
-
-def test_a_milp_worker_that_dies_is_a_clear_error_and_the_next_request_gets_a_new_one(monkeypatch) -> None:  # noqa: ANN001, E501
-    instance = jsplib("ft06")
-    family = load_family(instance.family)
-    monkeypatch.setattr(portfolio.cpsat, "solve", records_in_this_process({}, "cpsat"))
-    monkeypatch.setattr(portfolio.pyomo, "solve", dies)
-    with pytest.raises(RuntimeError, match=r"MILP worker process ended without an answer \(exit code 3\)"):
+    monkeypatch.setattr(portfolio.pyomo, "solve", stand_in)
+    with pytest.raises(error, match=message):
         portfolio.solve(instance, family, portfolio.SolveOptions(time_limit=5, workers=2))
     monkeypatch.setattr(portfolio.pyomo, "solve", returns_its_start_and_process)
     _, mip = portfolio._side_by_side(instance, family, portfolio.SolveOptions(time_limit=5, workers=2), None, None)
