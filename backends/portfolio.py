@@ -113,12 +113,7 @@ def _side_by_side(instance: Instance, family: Family, options: SolveOptions, pro
         if done.exception() is None and done.result().status in PROOF:
             stop_cp.set()
 
-    worker = _worker()
-    try:
-        number = worker.send(pyomo.solve, instance, family, options.time_limit, options.seed, start)
-    except BaseException:
-        _release(worker)  # nothing was sent: the worker is as good as before
-        raise
+    worker, number = _submit(pyomo.solve, instance, family, options.time_limit, options.seed, start)
     with ThreadPoolExecutor(max_workers=1) as pool:
         mip = pool.submit(worker.receive, number)
         mip.add_done_callback(settled)
@@ -133,7 +128,10 @@ def _side_by_side(instance: Instance, family: Family, options: SolveOptions, pro
         try:
             return [cp, mip.result()]
         finally:
-            _release(worker)
+            if mip.done():
+                _release(worker)
+            else:  # interrupted while waiting (Ctrl-C): its reply would reach the next request
+                worker.end()
 
 
 class MilpWorker:
@@ -172,7 +170,11 @@ class MilpWorker:
              seed: int, start: Solution | None) -> int:
         """Request ``run`` (``pyomo.solve``) on the instance; returns the request's number."""
         self._number += 1
-        self._requests.send((self._number, time.time(), run, instance, family, time_limit, seed, start))
+        try:
+            self._requests.send((self._number, time.time(), run, instance, family, time_limit, seed, start))
+        except OSError:  # gone since its last request: never to be reused (pickling errors leave it usable)
+            self.alive = False
+            raise
         return self._number
 
     def receive(self, number: int) -> SolveResult:
@@ -220,6 +222,20 @@ def _worker() -> MilpWorker:
             if worker.usable():
                 return worker
     return MilpWorker()
+
+
+def _submit(run: Callable[..., SolveResult], instance: Instance, family: Family, time_limit: float, seed: int,
+            start: Solution | None) -> tuple[MilpWorker, int]:
+    """A worker and the number of the request sent to it (see :meth:`MilpWorker.send`)."""
+    worker = _worker()
+    try:
+        return worker, worker.send(run, instance, family, time_limit, seed, start)
+    except OSError:  # the idle worker died since its last request (its pipe broke): a new one
+        worker = MilpWorker()
+        return worker, worker.send(run, instance, family, time_limit, seed, start)
+    except BaseException:
+        _release(worker)  # a request pickle could not carry: nothing was written, the worker is as before
+        raise
 
 
 def _release(worker: MilpWorker) -> None:

@@ -320,3 +320,16 @@ def test_a_forked_process_does_not_reuse_its_parents_milp_worker(monkeypatch) ->
     assert os.waitstatus_to_exitcode(status) == 0
     _, again = portfolio._side_by_side(instance, family, portfolio.SolveOptions(time_limit=5, workers=2), None, None)
     assert again.instance == mip.instance  # the parent's worker still serves the parent
+
+
+def test_an_idle_milp_worker_that_died_is_replaced(monkeypatch) -> None:  # noqa: ANN001
+    instance = jsplib("ft06")
+    family = load_family(instance.family)
+    monkeypatch.setattr(portfolio.cpsat, "solve", records_in_this_process({}, "cpsat"))
+    monkeypatch.setattr(portfolio.pyomo, "solve", returns_its_start_and_process)
+    _, first = portfolio._side_by_side(instance, family, portfolio.SolveOptions(time_limit=5, workers=2), None, None)
+    idle = portfolio._IDLE[-1]
+    idle._process.kill()
+    idle._process.wait()
+    _, second = portfolio._side_by_side(instance, family, portfolio.SolveOptions(time_limit=5, workers=2), None, None)
+    assert second.status == "feasible" and second.instance != first.instance
