@@ -15,8 +15,9 @@ would slow CP-SAT's build further). So the MILP is built and solved in a worker 
 the other core: the budget loses the longer of the two builds, not their sum. A worker is
 started on the first request of a process and kept for the next ones (one per request running
 at a time); its start (about 0.2 s) and each request's trip count as MILP building, and HiGHS
-gets what is left of the budget. When only one backend supports the instance it gets the whole
-budget and every worker. A ``start`` (``--hint``) goes to both: CP-SAT's solution hint, HiGHS's
+gets what is left of the budget. Without POSIX pipes (Windows) the MILP runs in a thread
+instead, and the budget loses the sum of the builds. When only one backend supports the instance
+it gets the whole budget and every worker. A ``start`` (``--hint``) goes to both: CP-SAT's solution hint, HiGHS's
 MIP start.
 
 What is stopped when: as soon as one backend *proves* its result — an optimal answer, or
@@ -71,6 +72,10 @@ def supporting(instance: Instance) -> list[str]:
     return [name for name, module in (("cpsat", cpsat), ("pyomo", pyomo)) if kinds <= module.SUPPORTED_KINDS]
 
 
+WORKER_PIPES = os.name == "posix"
+"""Whether the MILP can run in a worker process, whose pipes are passed as POSIX descriptors.
+Elsewhere (Windows) it runs in a thread of this process, and the two builds share the
+interpreter: the budget loses their sum."""
 PROOF = ("optimal", "infeasible")
 """The statuses that settle an instance: a backend reporting one stops the other."""
 
@@ -84,8 +89,10 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     if len(names) == 1:
         return _run(names[0], instance, family, options.time_limit, options.workers, options.seed, progress, start)
     began = time.perf_counter()
-    if options.workers >= 2:
+    if options.workers >= 2 and WORKER_PIPES:
         results, overlapping = _side_by_side(instance, family, options, progress, start), True
+    elif options.workers >= 2:
+        results, overlapping = _side_by_side_in_a_thread(instance, family, options, progress, start), False
     else:
         results, overlapping = _one_after_the_other(instance, family, options, progress, start), False
     # the wall time of the portfolio itself: a stopped run reports less than the budget
@@ -132,6 +139,30 @@ def _side_by_side(instance: Instance, family: Family, options: SolveOptions, pro
                 _release(worker)
             else:  # interrupted while waiting (Ctrl-C): its reply would reach the next request
                 worker.end()
+
+
+def _side_by_side_in_a_thread(instance: Instance, family: Family, options: SolveOptions,
+                              progress: Progress | None, start: Solution | None) -> list[SolveResult]:
+    """Without worker pipes: HiGHS in a thread (one core), CP-SAT here; a proof by one stops the other."""
+    stop_cp, stop_mip = threading.Event(), threading.Event()
+
+    def settled(done: Future[SolveResult]) -> None:  # runs in HiGHS's thread as soon as it returns
+        if done.exception() is None and done.result().status in PROOF:
+            stop_cp.set()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        mip = pool.submit(_run, "pyomo", instance, family, options.time_limit, 1, options.seed, None, start,
+                          stop_mip)
+        mip.add_done_callback(settled)
+        try:
+            cp = _run("cpsat", instance, family, options.time_limit, options.workers - 1, options.seed, progress,
+                      start, stop_cp)
+        except BaseException:
+            stop_mip.set()  # the error propagates; leaving the pool must not wait for HiGHS's budget
+            raise
+        if cp.status in PROOF:
+            stop_mip.set()
+        return [cp, mip.result()]
 
 
 class MilpWorker:
@@ -263,7 +294,8 @@ def _forget_inherited_workers() -> None:
 
 
 atexit.register(_end_idle_workers)
-os.register_at_fork(after_in_child=_forget_inherited_workers)
+if hasattr(os, "register_at_fork"):  # POSIX only, as the workers are
+    os.register_at_fork(after_in_child=_forget_inherited_workers)
 
 
 def _run(name: str, instance: Instance, family: Family, time_limit: float, workers: int, seed: int,

@@ -333,3 +333,18 @@ def test_an_idle_milp_worker_that_died_is_replaced(monkeypatch) -> None:  # noqa
     idle._process.wait()
     _, second = portfolio._side_by_side(instance, family, portfolio.SolveOptions(time_limit=5, workers=2), None, None)
     assert second.status == "feasible" and second.instance != first.instance
+
+
+def test_without_worker_pipes_the_milp_runs_in_a_thread_with_the_hint(monkeypatch) -> None:  # noqa: ANN001
+    """Where descriptors cannot be passed to a worker (Windows), both run in this process; the
+    builds then share the interpreter, and the budget loses their sum."""
+    instance = jsplib("ft06")
+    family = load_family(instance.family)
+    hint = get_backend("cpsat").solve(instance, family, get_backend("cpsat").SolveOptions(time_limit=2)).solution
+    received: dict[str, object] = {}
+    monkeypatch.setattr(portfolio, "WORKER_PIPES", False)
+    monkeypatch.setattr(portfolio.cpsat, "solve", records_in_this_process(received, "cpsat"))
+    monkeypatch.setattr(portfolio.pyomo, "solve", records_in_this_process(received, "pyomo"))
+    solved = portfolio.solve(instance, family, portfolio.SolveOptions(time_limit=2, workers=2), start=hint)
+    assert received == {"cpsat": hint, "pyomo": hint}
+    assert solved.build_seconds == pytest.approx(1.0)  # the two stand-ins' 0.5 s each
