@@ -12,7 +12,7 @@ from setuptools import setup
 
 #: Folders of their own outside ``schedc/`` (mapped in ``pyproject.toml``'s ``package-dir``).
 MAPPED = ["schedc.grammar", "schedc.specs", "schedc.templates", "schedc.backends", "schedc.backends.cpsat",
-          "schedc.backends.pyomo"]
+          "schedc.backends.pyomo", "schedc.backends.search"]
 
 
 def code_packages(root: Path = Path(__file__).resolve().parent / "schedc") -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 
 BACKENDS = {"cpsat": "schedc.backends.cpsat", "pyomo": "schedc.backends.pyomo", "auto": "schedc.backends.portfolio"}
 

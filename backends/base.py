@@ -15,10 +15,10 @@ from typing import Any, Literal
 
 import msgspec
 
-from schedc.diagnostics import SchedcError, Span
+from schedc.core.diagnostics import SchedcError, Span
+from schedc.core.solution import Solution
 from schedc.kinds import Constraint, kind_name
 from schedc.kinds.context import EvalContext
-from schedc.solution import Solution
 
 Status = Literal["optimal", "feasible", "infeasible", "unknown", "invalid"]
 
@@ -153,7 +153,7 @@ def stopping(stop: threading.Event | Callable[[], bool] | None, halt: Callable[[
 def better_start(ctx: EvalContext, own: Solution | None, start: Solution | None) -> Solution | None:
     """The better feasible one (by the evaluator's objective; ties: ``own``) of a model's own
     heuristic schedule ``own`` — verified when the model chose it — and a given ``start``."""
-    from schedc.evaluate import evaluate  # evaluate imports the kinds, whose encoders import this module
+    from schedc.verify.evaluate import evaluate  # evaluate imports the kinds, whose encoders import this module
 
     if start is None:
         return own

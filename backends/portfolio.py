@@ -50,9 +50,9 @@ import msgspec
 
 from schedc.backends import cpsat, milp_child, pyomo
 from schedc.backends.base import SolveResult, gap_pct
+from schedc.core.solution import Solution
 from schedc.ir import Family, Instance
 from schedc.kinds import kind_name
-from schedc.solution import Solution
 
 Progress = Callable[[int, float, float], None]
 SUPPORTED_KINDS = cpsat.SUPPORTED_KINDS | pyomo.SUPPORTED_KINDS

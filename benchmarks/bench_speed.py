@@ -35,8 +35,8 @@ FULL, ANSWERS = 1132, 14716
 
 def _slot_solution(verifier, rng: random.Random):  # type: ignore[no-untyped-def]
     """A real-size random assignment of an agent-slot family (see the module docstring)."""
+    from schedc.core.solution import Assignment, Solution
     from schedc.kinds import CountBounds
-    from schedc.solution import Assignment, Solution
 
     ctx = verifier.ctx
     cells = [(d, p) for d in range(ctx.days) for p in range(ctx.periods)]
@@ -58,10 +58,10 @@ def _slot_solution(verifier, rng: random.Random):  # type: ignore[no-untyped-def
 
 def _responses(out: Path, path: Path) -> int:
     """One answer per record (see the module docstring); the answers' text is written to ``path``."""
-    from schedc.api import load_instance
-    from schedc.family import load_family
-    from schedc.solution import Solution
-    from schedc.verify import Verifier
+    from schedc.core.solution import Solution
+    from schedc.lang.family import load_family
+    from schedc.pipeline.steps import load_instance
+    from schedc.verify.verifier import Verifier
 
     lines = []
     for line in (out / "dataset.jsonl").read_text(encoding="utf-8").splitlines():

@@ -25,14 +25,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from schedc.heuristics import serial_schedule  # noqa: E402
+from schedc.backends.search.heuristics import serial_schedule  # noqa: E402
 from schedc.importers import import_paths  # noqa: E402
 from schedc.importers.jobshop import _routes_to_ir  # noqa: E402
 from schedc.importers.solutions import read_inrc_solution, read_itc_solution  # noqa: E402
 from schedc.ir import Instance, Meta  # noqa: E402
-from schedc.parser import parse_instance_text  # noqa: E402
-from schedc.printer import print_instance  # noqa: E402
-from schedc.verify import Verifier  # noqa: E402
+from schedc.lang.parser import parse_instance_text  # noqa: E402
+from schedc.lang.printer import print_instance  # noqa: E402
+from schedc.verify.verifier import Verifier  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"
 DATA = SHARED if SHARED.exists() else ROOT / "tests" / "data"

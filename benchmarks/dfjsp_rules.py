@@ -64,9 +64,9 @@ def references(world: World, rollouts: list, rollout_seconds: float, cpsat_secon
 
     from schedc.backends.cpsat import solve
     from schedc.backends.cpsat.solve import SolveOptions
+    from schedc.backends.search.heuristics import schedule_end, serial_schedule
     from schedc.dynamic.spec import world_to_instance
-    from schedc.family import load_family
-    from schedc.heuristics import schedule_end, serial_schedule
+    from schedc.lang.family import load_family
 
     instance = world_to_instance(dataclasses.replace(world, objective="makespan"))
     began = time.perf_counter()

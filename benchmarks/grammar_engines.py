@@ -34,7 +34,7 @@ from lark.exceptions import LarkError  # noqa: E402
 
 from schedc.grammars import answer_spec, gbnf_grammar, json_schema, lark_grammar  # noqa: E402
 from schedc.importers import import_paths  # noqa: E402
-from schedc.verify import Verifier  # noqa: E402
+from schedc.verify.verifier import Verifier  # noqa: E402
 from tests.engines import (  # noqa: E402
     FAMILY_EXAMPLES,
     VARIANTS,
@@ -139,7 +139,7 @@ def largest(family: str) -> Any:
 
 def format_answer(check: Verifier) -> tuple[str, dict]:
     """A complete answer in the format (not necessarily feasible), as text and as the structured object."""
-    from schedc.answers import extract
+    from schedc.verify.answers import extract
     from tests.engines import _NUMBER_FIELDS
     from tests.test_grammars import format_only_schedule
 

@@ -24,9 +24,9 @@ import importlib  # noqa: E402
 
 from schedc.backends.pyomo.highs_direct import solve_direct  # noqa: E402
 from schedc.backends.pyomo.model import PyomoModel  # noqa: E402
-from schedc.family import load_family  # noqa: E402
 from schedc.importers import import_paths  # noqa: E402
 from schedc.ir import Instance  # noqa: E402
+from schedc.lang.family import load_family  # noqa: E402
 
 pyomo_solve = importlib.import_module("schedc.backends.pyomo.solve")  # the package re-exports a function `solve`
 

@@ -58,7 +58,7 @@ def translator() -> Callable[[Any], tuple[Any, int, int]]:
 def measure(instance: Any, translate: Callable[[Any], tuple[Any, int, int]]) -> tuple[float, float, float, int, int]:
     """(build wall s, translation wall s, total CPU s, rows, columns) of one build."""
     from schedc.backends.pyomo.model import PyomoModel
-    from schedc.family import load_family
+    from schedc.lang.family import load_family
 
     family = load_family(instance.family)
     wall, cpu = time.perf_counter(), time.process_time()
@@ -70,7 +70,7 @@ def measure(instance: Any, translate: Callable[[Any], tuple[Any, int, int]]) -> 
 
 def warm_up(translate: Callable[[Any], tuple[Any, int, int]]) -> None:
     """Pay every one-time import with a tiny model (ft06) before anything is timed."""
-    from schedc.api import load_instance
+    from schedc.pipeline.steps import load_instance
 
     measure(load_instance(ROOT / "examples" / "ft06.sched"), translate)
 
@@ -84,7 +84,7 @@ def main() -> None:
     args = parser.parse_args()
     sys.path.insert(0, str(args.code.resolve()))
     from schedc.backends.pyomo import model
-    from schedc.diagnostics import SchedcError
+    from schedc.core.diagnostics import SchedcError
     from schedc.importers import import_paths
 
     print(f"code: {Path(model.__file__).resolve().parent.parent.parent}")

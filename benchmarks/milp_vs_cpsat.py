@@ -22,8 +22,8 @@ sys.path.insert(0, str(ROOT))
 
 from schedc.backends import cpsat  # noqa: E402
 from schedc.backends import pyomo as milp  # noqa: E402
-from schedc.family import load_family  # noqa: E402
 from schedc.ir import Instance  # noqa: E402
+from schedc.lang.family import load_family  # noqa: E402
 from tests.test_cpsat import imported  # noqa: E402
 from tests.test_pyomo import SMALL_INSTANCES, keep_agents  # noqa: E402
 

@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT))
 
 from schedc.importers import import_paths  # noqa: E402
 from schedc.ir import from_json, to_json  # noqa: E402
-from schedc.parser import parse_instance_text  # noqa: E402
-from schedc.printer import print_instance  # noqa: E402
+from schedc.lang.parser import parse_instance_text  # noqa: E402
+from schedc.lang.printer import print_instance  # noqa: E402
 from tests.sources import source_files  # noqa: E402
 
 

@@ -22,15 +22,15 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+from schedc.api import load
 from schedc.backends.cpsat import SolveOptions, solve
-from schedc.family import load_family
 from schedc.generators import SdstParams, WtParams, sdst_instance, wt_instance
 from schedc.ir import Instance
 from schedc.kinds import PrecedenceLag, TimeWindow
 from schedc.kinds.measures import terms_of
 from schedc.kinds.same_sequence import SameSequence
 from schedc.kinds.setup_times import SetupTimes
-from schedc.library import load
+from schedc.lang.family import load_family
 
 ROOT = Path(__file__).resolve().parent.parent
 #: schedc measure → PyJobShop objective weight

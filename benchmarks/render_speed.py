@@ -33,9 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if not os.environ.get("SCHEDC_BENCH_INSTALLED"):  # a reference run imports the installed schedc, not this checkout
     sys.path.insert(0, str(ROOT))
 
-from schedc.family import load_family  # noqa: E402
 from schedc.importers import import_paths  # noqa: E402
 from schedc.ir import Instance  # noqa: E402
+from schedc.lang.family import load_family  # noqa: E402
 from schedc.render import VARIANTS, render  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"

@@ -23,12 +23,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from schedc import ctt_search  # noqa: E402
 from schedc.backends import cpsat, portfolio, pyomo  # noqa: E402
 from schedc.backends.base import SolveResult  # noqa: E402
-from schedc.family import load_family  # noqa: E402
+from schedc.backends.search import ctt_search  # noqa: E402
 from schedc.importers import import_paths  # noqa: E402
 from schedc.ir import Instance  # noqa: E402
+from schedc.lang.family import load_family  # noqa: E402
 
 FAMILIES = ("itc2007", "inrc2010", "nsplib")
 

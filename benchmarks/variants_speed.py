@@ -35,11 +35,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from schedc.api import load_instance  # noqa: E402
-from schedc.diagnostics import SchedcError  # noqa: E402
-from schedc.family import load_family  # noqa: E402
+from schedc.core.diagnostics import SchedcError  # noqa: E402
 from schedc.importers import import_paths  # noqa: E402
 from schedc.ir import Instance  # noqa: E402
+from schedc.lang.family import load_family  # noqa: E402
+from schedc.pipeline.steps import load_instance  # noqa: E402
 from schedc.variants.perturb import perturb  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"

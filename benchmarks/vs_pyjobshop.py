@@ -3,7 +3,7 @@
 Every JSPLib instance and every PSPLIB single-mode j60/j90/j120 instance of DATA_DIR (``--mm``
 adds the multi-mode j20/j30 ones), same time limit, same number of workers, one run each, the
 side that goes first alternating per instance. schedc's budget includes its local search (the
-tabu search of :mod:`schedc.tabu` runs inside ``--time-limit``). Prints per instance both
+tabu search of :mod:`schedc.backends.search.tabu` runs inside ``--time-limit``). Prints per instance both
 objectives and gaps to the best known value, then the mean gaps, the ratio schedc / PyJobShop
 (target ≤ 0.6 on JSPLib) and the difference in percentage points (target ≤ +0.25 on PSPLIB),
 and schedc's largest model-building time as a share of the budget, with its instance (target
@@ -27,9 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # also makes `benchmarks.pyjobshop_features` importable for --features
 
 from schedc.backends.cpsat import SolveOptions, solve  # noqa: E402
-from schedc.family import load_family  # noqa: E402
 from schedc.importers import import_paths  # noqa: E402
 from schedc.ir import Instance  # noqa: E402
+from schedc.lang.family import load_family  # noqa: E402
 
 
 def pyjobshop_jobshop(instance: Instance, time_limit: float, workers: int) -> float | None:

@@ -10,7 +10,7 @@ The Python API (guide: ``docs/api.md``)::
     report = schedc.check(instance, solved.answer)          # .feasible .objective .violations
     schema = schedc.grammar(instance, format="json-schema")
 
-The functions live in :mod:`schedc.library` and are imported on first use, so that
+The functions live in :mod:`schedc.api` and are imported on first use, so that
 ``import schedc`` stays cheap and every submodule can be imported on its own.
 
 ``schedc.render`` and ``schedc.grammar`` are also the names of subpackages (the renderings and
@@ -29,23 +29,23 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from schedc.diagnostics import SchedcError
+    from schedc.api import Prompt, Solved, check, grammar, load, render, solve
+    from schedc.core.diagnostics import SchedcError
     from schedc.ir import Instance
-    from schedc.library import Prompt, Solved, check, grammar, load, render, solve
-    from schedc.verify import CheckReport
+    from schedc.verify.verifier import CheckReport
 
 #: The top-level names and the modules they come from.
 _EXPORTS = {
-    "load": "schedc.library", "solve": "schedc.library", "render": "schedc.library", "check": "schedc.library",
-    "grammar": "schedc.library", "Prompt": "schedc.library", "Solved": "schedc.library",
-    "CheckReport": "schedc.verify", "Instance": "schedc.ir", "SchedcError": "schedc.diagnostics",
+    "load": "schedc.api", "solve": "schedc.api", "render": "schedc.api", "check": "schedc.api",
+    "grammar": "schedc.api", "Prompt": "schedc.api", "Solved": "schedc.api",
+    "CheckReport": "schedc.verify.verifier", "Instance": "schedc.ir", "SchedcError": "schedc.core.diagnostics",
 }
 __all__ = ["CheckReport", "Instance", "Prompt", "SchedcError", "Solved", "__version__", "check", "grammar", "load",
            "render", "solve"]
 
 
 def __getattr__(name: str) -> Any:
-    """Import the API's names, and submodules (``schedc.api``), on first use (PEP 562)."""
+    """Import the API's names, and submodules (``schedc.pipeline.steps``), on first use (PEP 562)."""
     import importlib
 
     module = _EXPORTS.get(name)
@@ -79,6 +79,12 @@ class _Package(_types.ModuleType):
 
 
 _sys.modules[__name__].__class__ = _Package
+
+# The module paths of the old flat layout (``schedc.parser``, ``schedc.evaluate``, …) still import,
+# with a deprecation warning, until the next release.
+from schedc.core import moved as _moved  # noqa: E402
+
+_moved.install()
 
 
 # Installed, `grammar/`, `specs/`, `templates/` and `backends/` are subpackages of schedc

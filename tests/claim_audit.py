@@ -25,11 +25,11 @@ from typing import Any
 
 import msgspec
 
-from schedc.evaluate import evaluate, make_context
+from schedc.core.solution import Assignment, Solution
 from schedc.ir import Family, Instance
 from schedc.kinds import kind_name
 from schedc.render import Rendering
-from schedc.solution import Assignment, Solution
+from schedc.verify.evaluate import evaluate, make_context
 
 COMMON = {"kind", "id", "hard", "weight", "active", "reason", "span"}
 WEEKENDS = {"SaturdaySunday": ("Saturday", 2), "FridaySaturdaySunday": ("Friday", 3),

@@ -25,14 +25,14 @@ from typing import Any
 
 import numpy as np
 
-from schedc.answers import AnswerFormat, extract
-from schedc.api import load_instance
 from schedc.backends.cpsat import SolveOptions, solve
-from schedc.family import load_family
 from schedc.grammars import AnswerSpec, IntRange, answer_spec, gbnf_grammar, json_schema, lark_grammar
 from schedc.ir import Family, Instance
+from schedc.lang.family import load_family
+from schedc.pipeline.steps import load_instance
 from schedc.render import display_names
-from schedc.verify import Verifier
+from schedc.verify.answers import AnswerFormat, extract
+from schedc.verify.verifier import Verifier
 
 ROOT = Path(__file__).resolve().parent.parent
 #: One instance of every family (the hand-written examples).

@@ -222,11 +222,11 @@ def test_missing_file_counts_cover_psplib_mm_sets_with_too_few_files() -> None:
 
 def _answers(built: Path) -> tuple[list[dict], dict[str, float]]:
     """Responses with known verdicts for model m: feasible, infeasible, unparseable; the rest missing."""
-    from schedc.api import load_instance
     from schedc.backends.cpsat import SolveOptions, solve
-    from schedc.family import load_family
-    from schedc.solution import Solution
-    from schedc.verify import Verifier
+    from schedc.core.solution import Solution
+    from schedc.lang.family import load_family
+    from schedc.pipeline.steps import load_instance
+    from schedc.verify.verifier import Verifier
 
     records = {json.loads(line)["id"]: json.loads(line) for line in (built / "dataset.jsonl").read_text().splitlines()}
     spec = built / records["jsplib/ft06/v1/s42"]["spec"]
@@ -304,10 +304,10 @@ def _assert_constraintbench_tables(data: dict, report: Path, n: int, known: dict
 
 def test_eval_pairs_an_ablation_folder_with_a_seed_study_folder(sources: Path, tmp_path: Path) -> None:
     """The paper's design: variants at seed 42 in one folder, the reseeded condition in another."""
-    from schedc.api import load_instance
-    from schedc.family import load_family
-    from schedc.solution import Solution
-    from schedc.verify import Verifier
+    from schedc.core.solution import Solution
+    from schedc.lang.family import load_family
+    from schedc.pipeline.steps import load_instance
+    from schedc.verify.verifier import Verifier
 
     ablation, seeds = tmp_path / "ablation", tmp_path / "seed"
     bench_build.build([sources], ablation, ["v1", "v2"], [42])
@@ -514,13 +514,13 @@ def test_validate_computes_references_where_none_exists(built: Path, sources: Pa
     tiers = {r["instance"]: r["difficulty"] for r in records if r["family"] == "nsplib"}
     assert [tiers[r["instance"]] for r in ranked] == ["easy", "medium", "hard"]
     # and bench eval judges NSPLib answers against them
-    from schedc.api import load_instance
-    from schedc.verify import Verifier
+    from schedc.pipeline.steps import load_instance
+    from schedc.verify.verifier import Verifier
 
     record = next(r for r in records if r["family"] == "nsplib" and r["variant"] == "v1")
     best = next(r for r in rows if r["instance"] == record["instance"])
     from schedc.backends.cpsat import SolveOptions, solve
-    from schedc.family import load_family
+    from schedc.lang.family import load_family
 
     instance = load_instance(bench / record["spec"])
     family = load_family(instance.family)
@@ -730,12 +730,12 @@ def _records(out: Path) -> list[dict]:
 
 
 def test_a_perturbed_build_holds_verified_variants_that_name_their_base(tmp_path: Path) -> None:
-    from schedc.api import load_instance
     from schedc.bench.derive import Derivation
-    from schedc.evaluate import evaluate as evaluate_solution
-    from schedc.evaluate import make_context
-    from schedc.family import load_family
+    from schedc.lang.family import load_family
+    from schedc.pipeline.steps import load_instance
     from schedc.variants import solve_instance
+    from schedc.verify.evaluate import evaluate as evaluate_solution
+    from schedc.verify.evaluate import make_context
 
     source = _ft06_source(tmp_path / "src")
     derivation = Derivation(mode="sat", count=3, seed=5, time_limit=5.0)
@@ -776,11 +776,11 @@ def test_a_perturbed_build_holds_verified_variants_that_name_their_base(tmp_path
 
 def test_a_tightened_build_accepts_the_optimum_and_rejects_a_worse_answer(tmp_path: Path) -> None:
     """End to end through ``bench eval``: makespan 55 is feasible under ⌊1.15 × 55⌋ = 63, makespan 65 is not."""
-    from schedc.api import load_instance
-    from schedc.family import load_family
-    from schedc.solution import Solution
+    from schedc.core.solution import Solution
+    from schedc.lang.family import load_family
+    from schedc.pipeline.steps import load_instance
     from schedc.variants import solve_instance
-    from schedc.verify import Verifier
+    from schedc.verify.verifier import Verifier
 
     out = tmp_path / "tight"
     _ok("build", _ft06_source(tmp_path / "src"), "-o", out, "--tighten", "1.15", "--variants", "v1")

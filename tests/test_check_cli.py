@@ -149,9 +149,9 @@ def test_json_report_carries_constraintbench_fields(tmp_path: Path) -> None:
 
 
 def test_failure_mode_mapping_is_documented_and_total() -> None:
-    from schedc import failure_modes
     from schedc.kinds import KINDS
-    from schedc.verify import COUNTED
+    from schedc.verify import failure_modes
+    from schedc.verify.verifier import COUNTED
 
     assert failure_modes.violation_category("nonrenewable_budget", 1) == "budget_threshold_near_miss"
     assert failure_modes.violation_category("nonrenewable_budget", 2) == "constraint_specific"

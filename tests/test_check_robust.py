@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from schedc.answers import AnswerFormat, extract
-from schedc.api import check_batch, decode_answer
 from schedc.cli import app
-from schedc.verify import CheckReport
+from schedc.pipeline.steps import check_batch, decode_answer
+from schedc.verify.answers import AnswerFormat, extract
+from schedc.verify.verifier import CheckReport
 from tests.test_extraction import ALL_EXAMPLES, EXAMPLES, valid_answer, verifier
 from tests.test_verify_fuzz import consistent
 

@@ -15,14 +15,14 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from schedc.api import load_instance
-from schedc.family import load_family
-from schedc.family_parser import parse_family_text
 from schedc.importers import import_paths
 from schedc.ir import Instance
-from schedc.parser import parse_instance_text
+from schedc.lang.family import load_family
+from schedc.lang.family_parser import parse_family_text
+from schedc.lang.parser import parse_instance_text
+from schedc.pipeline.steps import load_instance
 from schedc.render import VARIANTS, render
-from schedc.verify import Verifier
+from schedc.verify.verifier import Verifier
 from tests import claim_audit as audit
 from tests.conftest import ROOT
 from tests.sources import all_sources, source_id
@@ -217,7 +217,7 @@ def audit_rendering_with(instance: Instance, family: object, variant: str, searc
 
 def test_template_errors_name_the_family_spec(tmp_path: Path) -> None:
     (tmp_path / "workshop.sched").write_text(USER_FAMILY.replace("plan [", "plan [nonsense "), encoding="utf-8")
-    from schedc.diagnostics import SchedcError
+    from schedc.core.diagnostics import SchedcError
 
     with pytest.raises(SchedcError) as caught:
         family = parse_family_text((tmp_path / "workshop.sched").read_text(), file=str(tmp_path / "workshop.sched"))

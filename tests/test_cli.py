@@ -10,8 +10,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from schedc.api import load_instance
 from schedc.cli import app
+from schedc.pipeline.steps import load_instance
 from schedc.render import render
 from tests.conftest import DATA, ROOT
 

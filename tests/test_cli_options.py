@@ -18,12 +18,12 @@ from typer.testing import CliRunner
 from schedc import __version__
 from schedc.backends import BACKENDS
 from schedc.cli import app
-from schedc.cli_choices import Backend, Duplicates, GrammarFormat, Variant
+from schedc.cli.choices import Backend, Duplicates, GrammarFormat, Variant
 from schedc.grammars import FORMATS
 from schedc.importers import import_paths
-from schedc.printer import print_instance
+from schedc.lang.printer import print_instance
 from schedc.render.model import VARIANTS
-from schedc.verify import DUPLICATE_POLICIES
+from schedc.verify.verifier import DUPLICATE_POLICIES
 from tests.conftest import DATA, ROOT
 
 runner = CliRunner()

@@ -9,17 +9,17 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from schedc.api import load_instance
 from schedc.backends.cpsat import ENCODERS, SUPPORTED_KINDS, CpsatModel, SolveOptions, solve
 from schedc.backends.cpsat.solve import fixed_verdict
-from schedc.diagnostics import SchedcError
-from schedc.evaluate import evaluate, make_context
-from schedc.family import load_family
+from schedc.core.diagnostics import SchedcError
+from schedc.core.solution import Assignment, Solution
 from schedc.importers import import_paths
 from schedc.ir import Instance
 from schedc.kinds import KINDS, Constraint, UnaryNoOverlap, kind_name
-from schedc.solution import Assignment, Solution
-from schedc.verify import Verifier
+from schedc.lang.family import load_family
+from schedc.pipeline.steps import load_instance
+from schedc.verify.evaluate import evaluate, make_context
+from schedc.verify.verifier import Verifier
 from tests.conftest import DATA, ROOT
 from tests.test_kinds import complete_spec, random_solution  # noqa: F401  (fixture)
 
@@ -94,7 +94,7 @@ def test_an_unsupported_form_is_a_clear_error() -> None:
 
 
 def test_emitted_model_is_a_text_proto(tmp_path: Path) -> None:
-    from schedc.api import emit_cpsat
+    from schedc.pipeline.steps import emit_cpsat
 
     out = tmp_path / "ft06.pb.txt"
     emit_cpsat(ROOT / "examples" / "ft06.sched", out)

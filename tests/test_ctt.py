@@ -1,5 +1,5 @@
 """Room counting relaxation (backends/cpsat/ctt_period.py) and the timetable annealing
-(schedc/ctt_search.py), each checked against an independent computation:
+(backends/search/ctt_search.py), each checked against an independent computation:
 
 - the counting cost of a slot equals the least overflow of any room matching (brute force);
   the hard counting rows hold exactly when a matching into admissible rooms exists;
@@ -19,16 +19,16 @@ import msgspec
 import pytest
 from ortools.sat.python import cp_model
 
-from schedc import ctt_search
 from schedc.backends import cpsat
 from schedc.backends.cpsat import ctt_period
-from schedc.evaluate import evaluate
-from schedc.family import load_family
+from schedc.backends.search import ctt_search
+from schedc.core.solution import Assignment, Solution
 from schedc.importers import import_paths
 from schedc.importers.solutions import read_itc_solution
 from schedc.ir import Instance
 from schedc.kinds import CapacityOverflow, Stability
-from schedc.solution import Assignment, Solution
+from schedc.lang.family import load_family
+from schedc.verify.evaluate import evaluate
 from tests.conftest import DATA
 
 COMP01 = DATA / "itc2007" / "comp01.ctt"

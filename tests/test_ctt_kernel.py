@@ -1,4 +1,4 @@
-"""The compiled annealing kernel (schedc/ctt_kernel.py) against its plain-Python self and the evaluator:
+"""The compiled annealing kernel (backends/search/ctt_kernel.py) against its plain-Python self and the evaluator:
 
 - with an iteration budget, the compiled kernel and the same functions run uncompiled
   (``NUMBA_DISABLE_JIT=1``, in a subprocess: numba decides at import) give identical
@@ -20,13 +20,13 @@ import time
 import numpy as np
 import pytest
 
-from schedc import ctt_kernel, ctt_search
 from schedc.backends.cpsat import ctt_period
-from schedc.evaluate import evaluate
-from schedc.family import load_family
+from schedc.backends.search import ctt_kernel, ctt_search
+from schedc.core.solution import Solution
 from schedc.importers import import_paths
 from schedc.ir import Instance
-from schedc.solution import Solution
+from schedc.lang.family import load_family
+from schedc.verify.evaluate import evaluate
 from tests.conftest import DATA, ROOT
 
 COMP01 = DATA / "itc2007" / "comp01.ctt"

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from schedc.diagnostics import SchedcError
-from schedc.family_parser import parse_family_text
+from schedc.core.diagnostics import SchedcError
 from schedc.importers import import_paths
-from schedc.parser import parse_instance_text
+from schedc.lang.family_parser import parse_family_text
+from schedc.lang.parser import parse_instance_text
 
 JOBSHOP = """\
 instance t family jobshop

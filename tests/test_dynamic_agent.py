@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from schedc.bench.run import Settings
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.dynamic.agent import AgentConfig, count_violations, run_episode
 from schedc.dynamic.agent_llm import LlmOptions
 from schedc.dynamic.api import generate_dir, load_world, rollout_answer
@@ -278,7 +278,7 @@ def test_cli_writes_a_checkable_answer_and_transcript(world: World, tmp_path: Pa
     assert len(lines) == record["decisions"] and all(len(r["messages"]) == 3 for r in lines)
     assert answer.read_text() == rollout_answer(world, simulate(world, RULE))
     from schedc.dynamic.spec import world_to_instance
-    from schedc.printer import print_instance
+    from schedc.lang.printer import print_instance
 
     sched = tmp_path / "shop.sched"
     sched.write_text(print_instance(world_to_instance(world)))
@@ -290,7 +290,7 @@ def test_cli_writes_a_checkable_answer_and_transcript(world: World, tmp_path: Pa
 
 
 def test_cli_choices_are_the_registries() -> None:
-    from schedc.cli_dynamic import Level, Mode, ObsFormat, PromptVariant
+    from schedc.cli.dynamic import Level, Mode, ObsFormat, PromptVariant
     from schedc.dynamic.agent_obs import FORMATS, LEVELS
     from schedc.dynamic.agent_prompts import MODES, VARIANTS
 

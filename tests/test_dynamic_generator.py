@@ -8,7 +8,7 @@ import msgspec
 import numpy as np
 import pytest
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.dynamic.config import ConfigPoint, expand, grid_size, load_config, parse_config
 from schedc.dynamic.generator import build_world, draft, generate, warp
 from schedc.dynamic.metrics import compute_metrics, error_vector, metrics_from_arrays

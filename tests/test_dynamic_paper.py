@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks.dfjsp_grid import point_of
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.dynamic.calibrate import calibrate
 from schedc.dynamic.config import TargetPoint, parse_config
 from schedc.dynamic.generator import draft

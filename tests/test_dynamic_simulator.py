@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 
 from benchmarks.dfjsp_grid import point_of
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
+from schedc.core.solution import Solution
 from schedc.dynamic.env import DfjspEnv
 from schedc.dynamic.generator import generate
 from schedc.dynamic.rules import (
@@ -33,7 +34,6 @@ from schedc.dynamic.rules import (
 )
 from schedc.dynamic.simulator import Simulator
 from schedc.dynamic.world import Event, Job, Machine, Operation, Outage, World
-from schedc.solution import Solution
 
 # ----------------------------------------------------------------------------- worlds
 
@@ -187,8 +187,8 @@ def test_schedc_evaluator_accepts_every_rollout() -> None:
     if importlib.util.find_spec("schedc.dynamic.spec") is None:
         pytest.skip("schedc.dynamic.spec (world_to_instance) not available yet")
     from schedc.dynamic.spec import world_to_instance
-    from schedc.evaluate import evaluate, make_context
-    from schedc.family import load_family
+    from schedc.lang.family import load_family
+    from schedc.verify.evaluate import evaluate, make_context
 
     for world in WORLDS:
         instance = world_to_instance(world)

@@ -10,19 +10,19 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from schedc.api import load_instance
 from schedc.backends.cpsat import solve as cpsat_solve
 from schedc.backends.cpsat.solve import SolveOptions
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.dynamic.api import load_world, world_json
 from schedc.dynamic.rules import best_rule, simulate
 from schedc.dynamic.spec import instance_to_world, world_to_instance
 from schedc.dynamic.world import Event, Job, Machine, Operation, Outage, World
-from schedc.evaluate import evaluate, make_context
-from schedc.family import load_family
 from schedc.ir import equal_ignoring_spans
-from schedc.parser import parse_instance_text
-from schedc.printer import print_instance
+from schedc.lang.family import load_family
+from schedc.lang.parser import parse_instance_text
+from schedc.lang.printer import print_instance
+from schedc.pipeline.steps import load_instance
+from schedc.verify.evaluate import evaluate, make_context
 from tests.conftest import ROOT
 
 EXAMPLE = ROOT / "examples" / "dfjsp_small.sched"

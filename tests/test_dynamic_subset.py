@@ -181,7 +181,7 @@ def test_subset_on_dask_matches_local(pool: Path, tmp_path: Path, cluster: str) 
 def test_dataset_configurations() -> None:
     import tomllib
 
-    from schedc.diagnostics import SchedcError
+    from schedc.core.diagnostics import SchedcError
     from schedc.dynamic.config import grid_size, load_config
 
     folder = ROOT / "examples" / "dfjsp"

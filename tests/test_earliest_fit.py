@@ -1,4 +1,4 @@
-"""The serial heuristic's resource search (schedc.heuristics._earliest_fit) against brute force."""
+"""The serial heuristic's resource search (schedc.backends.search.heuristics._earliest_fit) against brute force."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from schedc.heuristics import BusySpans, _earliest_fit, _fit
+from schedc.backends.search.heuristics import BusySpans, _earliest_fit, _fit
 from schedc.ir import Mode, Use
 
 
@@ -37,7 +37,7 @@ def test_earliest_fit_is_the_first_start_with_room(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(2))
 def test_busy_spans_of_an_exclusive_resource_agree_with_its_profile(seed: int) -> None:
     """A resource every use occupies whole (a unary machine) is searched by its busy spans
-    (schedc.heuristics.BusySpans) instead of a profile: same first start, also mixed with a
+    (schedc.backends.search.heuristics.BusySpans) instead of a profile: same first start, also mixed with a
     profiled resource in one mode, and with overlapping and touching blocks merged."""
     rng = random.Random(seed)
     for _ in range(200):

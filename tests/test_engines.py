@@ -15,8 +15,8 @@ import importlib.util
 import jsonschema
 import pytest
 
-from schedc.api import load_instance
 from schedc.grammars import answer_spec, gbnf_grammar, lark_grammar
+from schedc.pipeline.steps import load_instance
 from tests.engines import (
     FAMILY_EXAMPLES,
     ROOT,

@@ -22,12 +22,12 @@ from typing import Any
 
 import pytest
 
-from schedc.api import load_instance
-from schedc.evaluate import evaluate
-from schedc.family import load_family
+from schedc.core.solution import Assignment, Solution
 from schedc.kinds.precedence_lag import PrecedenceLag
-from schedc.solution import Assignment, Solution
-from schedc.verify import CheckReport, Verifier, format_report
+from schedc.lang.family import load_family
+from schedc.pipeline.steps import load_instance
+from schedc.verify.evaluate import evaluate
+from schedc.verify.verifier import CheckReport, Verifier, format_report
 from tests.conftest import ROOT
 
 EXAMPLES = ROOT / "examples"

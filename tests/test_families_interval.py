@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 import schedc
-from schedc.api import load_instance
 from schedc.backends import cpsat
 from schedc.backends import pyomo as milp
-from schedc.family import builtin_family_names, load_family
-from schedc.verify import Verifier
+from schedc.lang.family import builtin_family_names, load_family
+from schedc.pipeline.steps import load_instance
+from schedc.verify.verifier import Verifier
 from tests.conftest import ROOT
 
 #: family → (example, its optimum, worked out by hand and confirmed by both backends)

@@ -15,11 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from schedc.api import format_text
 from schedc.cli import app
-from schedc.comments import split_comments
 from schedc.ir import equal_ignoring_spans
-from schedc.parser import parse_file, parse_instance_text
+from schedc.lang.comments import split_comments
+from schedc.lang.parser import parse_file, parse_instance_text
+from schedc.pipeline.steps import format_text
 from tests.conftest import ROOT
 from tests.test_extraction import ALL_EXAMPLES
 

@@ -1,6 +1,6 @@
 """Property tests of the parser and the printer on mutated and arbitrary texts.
 
-Whatever the input, :func:`schedc.parser.parse_instance_text` either returns an instance or
+Whatever the input, :func:`schedc.lang.parser.parse_instance_text` either returns an instance or
 raises :class:`SchedcError` — never another exception. Every mutant that parses is printed,
 and the printed text must parse again and be a fixed point of the printer.
 
@@ -18,11 +18,11 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.importers import import_paths
 from schedc.kinds import KINDS
-from schedc.parser import parse_instance_text
-from schedc.printer import print_instance
+from schedc.lang.parser import parse_instance_text
+from schedc.lang.printer import print_instance
 from tests.conftest import DATA, ROOT, SHARED
 
 # seed name -> (format, source file, nsplib case file), each found by name under <root>/<format folder>

@@ -21,10 +21,8 @@ import pytest
 from lark import Lark
 from lark.exceptions import LarkError
 
-from schedc.answers import AnswerFormat, extract
-from schedc.api import load_instance
 from schedc.backends.cpsat import SolveOptions, solve
-from schedc.family import load_family
+from schedc.core.solution import Assignment, Solution
 from schedc.grammars import (
     FORMATS,
     IntRange,
@@ -38,8 +36,10 @@ from schedc.grammars import (
 )
 from schedc.importers import import_paths
 from schedc.ir import Activity, Family, Instance, Mode, Objective, Resource, Use
-from schedc.solution import Assignment, Solution
-from schedc.verify import Verifier
+from schedc.lang.family import load_family
+from schedc.pipeline.steps import load_instance
+from schedc.verify.answers import AnswerFormat, extract
+from schedc.verify.verifier import Verifier
 from tests.conftest import DATA, ROOT
 
 EXAMPLES = sorted(p.stem for p in (ROOT / "examples").glob("*.sched"))

@@ -20,11 +20,11 @@ import pytest
 from backends.pyomo.pausable import work_time
 from schedc.backends.cpsat.solve import fixed_verdict as cpsat_verdict
 from schedc.backends.pyomo import fixed_verdict as pyomo_verdict
-from schedc.evaluate import evaluate, make_context, tally
+from schedc.core.solution import Solution
 from schedc.ir import Instance
 from schedc.kinds.measures import MEASURES
 from schedc.kinds.timing import stretched_end
-from schedc.solution import Solution
+from schedc.verify.evaluate import evaluate, make_context, tally
 from tests.test_interval_kinds import family_of, folder, shop, solve, table  # noqa: F401  (fixture)
 
 

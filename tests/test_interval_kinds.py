@@ -16,15 +16,15 @@ from pathlib import Path
 import pytest
 
 from schedc.backends.base import SolveResult
-from schedc.diagnostics import SchedcError
-from schedc.evaluate import evaluate, make_context
-from schedc.family import load_family
+from schedc.core.diagnostics import SchedcError
+from schedc.core.solution import Solution
 from schedc.ir import Family, Instance
 from schedc.kinds.measures import MEASURES
-from schedc.parser import parse_instance_text
-from schedc.printer import print_instance
-from schedc.solution import Solution
-from schedc.verify import Verifier
+from schedc.lang.family import load_family
+from schedc.lang.parser import parse_instance_text
+from schedc.lang.printer import print_instance
+from schedc.verify.evaluate import evaluate, make_context
+from schedc.verify.verifier import Verifier
 
 LAB = """family lab {
   title "Interval lab: every measure"

@@ -17,16 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from schedc.api import load_instance
-from schedc.diagnostics import SchedcError
-from schedc.evaluate import Evaluation, evaluate, make_context
-from schedc.family import load_family
+from schedc.core.diagnostics import SchedcError
+from schedc.core.solution import Assignment, Solution
 from schedc.importers.inrc2010 import complete_weekend_table
 from schedc.ir import Family, Instance
 from schedc.kinds import ANY_STRUCTURE_KINDS, INTERVAL_KINDS, KINDS, SLOT_KINDS, kind_name
 from schedc.kinds.context import EvalContext, Violation
-from schedc.parser import parse_instance_text
-from schedc.solution import Assignment, Solution
+from schedc.lang.family import load_family
+from schedc.lang.parser import parse_instance_text
+from schedc.pipeline.steps import load_instance
+from schedc.verify.evaluate import Evaluation, evaluate, make_context
 
 # ============================================================================ helpers
 

@@ -21,14 +21,14 @@ from typing import Any
 
 import pytest
 
-from schedc.api import load_instance
 from schedc.backends.cpsat import solve as cpsat_solve
 from schedc.backends.cpsat.solve import SolveOptions as CpsatOptions
 from schedc.backends.pyomo.linear import LinExpr, Matrices, Row, Var, quicksum
 from schedc.backends.pyomo.model import PyomoModel
-from schedc.family import load_family
 from schedc.importers import import_paths
 from schedc.ir import Family, Instance
+from schedc.lang.family import load_family
+from schedc.pipeline.steps import load_instance
 from tests.conftest import DATA, ROOT
 from tests.test_kinds import Spec, complete_spec  # noqa: F401  (fixture)
 
@@ -130,8 +130,8 @@ def test_the_arithmetic_follows_pyomos_semantics() -> None:
 
 def test_the_default_path_never_imports_pyomo() -> None:
     code = ("import sys\n"
-            "from schedc.api import load_instance\n"
-            "from schedc.family import load_family\n"
+            "from schedc.pipeline.steps import load_instance\n"
+            "from schedc.lang.family import load_family\n"
             "from schedc.backends import pyomo as milp\n"
             f"inst = load_instance({str(ROOT / 'examples' / 'ft06.sched')!r})\n"
             "r = milp.solve(inst, load_family(inst.family), milp.SolveOptions(time_limit=10, workers=1))\n"

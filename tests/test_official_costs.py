@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from schedc.evaluate import evaluate, make_context
+from schedc.core.solution import Assignment, Solution
 from schedc.importers import import_paths
 from schedc.importers.solutions import read_inrc_solution, read_itc_solution
-from schedc.solution import Assignment, Solution
-from schedc.verify import Verifier
+from schedc.verify.evaluate import evaluate, make_context
+from schedc.verify.verifier import Verifier
 from tests.conftest import DATA, SHARED
 
 ITC_COMPONENTS = {"room_capacity": "RoomCapacity", "min_working_days": "MinWorkingDays",

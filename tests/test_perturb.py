@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from schedc.api import load_instance
 from schedc.cli import app
-from schedc.family import load_family
+from schedc.lang.family import load_family
+from schedc.pipeline.steps import load_instance
 from schedc.render import render
 from schedc.variants import solve_instance
 from schedc.variants.perturb import perturb
@@ -134,7 +134,7 @@ def test_the_cli_writes_variants_and_rejects_a_bad_mode(tmp_path: Path) -> None:
 def test_twenty_sat_variants_stay_feasible_and_are_verified(name: str, tmp_path: Path) -> None:
     """Each variant is checked by the verifier against the written certificate (an answer text, as
     `schedc check` reads it); every tenth is re-solved independently (the solves are the cost)."""
-    from schedc.verify import Verifier
+    from schedc.verify.verifier import Verifier
 
     instance, family = base(name)
     manifest = perturb(instance, family, tmp_path, "sat", count=20, seed=1, time_limit=1.0)
@@ -174,8 +174,8 @@ def test_sat_changes_keep_the_certificate_feasible() -> None:
     """The operators' proposals are filtered by the certificate: every accepted change keeps it feasible."""
     import random
 
-    from schedc.evaluate import evaluate, make_context
     from schedc.variants.sat import sat_variant
+    from schedc.verify.evaluate import evaluate, make_context
 
     instance, family = base("ft06")
     certificate = solve_instance(instance, family, time_limit=1.0).solution

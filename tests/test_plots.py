@@ -17,12 +17,13 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from schedc.api import load_instance
-from schedc.diagnostics import SchedcError
+from schedc.backends.search.heuristics import serial_schedule
+from schedc.core.diagnostics import SchedcError
+from schedc.core.solution import Solution
 from schedc.dynamic.world import Event, Job, Machine, Operation, Outage, World
-from schedc.heuristics import serial_schedule
 from schedc.ir import Instance
 from schedc.kinds import Constraint
+from schedc.pipeline.steps import load_instance
 from schedc.plotting import (
     DowntimeRow,
     GanttRow,
@@ -36,8 +37,7 @@ from schedc.plotting import (
     plot_metric_curves,
     solution_from_answer,
 )
-from schedc.solution import Solution
-from schedc.verify import Verifier
+from schedc.verify.verifier import Verifier
 from tests.conftest import ROOT
 
 EXAMPLES = ROOT / "examples"
@@ -339,10 +339,10 @@ from matplotlib.image import imread  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
-from schedc.family import load_family  # noqa: E402
-from schedc.parser import parse_instance_text  # noqa: E402
+from schedc.core.solution import Assignment  # noqa: E402
+from schedc.lang.family import load_family  # noqa: E402
+from schedc.lang.parser import parse_instance_text  # noqa: E402
 from schedc.plotting import gantt_figure, job_gantt_figure, plot_slots, roster_figure, timetable_figure  # noqa: E402
-from schedc.solution import Assignment  # noqa: E402
 
 
 def texts_by_gid(fig) -> dict[str, object]:
@@ -365,7 +365,7 @@ def roster_solution(extra: tuple[Assignment, ...] = (Assignment(agent="N1", day=
 
 
 def test_the_roster_without_the_extra_shift_is_feasible() -> None:
-    from schedc.evaluate import evaluate, make_context
+    from schedc.verify.evaluate import evaluate, make_context
 
     assert evaluate(make_context(example("nsplib_small")), roster_solution(())).violations == ()
 

@@ -12,11 +12,11 @@ from typer.testing import CliRunner
 from schedc.backends import get_backend, portfolio
 from schedc.backends.base import SolveResult
 from schedc.cli import app
-from schedc.diagnostics import SchedcError
-from schedc.family import load_family
+from schedc.core.diagnostics import SchedcError
 from schedc.importers import import_paths
 from schedc.ir import Instance
-from schedc.verify import Verifier
+from schedc.lang.family import load_family
+from schedc.verify.verifier import Verifier
 from tests.conftest import DATA, ROOT
 
 
@@ -124,7 +124,7 @@ def test_highs_starts_from_the_hint() -> None:
     la11's MILP has 950 order binaries and a weak LP bound; the hint is CP-SAT's optimum 1222."""
     from schedc.backends.pyomo.model import PyomoModel
     from schedc.backends.pyomo.solve import SolveOptions, Warm, extract_solution, run
-    from schedc.evaluate import evaluate
+    from schedc.verify.evaluate import evaluate
 
     instance = portfolio_case("la11")
     family = load_family(instance.family)
@@ -143,7 +143,7 @@ def test_cli_pyomo_with_a_hint_returns_a_verified_answer_no_worse(tmp_path) -> N
     solved = get_backend("cpsat").solve(instance, load_family(instance.family))
     answer.write_text(Verifier(instance).write(solved.solution), encoding="utf-8")
     spec = tmp_path / "la11.sched"
-    from schedc.printer import print_instance
+    from schedc.lang.printer import print_instance
 
     spec.write_text(print_instance(instance), encoding="utf-8")
     run = CliRunner().invoke(app, ["solve", str(spec), "--backend", "pyomo", "--time-limit", "1", "--workers", "1",
@@ -178,8 +178,8 @@ def test_a_highs_proof_stops_cpsat(monkeypatch) -> None:  # noqa: ANN001
 
 
 def test_tabu_search_ends_when_asked() -> None:
-    from schedc.heuristics import serial_schedule
-    from schedc.tabu import improve_jobshop
+    from schedc.backends.search.heuristics import serial_schedule
+    from schedc.backends.search.tabu import improve_jobshop
 
     instance = portfolio_case("la11")
     asked = []

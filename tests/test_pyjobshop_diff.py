@@ -33,8 +33,8 @@ from __future__ import annotations
 import pytest
 
 import schedc
-from schedc.solution import Solution
-from schedc.verify import Verifier
+from schedc.core.solution import Solution
+from schedc.verify.verifier import Verifier
 from tests.pyjobshop_cases import (
     EXTRA_FROM,
     PYJOBSHOP_MEASURES,

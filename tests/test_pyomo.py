@@ -13,13 +13,11 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
-from schedc.api import emit_milp, load_instance
 from schedc.backends import cpsat, get_backend
 from schedc.backends import pyomo as milp
 from schedc.cli import app
-from schedc.diagnostics import SchedcError
-from schedc.evaluate import evaluate, make_context
-from schedc.family import load_family
+from schedc.core.diagnostics import SchedcError
+from schedc.core.solution import Solution
 from schedc.importers import import_paths
 from schedc.ir import Family, Instance
 from schedc.kinds import (
@@ -37,8 +35,10 @@ from schedc.kinds import (
     kind_name,
 )
 from schedc.kinds.timing import Downtime
-from schedc.solution import Solution
-from schedc.verify import Verifier
+from schedc.lang.family import load_family
+from schedc.pipeline.steps import emit_milp, load_instance
+from schedc.verify.evaluate import evaluate, make_context
+from schedc.verify.verifier import Verifier
 from tests.conftest import DATA, ROOT
 from tests.test_cpsat import REAL_CASES, agreement_cases, imported, relaxed
 from tests.test_kinds import Spec, complete_spec, random_solution  # noqa: F401  (fixture)

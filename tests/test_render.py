@@ -25,22 +25,22 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
-from schedc.api import load_instance
 from schedc.backends.cpsat import SolveOptions, solve
 from schedc.cli import app
-from schedc.diagnostics import SchedcError
-from schedc.family import builtin_family_names, load_family
+from schedc.core.diagnostics import SchedcError
 from schedc.importers import import_paths
 from schedc.ir import Family, Instance
 from schedc.kinds import KINDS, PrecedenceLag
+from schedc.lang.family import builtin_family_names, load_family
+from schedc.lang.resources import data_dir
+from schedc.pipeline.steps import load_instance
 from schedc.render import VARIANTS, Rendering, display_names, engine, facts, printed_numbers, render
 from schedc.render.facts import CONSTRAINT_FACTS
 from schedc.render.model import stream
 from schedc.render.slot import day_number
 from schedc.render.templates import TemplateSet
 from schedc.render.themes import Domain, attribute_role, display_name, draw, load_domains
-from schedc.resources import data_dir
-from schedc.verify import Verifier
+from schedc.verify.verifier import Verifier
 from tests.conftest import ROOT
 from tests.sources import all_sources, source_id
 
@@ -439,7 +439,7 @@ def test_response_formats_use_the_rendering_names() -> None:
 
 DUMP = """
 import json, sys
-from schedc.api import load_instance
+from schedc.pipeline.steps import load_instance
 from schedc.render import render, VARIANTS
 for path in sys.argv[1:]:
     for v in VARIANTS:

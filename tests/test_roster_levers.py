@@ -6,7 +6,6 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from schedc.api import load_instance
 from schedc.backends.cpsat import CpsatModel, SolveOptions, solve
 from schedc.backends.cpsat.roster_lns import improve_roster
 from schedc.backends.cpsat.roster_start import (
@@ -16,11 +15,12 @@ from schedc.backends.cpsat.roster_start import (
     is_roster,
     roster_parameters,
 )
-from schedc.evaluate import evaluate, make_context
-from schedc.family import load_family
 from schedc.importers import import_paths
 from schedc.ir import Instance
 from schedc.kinds import Constraint, Coverage
+from schedc.lang.family import load_family
+from schedc.pipeline.steps import load_instance
+from schedc.verify.evaluate import evaluate, make_context
 from tests.conftest import DATA, ROOT
 
 

@@ -10,8 +10,8 @@ import pytest
 
 from schedc.importers import import_paths
 from schedc.ir import Instance, equal_ignoring_spans, from_json, to_json
-from schedc.parser import parse_instance_text
-from schedc.printer import print_instance
+from schedc.lang.parser import parse_instance_text
+from schedc.lang.printer import print_instance
 from tests.sources import all_sources, source_id
 
 SOURCES = all_sources()
@@ -44,7 +44,7 @@ def test_examples_parse_and_format_idempotently() -> None:
     examples = sorted((ROOT / "examples").glob("*.sched"))
     assert len(examples) >= 7
     for path in examples:
-        from schedc.api import format_text
+        from schedc.pipeline.steps import format_text
 
         text = path.read_text()
         once = format_text(text, str(path), [path.parent])

@@ -21,7 +21,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from schedc.api import load_instance
 from schedc.backends.cpsat import SolveOptions, solve
 from schedc.bench import run as run_module
 from schedc.bench.decoding import Options, request_body, strict_problems, strict_schema
@@ -29,12 +28,13 @@ from schedc.bench.evaluate import check_group
 from schedc.bench.retry import Backoff, retry_after
 from schedc.bench.run import Settings, run
 from schedc.cli import app
-from schedc.diagnostics import SchedcError
-from schedc.family import load_family
+from schedc.core.diagnostics import SchedcError
 from schedc.grammars import answer_spec, answer_text, gbnf_grammar, json_schema, lark_grammar
 from schedc.importers import import_paths
+from schedc.lang.family import load_family
+from schedc.pipeline.steps import load_instance
 from schedc.render import render
-from schedc.verify import Verifier
+from schedc.verify.verifier import Verifier
 from tests.conftest import DATA, ROOT
 from tests.fake_server import FAULTS, FakeServer, answer_of
 
@@ -159,7 +159,7 @@ def test_retry_after_parsing_and_jittered_backoff() -> None:
 
 
 def _cli(out: Path, url: str, *extra: str) -> subprocess.Popen[str]:
-    args = [sys.executable, "-m", "schedc.cli", "bench", "run", str(out), "--endpoint", url, "--model", MODEL,
+    args = [sys.executable, "-m", "schedc", "bench", "run", str(out), "--endpoint", url, "--model", MODEL,
             "--backoff", "0.001", "--timeout", "5", *extra]
     return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=ROOT)

@@ -10,17 +10,17 @@ import random
 import msgspec
 import pytest
 
-from schedc.api import load_instance
 from schedc.backends import get_backend
 from schedc.backends.base import SolveResult
-from schedc.diagnostics import SchedcError
-from schedc.evaluate import evaluate, make_context
-from schedc.family import load_family
+from schedc.core.diagnostics import SchedcError
+from schedc.core.solution import Solution
 from schedc.ir import Instance
 from schedc.kinds import SameSequence
 from schedc.kinds.context import View
-from schedc.parser import parse_instance_text
-from schedc.solution import Solution
+from schedc.lang.family import load_family
+from schedc.lang.parser import parse_instance_text
+from schedc.pipeline.steps import load_instance
+from schedc.verify.evaluate import evaluate, make_context
 from tests.conftest import ROOT
 
 

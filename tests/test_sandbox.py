@@ -13,7 +13,7 @@ import pytest
 
 from schedc.bench import sandbox
 from schedc.bench.sandbox import Limits, run_program
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 
 needs_isolation = pytest.mark.skipif(sandbox.isolation()[0] is None,
                                      reason=f"no network namespace here: {sandbox.isolation()[1]}")
@@ -152,7 +152,7 @@ def test_solver_code_build_and_eval(tmp_path: Path) -> None:
     from schedc.bench.build import build
     from schedc.bench.evaluate import evaluate
     from schedc.bench.solver_code import instruction
-    from schedc.verify import Verifier
+    from schedc.verify.verifier import Verifier
     from tests.test_bench import _copy_sources
 
     sources = _copy_sources(tmp_path / "src")
@@ -164,9 +164,9 @@ def test_solver_code_build_and_eval(tmp_path: Path) -> None:
     assert ft06["response_format"] in ft06["prompt"]  # the same instance text and answer format as text mode
     assert json.loads((out / "manifest.json").read_text())["answer_mode"] == "solver-code"
 
-    from schedc.api import load_instance
     from schedc.backends.cpsat import SolveOptions, solve
-    from schedc.family import load_family
+    from schedc.lang.family import load_family
+    from schedc.pipeline.steps import load_instance
 
     instance = load_instance(out / ft06["spec"])
     family = load_family(instance.family)

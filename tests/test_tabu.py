@@ -1,4 +1,4 @@
-"""N5 tabu search on the disjunctive graph (schedc.tabu): its moves, its estimate, its schedules.
+"""N5 tabu search on the disjunctive graph (schedc.backends.search.tabu): its moves, its estimate, its schedules.
 
 Independent references: exhaustive enumeration of every machine order of small job shops (the
 true optimum), the evaluator (feasibility and makespan of every schedule it returns), and a
@@ -14,14 +14,22 @@ import random
 import msgspec
 import pytest
 
-from schedc.evaluate import evaluate, make_context
-from schedc.heuristics import serial_schedule
+from schedc.backends.search.heuristics import serial_schedule
+from schedc.backends.search.tabu import (
+    JobShop,
+    _Graph,
+    improve_jobshop,
+    jobshop_of,
+    n5_moves,
+    orders_from_starts,
+    tabu_search,
+)
+from schedc.core.solution import Solution
 from schedc.importers import import_paths
 from schedc.ir import Instance
 from schedc.kinds import TimeWindow
 from schedc.kinds.timing import Window
-from schedc.solution import Solution
-from schedc.tabu import JobShop, _Graph, improve_jobshop, jobshop_of, n5_moves, orders_from_starts, tabu_search
+from schedc.verify.evaluate import evaluate, make_context
 from tests.conftest import DATA
 
 
@@ -155,7 +163,7 @@ def test_a_job_shop_with_a_release_date_is_not_pure() -> None:
 
 def test_cpsat_reports_the_verified_start_when_it_finds_nothing_itself(monkeypatch: pytest.MonkeyPatch) -> None:
     from schedc.backends.cpsat import SolveOptions, solve, warmstart
-    from schedc.family import load_family
+    from schedc.lang.family import load_family
 
     instance = jsplib("ta01")
     # no time for CP-SAT's own search: the tabu start is all there is

@@ -23,11 +23,12 @@ from pathlib import Path
 
 import pytest
 
-from schedc.api import load_instance
-from schedc.family import load_family
 from schedc.importers import import_paths
 from schedc.ir import Family, Instance
-from schedc.names import canonical_names
+from schedc.ir.names import canonical_names
+from schedc.lang.family import load_family
+from schedc.lang.resources import data_dir
+from schedc.pipeline.steps import load_instance
 from schedc.render.engine import naming
 from schedc.render.model import variant as find_variant
 from schedc.render.themes import (
@@ -43,7 +44,6 @@ from schedc.render.themes import (
     themed_roles,
     vocabulary,
 )
-from schedc.resources import data_dir
 from tests.conftest import SHARED
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -229,7 +229,7 @@ def test_canonical_variants_keep_canonical_names(case: str) -> None:
 DETERMINISM = """
 import json, sys
 from pathlib import Path
-from schedc.api import load_instance
+from schedc.pipeline.steps import load_instance
 from schedc.render.engine import display_names
 out = {}
 for name in sys.argv[1:]:

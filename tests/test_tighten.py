@@ -12,16 +12,16 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
-from schedc.api import load_instance
 from schedc.cli import app
-from schedc.diagnostics import SchedcError
-from schedc.evaluate import evaluate, make_context
-from schedc.family import load_family
+from schedc.core.diagnostics import SchedcError
+from schedc.core.solution import Solution
 from schedc.kinds import ObjectiveBound
-from schedc.parser import parse_instance_text
+from schedc.lang.family import load_family
+from schedc.lang.parser import parse_instance_text
+from schedc.pipeline.steps import load_instance
 from schedc.render import VARIANTS, render
-from schedc.solution import Solution
 from schedc.variants import solve_instance, tighten
+from schedc.verify.evaluate import evaluate, make_context
 from tests import claim_audit as audit
 from tests.conftest import ROOT
 

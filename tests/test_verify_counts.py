@@ -1,6 +1,6 @@
 """The counting path of ``bench eval`` gives the same verdicts as ``schedc check``.
 
-``Verifier.check(text, detail=False)`` evaluates with :func:`schedc.evaluate.tally` (each
+``Verifier.check(text, detail=False)`` evaluates with :func:`schedc.verify.evaluate.tally` (each
 constraint's ``count``, e.g. the heap sweep of ``unary_no_overlap``) instead of building every
 violation record. These tests compare it with the plain path constraint by constraint on random
 schedules of specs that use every kind, and answer by answer — valid, all-at-zero, perturbed,
@@ -18,15 +18,15 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
-from schedc.api import load_instance
+from schedc.backends.search.heuristics import serial_schedule
 from schedc.bench.evaluate import _verdict, check_group
 from schedc.cli import app
-from schedc.evaluate import evaluate, make_context, tally
-from schedc.family import load_family
-from schedc.heuristics import serial_schedule
+from schedc.core.solution import Solution
 from schedc.kinds.context import View
-from schedc.solution import Solution
-from schedc.verify import Verifier
+from schedc.lang.family import load_family
+from schedc.pipeline.steps import load_instance
+from schedc.verify.evaluate import evaluate, make_context, tally
+from schedc.verify.verifier import Verifier
 from tests.test_kinds import complete_spec, random_solution  # noqa: F401  (fixture)
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import example as also
 from hypothesis import strategies as st
 
-from schedc.evaluate import evaluate
-from schedc.solution import Assignment, Solution
-from schedc.verify import CheckReport, format_report
+from schedc.core.solution import Assignment, Solution
+from schedc.verify.evaluate import evaluate
+from schedc.verify.verifier import CheckReport, format_report
 from tests.test_extraction import (
     ALL_EXAMPLES,
     FT06_THEME,

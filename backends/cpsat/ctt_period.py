@@ -54,10 +54,10 @@ from dataclasses import dataclass, field
 import msgspec
 from ortools.sat.python import cp_model
 
-from schedc import ctt_search
 from schedc.backends.base import SolveResult, check_agreement, gap_pct, stopping
 from schedc.backends.cpsat.model import CpsatModel, extract_solution
-from schedc.evaluate import Evaluation, evaluate
+from schedc.backends.search import ctt_search
+from schedc.core.solution import Assignment, Solution
 from schedc.ir import Family, Instance
 from schedc.kinds import (
     CapacityOverflow,
@@ -71,7 +71,7 @@ from schedc.kinds import (
     Unavailability,
 )
 from schedc.kinds.context import EvalContext
-from schedc.solution import Assignment, Solution
+from schedc.verify.evaluate import Evaluation, evaluate
 
 #: kinds whose formal meaning reads only the occupancy u[e,s] (count_bounds: when over all values)
 ROOM_BLIND = (CountBounds, SlotConflict, Unavailability, Spread, Compactness)
@@ -301,7 +301,8 @@ def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit:
           stop: threading.Event | None = None) -> SolveResult:
     """The phases in one budget; the evaluator's verdict on each candidate decides, the best wins.
 
-    1. First feasible: ``start`` when it verifies, else the greedy of :func:`schedc.ctt_search.construct`.
+    1. First feasible: ``start`` when it verifies, else the greedy of
+       :func:`schedc.backends.search.ctt_search.construct`.
     2. CP-SAT hinted with it for :data:`PROBE` of the budget (less a reserve of 10 %, 0.5–3 s): on
        the full model when it is small for the budget (:data:`FULL_CELLS`; rooms and periods then
        move together), else on the period model followed by stage 2. Done if it meets its bound

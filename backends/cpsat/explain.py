@@ -27,7 +27,7 @@ from ortools.sat.python import cp_model
 
 from schedc.backends.base import Conflict, ConflictItem
 from schedc.backends.cpsat.model import CpsatModel
-from schedc.diagnostics import Span
+from schedc.core.diagnostics import Span
 from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, kind_name
 

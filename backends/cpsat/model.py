@@ -19,11 +19,11 @@ from ortools.sat.python import cp_model
 
 from schedc.backends.base import encode_all, registrar
 from schedc.backends.cpsat.pausable import pausable_variables
-from schedc.heuristics import earliest_starts, schedule_horizon, tails
+from schedc.backends.search.heuristics import earliest_starts, schedule_horizon, tails
+from schedc.core.solution import Assignment, Solution
 from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, Unavailability, ValueFilter, Windows
 from schedc.kinds.context import EvalContext
-from schedc.solution import Assignment, Solution
 
 Encoder = Callable[["CpsatModel", Any], None]
 ENCODERS: dict[type[Constraint], Encoder] = {}
@@ -230,7 +230,7 @@ class CpsatModel:
             self.hint = None
         self.est = est
         self.horizon = horizon
-        #: :func:`~schedc.heuristics.tails` of every activity (zeros in explain mode)
+        #: :func:`~schedc.backends.search.heuristics.tails` of every activity (zeros in explain mode)
         self.tail = tail
         # for each resource, the (activity, mode number, mode, amount) that use it — one pass
         self.users: dict[str, list[tuple[str, int, Any, int]]] = {r.name: [] for r in self.instance.resources}

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 from ortools.sat.python import cp_model
 
 from schedc.backends.base import stopping
-from schedc.evaluate import evaluate
-from schedc.solution import Assignment, Solution
+from schedc.core.solution import Assignment, Solution
+from schedc.verify.evaluate import evaluate
 
 if TYPE_CHECKING:
     from schedc.backends.cpsat.model import CpsatModel

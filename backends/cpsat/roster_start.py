@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from schedc.evaluate import evaluate
+from schedc.core.solution import Assignment, Solution
 from schedc.ir import Instance
 from schedc.kinds import (
     AssignmentCost,
@@ -35,7 +35,7 @@ from schedc.kinds import (
 )
 from schedc.kinds.context import EvalContext
 from schedc.kinds.costs import ANY_DAY
-from schedc.solution import Assignment, Solution
+from schedc.verify.evaluate import evaluate
 
 if TYPE_CHECKING:
     from schedc.backends.cpsat.model import CpsatModel

@@ -14,10 +14,10 @@ from schedc.backends.base import SolverDisagreement, SolveResult, better_start, 
 from schedc.backends.cpsat import ctt_period, warmstart
 from schedc.backends.cpsat.model import CpsatModel, extract_solution
 from schedc.backends.cpsat.warmstart import bound_makespan, local_search_start
-from schedc.evaluate import evaluate
-from schedc.heuristics import schedule_end
+from schedc.backends.search.heuristics import schedule_end
+from schedc.core.solution import Solution
 from schedc.ir import Family, Instance
-from schedc.solution import Solution
+from schedc.verify.evaluate import evaluate
 
 Progress = Callable[[int, float, float], None]
 _STATUS = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible", cp_model.INFEASIBLE: "infeasible",

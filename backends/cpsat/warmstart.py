@@ -19,10 +19,10 @@ from schedc.backends.cpsat.roster_start import (
     roster_parameters,
     roster_start,
 )
-from schedc.evaluate import evaluate
-from schedc.heuristics import tails
-from schedc.solution import Solution
-from schedc.tabu import improve_jobshop, jobshop_of
+from schedc.backends.search.heuristics import tails
+from schedc.backends.search.tabu import improve_jobshop, jobshop_of
+from schedc.core.solution import Solution
+from schedc.verify.evaluate import evaluate
 
 if TYPE_CHECKING:
     from schedc.backends.cpsat.model import CpsatModel
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 def local_search_start(m: CpsatModel, start: Solution | None, seconds: float, seed: int,
                        stop: Callable[[], bool] | None = None) -> Solution | None:
-    """``start`` improved by N5 tabu search (:mod:`schedc.tabu`) for at most ``seconds`` when the
+    """``start`` improved by N5 tabu search (:mod:`schedc.backends.search.tabu`) for at most ``seconds`` when the
     instance is a pure job shop; ``start`` itself otherwise, or when the search finds nothing better.
 
     The search stops early at the model's makespan lower bound (the schedule is then optimal),

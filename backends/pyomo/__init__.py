@@ -12,8 +12,8 @@ from __future__ import annotations
 from schedc.backends.pyomo import interval, objective, optional, sequencing, slot, ties  # noqa: F401  (registers the encoders)
 from schedc.backends.pyomo.model import ENCODERS, PyomoModel, StoreName
 from schedc.backends.pyomo.solve import SolveOptions, check_solver, fixed_verdict, solve
+from schedc.core.solution import Solution
 from schedc.ir import Family, Instance
-from schedc.solution import Solution
 
 SUPPORTED_KINDS = frozenset(cls.__struct_config__.tag for cls in ENCODERS)
 

@@ -42,7 +42,7 @@ from typing import Any
 from schedc.backends.base import unsupported
 from schedc.backends.pyomo.linear import quicksum
 from schedc.backends.pyomo.model import PyomoModel, encoder
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.kinds import (
     CumulativeRenewable,
     Edge,

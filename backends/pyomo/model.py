@@ -39,11 +39,11 @@ from typing import Any, Literal
 from schedc.backends.base import encode_all, registrar
 from schedc.backends.pyomo.linear import LinearStore, Store, quicksum
 from schedc.backends.pyomo.pausable import pausable_variables
-from schedc.heuristics import earliest_starts, schedule_horizon, tails
+from schedc.backends.search.heuristics import earliest_starts, schedule_horizon, tails
+from schedc.core.solution import Solution
 from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, ValueFilter, Windows
 from schedc.kinds.context import EvalContext
-from schedc.solution import Solution
 
 Literal01 = Any
 """A linear expression worth 0 or 1 in every integer solution: a binary, ``1 − binary``, a

@@ -26,7 +26,7 @@ from typing import Any
 from schedc.backends.base import unsupported
 from schedc.backends.pyomo.linear import quicksum
 from schedc.backends.pyomo.model import PyomoModel, encoder
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.kinds import Constraint
 from schedc.kinds.consecutive import Consecutive
 from schedc.kinds.no_idle import NoIdle

@@ -33,10 +33,10 @@ import msgspec
 from schedc.backends.base import SolveResult, Status, better_start, check_agreement, gap_pct
 from schedc.backends.pyomo.highs_direct import solve_direct
 from schedc.backends.pyomo.model import PyomoModel, StoreName
-from schedc.diagnostics import SchedcError
-from schedc.evaluate import evaluate
+from schedc.core.diagnostics import SchedcError
+from schedc.core.solution import Assignment, Solution
 from schedc.ir import Family, Instance
-from schedc.solution import Assignment, Solution
+from schedc.verify.evaluate import evaluate
 
 Progress = Callable[[int, float, float], None]
 

@@ -37,7 +37,7 @@ from schedc.bench.selection import (
     Selection,
     select,
 )
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.importers.common import BksRow, read_bks, write_atomic
 
 if TYPE_CHECKING:
@@ -153,8 +153,8 @@ def _record(item: Item, rendering: Any, instance: Any, spec: str, answer_mode: s
 
 def build_item(task: dict[str, Any]) -> dict[str, Any]:
     """Worker: import, write the ``.sched`` file and render the missing (variant, seed) pairs of one item."""
-    from schedc.family import load_family
-    from schedc.printer import print_instance
+    from schedc.lang.family import load_family
+    from schedc.lang.printer import print_instance
     from schedc.render import render
 
     item: Item = task["item"]

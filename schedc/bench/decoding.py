@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 
 DECODINGS = ("free", "json-schema", "grammar")
 SERVERS = ("vllm", "llama.cpp", "openai")
@@ -113,9 +113,9 @@ class Constraints:
         return self.memo[key]
 
     def _build(self, spec: Path, names: dict[str, str], record_id: str) -> Any:
-        from schedc.api import load_instance
-        from schedc.family import load_family
         from schedc.grammars import answer_spec, gbnf_grammar, json_schema, lark_grammar
+        from schedc.lang.family import load_family
+        from schedc.pipeline.steps import load_instance
 
         instance = load_instance(spec)
         family = load_family(instance.family, [spec.parent])

@@ -32,7 +32,7 @@ from schedc.bench.build import (
     spec_path,
     write_if_changed,
 )
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 
 MODES = ("sat", "tighten")
 
@@ -148,9 +148,9 @@ def _retier(out: Path, item: Any, names: list[str]) -> bool:
 
 def build_derived_item(task: dict[str, Any]) -> dict[str, Any]:
     """Worker: derive the variants of one base, write their ``.sched`` files, render the missing records."""
-    from schedc.family import load_family
-    from schedc.parser import parse_instance_text
-    from schedc.printer import print_instance
+    from schedc.lang.family import load_family
+    from schedc.lang.parser import parse_instance_text
+    from schedc.lang.printer import print_instance
     from schedc.render import render
 
     item, out = task["item"], Path(task["out"])

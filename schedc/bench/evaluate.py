@@ -56,7 +56,7 @@ from schedc.bench.stats import (
     seed_deltas,
     wilson,
 )
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 
 TABLE_COLUMNS = ("model", "family", "difficulty", "n", "errors", "extracted", "feasible", "extraction_rate",
                  "feasible_rate", "feasible_ci_low", "feasible_ci_high", "gap_mean", "gap_median", "coverage_mean",
@@ -135,7 +135,7 @@ def _unanswered(base: dict[str, Any], status: str) -> dict[str, Any]:
 
 def _program_failed(base: dict[str, Any], program_status: str) -> dict[str, Any]:
     """The verdict of a solver-code answer whose program did not exit cleanly: nothing to verify."""
-    from schedc.failure_modes import count
+    from schedc.verify.failure_modes import count
 
     return {**_unanswered(base, "ok"), "program_status": program_status, "failure_modes": count(["unparseable"])}
 
@@ -152,10 +152,10 @@ def _verdict(base: dict[str, Any], report: Any) -> dict[str, Any]:
 
 def check_group(task: dict[str, Any]) -> list[dict[str, Any]]:
     """Worker: verify every answer of one instance (the spec is parsed once, one verifier per naming)."""
-    from schedc.api import load_instance
-    from schedc.family import load_family
     from schedc.grammars import answer_text
-    from schedc.verify import Verifier
+    from schedc.lang.family import load_family
+    from schedc.pipeline.steps import load_instance
+    from schedc.verify.verifier import Verifier
 
     spec = Path(task["spec"])
     instance = with_reference(load_instance(spec), task.get("reference"))

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 
 EXECUTORS = ("local", "dask")
 #: Seconds to wait for a remote Dask scheduler before giving up.

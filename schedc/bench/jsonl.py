@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 
 Warn = Callable[[str], None]
 

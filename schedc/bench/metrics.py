@@ -14,7 +14,7 @@ extracted and infeasible, and is counted in the ``errors`` column.
   them that state one, ``discrepant`` the stated objectives that differ from the recomputed one,
   and the median / max of the relative error |stated − recomputed| / max(|recomputed|, 1) over
   the discrepant ones.
-* **failure modes** — counts per category (:mod:`schedc.failure_modes`) summed over answers,
+* **failure modes** — counts per category (:mod:`schedc.verify.failure_modes`) summed over answers,
   and ``answers`` the number of answers with at least one categorised problem.
 """
 
@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 
 from schedc.bench.stats import wilson
-from schedc.failure_modes import CATEGORIES
-from schedc.verify import EPSILONS
+from schedc.verify.failure_modes import CATEGORIES
+from schedc.verify.verifier import EPSILONS
 
 EPS_KEYS = tuple(f"{e:g}" for e in EPSILONS)
 OPTIMALITY_COLUMNS = ("model", "family", "n", "errors", "feasible", "feasible_rate", "feasible_ci_low",

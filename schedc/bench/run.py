@@ -48,7 +48,7 @@ from schedc.bench.decoding import Constraints, Options, request_body
 from schedc.bench.evaluate import filter_records
 from schedc.bench.jsonl import JsonlAppender, read_records
 from schedc.bench.retry import RETRY_STATUS, Backoff, retry_after
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 
 
 @dataclass

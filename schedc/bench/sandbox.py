@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 
 BOOT = Path(__file__).with_name("sandbox_boot.py")
 STDERR_BYTES = 8192

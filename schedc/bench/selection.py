@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.importers.common import BksRow, read_bks
 
 FAMILIES = ("jsplib", "psplib-sm", "psplib-mm", "itc2007", "inrc2010", "nsplib")

@@ -36,11 +36,11 @@ REFERENCE_COLUMNS = ("family", "instance", "bks", "bks_kind", "lower_bound", "st
 
 def validate_one(task: dict[str, Any]) -> dict[str, Any]:
     """Worker: solve, verify and compare one instance (cached in its result file)."""
-    from schedc.api import load_instance
     from schedc.backends.base import SolverDisagreement
     from schedc.backends.portfolio import SolveOptions, solve
-    from schedc.family import load_family
-    from schedc.verify import Verifier
+    from schedc.lang.family import load_family
+    from schedc.pipeline.steps import load_instance
+    from schedc.verify.verifier import Verifier
 
     target = Path(task["result"])
     if target.is_file() and json.loads(target.read_text(encoding="utf-8")).get("time_limit") == task["time_limit"]:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from schedc.bench.run import Settings
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.dynamic.agent_llm import Decider, LlmOptions
 from schedc.dynamic.agent_obs import FORMATS, LEVELS, EventCounter, Priors, encode
 from schedc.dynamic.agent_prompts import MODES, VARIANTS, messages, system_prompt, user_prompt
@@ -176,8 +176,8 @@ def agent_file(spec: Path, config: AgentConfig, settings: Settings, out: Path | 
 def count_violations(world: World, answer: str) -> int:
     """Violations of ``answer`` against the realised instance (what ``schedc check`` reports)."""
     from schedc.dynamic.spec import world_to_instance
-    from schedc.family import load_family
-    from schedc.verify import Verifier
+    from schedc.lang.family import load_family
+    from schedc.verify.verifier import Verifier
 
     report = Verifier(world_to_instance(world), load_family("dfjsp")).check(answer)
     return report.hard_violations + (report.coverage < 1.0)

@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.dynamic.world import World
 
 WORLD_SUFFIX = ".world.json"
@@ -28,8 +28,8 @@ def load_world(path: Path) -> World:
     """The world of a ``.world.json`` file or of a ``dfjsp`` ``.sched`` instance."""
     if path.name.endswith(WORLD_SUFFIX):
         return _read_world_json(path)
-    from schedc.api import load_instance
     from schedc.dynamic.spec import instance_to_world
+    from schedc.pipeline.steps import load_instance
 
     instance = load_instance(path)
     try:
@@ -108,7 +108,7 @@ def realise_point(point: Any) -> tuple[list[tuple[str, str | bytes]], dict[str, 
     from schedc.dynamic.metrics import compute_metrics
     from schedc.dynamic.spec import world_to_instance
     from schedc.dynamic.ssi import stress_index
-    from schedc.printer import print_instance
+    from schedc.lang.printer import print_instance
 
     world, report = realise(point)
     metrics = compute_metrics(world, point.targets.bottlenecks)
@@ -159,8 +159,8 @@ def simulate_file(path: Path, rules: Sequence[str], seed: int = 0) -> tuple[Worl
 def rollout_answer(world: World, rollout: Any) -> str:
     """A rollout's schedule in the family's answer format (canonical names), checkable by ``schedc check``."""
     from schedc.dynamic.spec import world_to_instance
-    from schedc.family import load_family
-    from schedc.verify import Verifier
+    from schedc.lang.family import load_family
+    from schedc.verify.verifier import Verifier
 
     instance = world_to_instance(world)
     return Verifier(instance, load_family("dfjsp")).write(rollout.solution)
@@ -197,13 +197,13 @@ def plot_file(spec: Path, answer: Path | None, out: Path, view: str = "machines"
         return plotting.plot_event_timeline(load_world(spec), out)
     if answer is None:
         raise SchedcError.at("E708", f"the {view} view draws an answer: give SPEC and ANSWER")
-    from schedc.api import load_instance, read_answer, verifier_for
+    from schedc.pipeline.steps import load_instance, read_answer, verifier_for
 
     instance = load_instance(spec)
     verifier = verifier_for(spec, variant=variant, seed=seed)
     solution = plotting.solution_from_answer(verifier, read_answer(answer))
     if not instance.activities:  # a slot family: its roster or timetable, whatever the view
-        from schedc.family import load_family
+        from schedc.lang.family import load_family
 
         family = load_family(instance.family, [spec.parent])
         return plotting.plot_slots(instance, family, solution, out, title=f"{instance.name} — {answer.name}")

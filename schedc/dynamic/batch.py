@@ -24,7 +24,7 @@ from typing import Any
 
 import msgspec
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 
 POINTS_DIR = ".points"
 

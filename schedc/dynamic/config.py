@@ -11,7 +11,7 @@ fields ``utilisation, arrival_scv, processing_scv, tightness, disturbance, imbal
 ``i`` is named ``<name>_<i:03d>`` (just ``<name>`` when the grid has one point) and gets the
 seed ``seed + i``, so any point can be regenerated alone from its name and seed.
 
-Errors are :class:`~schedc.diagnostics.SchedcError` diagnostics naming the file, the line when
+Errors are :class:`~schedc.core.diagnostics.SchedcError` diagnostics naming the file, the line when
 it can be found, the key path (``$.plant.machines[0].speed``) and what was expected:
 E711 unreadable file, E712 malformed TOML, E713 wrong shape (unknown key, wrong type, missing
 key), E714 a value out of its domain or an inconsistent reference.
@@ -28,7 +28,7 @@ from typing import Literal
 
 import msgspec
 
-from schedc.diagnostics import Diagnostic, SchedcError, Span
+from schedc.core.diagnostics import Diagnostic, SchedcError, Span
 
 
 class _Spec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

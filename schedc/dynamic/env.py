@@ -44,7 +44,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.dynamic.rules import RULE_NAMES, RULES, Rollout, parse_rule, rollout_of
 from schedc.dynamic.simulator import ACTIVE, UNSEEN, WITHDRAWN, SimState, Simulator
 from schedc.dynamic.world import World

@@ -42,7 +42,7 @@ from dataclasses import dataclass, replace
 import msgspec
 import numpy as np
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.dynamic.config import ConfigPoint
 from schedc.dynamic.metrics import ShopArrays
 from schedc.dynamic.outages import BREAKDOWN, MAINTENANCE, engineer_outages, maintenance, runs

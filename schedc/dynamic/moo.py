@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 import msgspec
 import numpy as np
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.dynamic.baseline import BOUNDS
 from schedc.dynamic.calibrate import CalibrationReport, CalibrationState, calibrate, finish
 from schedc.dynamic.config import ConfigPoint

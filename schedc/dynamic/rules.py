@@ -57,10 +57,10 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
+from schedc.core.solution import Solution
 from schedc.dynamic.simulator import LogEntry, PoolEntry, SimState, Simulator
 from schedc.dynamic.world import World
-from schedc.solution import Solution
 
 OpKey = Callable[[Simulator, int, PoolEntry], float]  # (simulator, time, entry) → key
 

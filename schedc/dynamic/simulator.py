@@ -46,7 +46,7 @@ from itertools import accumulate
 from operator import itemgetter
 from typing import Any
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.dynamic.fit import FitTables
 from schedc.dynamic.simstate import (
     JobInfo,

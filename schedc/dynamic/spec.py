@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schedc.diagnostics import Diagnostic, SchedcError
+from schedc.core.diagnostics import Diagnostic, SchedcError
 from schedc.dynamic.world import Event, Job, Machine, Operation, Outage, World
 from schedc.ir import Activity, Entity, Instance, Meta, Mode, Objective, Resource, Use
 from schedc.kinds import (

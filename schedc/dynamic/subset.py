@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 
 DRIVERS: tuple[str, ...] = ("utilisation", "arrival_scv", "processing_scv", "tightness", "disturbance", "imbalance")
 WORLD_SUFFIX = ".world.json"

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 
 
 @dataclass(frozen=True)

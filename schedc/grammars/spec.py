@@ -7,11 +7,11 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from schedc.answers import AnswerFormat
+from schedc.core.solution import Solution
 from schedc.ir import Activity, Family, Instance
 from schedc.kinds import CountBounds, Coverage
-from schedc.solution import Solution
-from schedc.verify import Verifier
+from schedc.verify.answers import AnswerFormat
+from schedc.verify.verifier import Verifier
 
 FORMATS: tuple[str, ...] = ("text", "lark", "gbnf", "json-schema")
 SCHEMA_DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -19,7 +19,7 @@ _PLACEHOLDER = re.compile(r"<([a-z_]+)>")
 _NAME_FIELDS = ("job", "activity", "machine", "agent", "value")
 #: Characters the verifier reads as field separators: a name holding one could not be read back.
 _SEPARATORS = frozenset("|,;:=")
-#: Numbers of a structured answer are below 10**100, as in a text answer (:data:`schedc.answers._INT`).
+#: Numbers of a structured answer are below 10**100, as in a text answer (:data:`schedc.verify.answers._INT`).
 _MAX_INT = 10**100
 
 
@@ -96,7 +96,7 @@ def answer_spec(instance: Instance, family: Family | None, names: Mapping[str, s
 def _family(instance: Instance, family: Family | None) -> Family:
     if family is not None:
         return family
-    from schedc.family import load_family
+    from schedc.lang.family import load_family
 
     return load_family(instance.family)
 

@@ -9,7 +9,6 @@ from typing import Any
 
 import msgspec
 
-from schedc.answers import AnswerFormat
 from schedc.grammars.spec import (
     _MAX_INT,
     _NAME_FIELDS,
@@ -22,6 +21,7 @@ from schedc.grammars.spec import (
     _fill,
 )
 from schedc.ir import Family, Instance
+from schedc.verify.answers import AnswerFormat
 
 
 def schema_limits(spec: AnswerSpec) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.importers.common import BksRow, read_bks, write_atomic
 from schedc.importers.inrc2010 import import_inrc2010
 from schedc.importers.itc2007 import import_itc2007
@@ -74,7 +74,7 @@ def _run_all(jobs: Sequence[Callable[[], Instance]]) -> list[Instance]:
 
 def write_instances(instances: Sequence[Instance], outdir: Path) -> list[Path]:
     """Write each instance as ``OUTDIR/<name>.sched`` (atomically); the written paths."""
-    from schedc.printer import print_instance
+    from schedc.lang.printer import print_instance
 
     names: dict[str, int] = {}
     for inst in instances:

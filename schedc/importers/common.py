@@ -9,7 +9,7 @@ from pathlib import Path
 
 import msgspec
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.ir import Instance, Meta
 from schedc.kinds import Selector
 
@@ -100,7 +100,7 @@ def _umask() -> int:
 
 def checked(instance: Instance) -> Instance:
     """Run the semantic pass on an importer's output (an importer bug must not go unnoticed)."""
-    from schedc.semantic import check_instance
+    from schedc.lang.semantic import check_instance
 
     check_instance(instance, file=instance.meta.source or instance.name)
     return instance

@@ -17,7 +17,7 @@ Decisions: a job needs at least one operation, an operation at least one eligibl
 same machine twice for one operation is rejected (I211: none of the mk/Hurink files has one). The
 header average is stored as given, never checked against the data (it rarely matches exactly).
 
-Error codes (every error is a :class:`~schedc.diagnostics.SchedcError` with file, line, column):
+Error codes (every error is a :class:`~schedc.core.diagnostics.SchedcError` with file, line, column):
 
 ====  ==========================================================================================
 I201  the file cannot be read
@@ -44,7 +44,7 @@ from pathlib import Path
 
 import msgspec
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.importers.tokens import Token, TokenStream, read_source
 from schedc.importers.tokens import group_by_line as _by_line
 from schedc.importers.tokens import token_error as _error

@@ -41,7 +41,7 @@ Deliberate choices where the schema is looser than the meaning:
 * Child order is not enforced; unknown and repeated single elements are errors. A
   ``PatternEntry`` ``index`` attribute, when given, must equal the entry's position.
 
-Every error is a :class:`~schedc.diagnostics.SchedcError` naming the file and the line:column of
+Every error is a :class:`~schedc.core.diagnostics.SchedcError` naming the file and the line:column of
 the offending element's start tag (from expat, stdlib only), saying what was expected:
 
 ========  ==================================================================================
@@ -346,7 +346,7 @@ def _read_shift_requests(ctx: XmlFile, node: XmlNode | None, tag: str, employees
 def read_inrc(path: str | Path) -> InrcData:
     """Read an INRC-2010 competition XML instance into an :class:`InrcData` record.
 
-    Raises :class:`~schedc.diagnostics.SchedcError` (codes I500–I526, see the module docstring)
+    Raises :class:`~schedc.core.diagnostics.SchedcError` (codes I500–I526, see the module docstring)
     for unreadable, malformed or inconsistent input.
     """
     file = str(path)

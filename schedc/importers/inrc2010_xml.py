@@ -2,7 +2,7 @@
 
 expat (standard library) parses the file into :class:`XmlNode` objects that keep the line and
 column of their start tag; the accessors read children, attributes and values and raise a
-:class:`~schedc.diagnostics.SchedcError` at the element (codes I501–I523 of
+:class:`~schedc.core.diagnostics.SchedcError` at the element (codes I501–I523 of
 :mod:`schedc.importers.inrc2010_reader`).
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from datetime import date
 from xml.parsers import expat
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.importers.inrc2010_records import ANY, WEEKDAYS
 
 DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")

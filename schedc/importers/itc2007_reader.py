@@ -20,7 +20,7 @@ of lines does not matter; the header counts say how many records each section ho
 positions are used only to word an error better: a record that should start a new line is
 recognised when a count is wrong.
 
-Error codes (every failure is a :class:`~schedc.diagnostics.SchedcError` with file, line and
+Error codes (every failure is a :class:`~schedc.core.diagnostics.SchedcError` with file, line and
 column, saying what was expected):
 
 - ``I401`` the file cannot be read.
@@ -58,7 +58,7 @@ from typing import NamedTuple
 
 import msgspec
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.importers.tokens import Token, TokenStream, read_source
 
 _INT = re.compile(r"[+-]?[0-9]+")

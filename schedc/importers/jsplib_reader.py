@@ -26,7 +26,7 @@ job with too few or too many operations. Job and operation indices in messages a
 the tuples of the record. Each machine need not appear exactly once per job (only the range is
 checked).
 
-Error codes (every error is a :class:`~schedc.diagnostics.SchedcError` with file, line, column):
+Error codes (every error is a :class:`~schedc.core.diagnostics.SchedcError` with file, line, column):
 
 ====  ==========================================================================================
 I101  the file cannot be read
@@ -61,7 +61,7 @@ from typing import Literal
 
 import msgspec
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.importers.tokens import Token, TokenStream, read_source
 from schedc.importers.tokens import group_by_line as _by_line
 from schedc.importers.tokens import token_error as _error

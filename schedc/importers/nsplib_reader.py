@@ -23,7 +23,7 @@ Checks: the header line holds only its numbers; N, D >= 1 and S >= 2 (at least o
 shift plus the free one); coverage and every ``.gen`` number >= 0; every ``.gen`` min <= its
 max. Preference costs are stored as given (any integer; NSPLib uses 1..4, lower = better).
 
-Error codes (every error is a :class:`~schedc.diagnostics.SchedcError` with file, line, column):
+Error codes (every error is a :class:`~schedc.core.diagnostics.SchedcError` with file, line, column):
 
 ====  ==========================================================================================
 I601  the file cannot be read
@@ -49,7 +49,7 @@ from pathlib import Path
 
 import msgspec
 
-from schedc.diagnostics import Diagnostic, SchedcError, Span
+from schedc.core.diagnostics import Diagnostic, SchedcError, Span
 from schedc.importers.tokens import Token, TokenStream, read_source
 from schedc.importers.tokens import group_by_line as _by_line
 from schedc.importers.tokens import token_error as _error

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import msgspec
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.importers.common import BksRow, checked, make_meta
 from schedc.importers.psplib_reader import PsplibData, read_psplib
 from schedc.ir import Activity, Instance, Mode, Objective, Resource, Use

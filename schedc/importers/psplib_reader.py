@@ -25,7 +25,7 @@ generator``), ``projects``, ``horizon``, the ``RESOURCES`` line, the nonrenewabl
 constrained counts (absent = 0) and the whole PROJECT INFORMATION section may be missing (MMLIB
 style headers); PROJECT INFORMATION may have any subset of its six known columns.
 
-Error codes (every failure is a :class:`~schedc.diagnostics.SchedcError` with file, line and
+Error codes (every failure is a :class:`~schedc.core.diagnostics.SchedcError` with file, line and
 column, saying what was expected):
 
 - ``I301`` the file cannot be read.

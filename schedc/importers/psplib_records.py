@@ -13,7 +13,7 @@ from typing import Literal, NamedTuple
 
 import msgspec
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.importers.tokens import Token
 
 ResourceKind = Literal["renewable", "nonrenewable", "doubly"]

@@ -14,10 +14,10 @@ import datetime as dt
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
+from schedc.core.solution import Assignment, Solution
 from schedc.importers.tokens import read_source
 from schedc.ir import Instance
-from schedc.solution import Assignment, Solution
 
 
 def _ascii_digits(text: str) -> bool:

@@ -3,7 +3,7 @@
 JSPLib, Taillard, FJSP, PSPLIB bodies, ITC-2007 and NSPLib files are all sequences of
 blank/tab-separated tokens with CRLF or LF line ends. Readers pull typed tokens from a
 :class:`TokenStream`; every failure names the file, line and column and says what was
-expected, as a :class:`~schedc.diagnostics.SchedcError`.
+expected, as a :class:`~schedc.core.diagnostics.SchedcError`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import msgspec
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 
 _TOKEN = re.compile(r"\S+")
 

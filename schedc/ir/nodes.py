@@ -2,7 +2,7 @@
 
 Every node is a frozen, keyword-only :class:`msgspec.Struct`; closed tagged unions are
 used where a category has several forms (constraint kinds live in :mod:`schedc.kinds`).
-Every node that a user writes keeps its :class:`~schedc.diagnostics.Span` so that
+Every node that a user writes keeps its :class:`~schedc.core.diagnostics.Span` so that
 diagnostics and verifier messages can point back at the source. Spans never take part
 in IR equality as the project uses it (:func:`schedc.ir.equal_ignoring_spans`).
 
@@ -24,7 +24,7 @@ from typing import Literal
 
 import msgspec
 
-from schedc.diagnostics import Span
+from schedc.core.diagnostics import Span
 
 AttrValue = int | str | tuple[str, ...]
 """An entity attribute value: an integer, a name/string, or a list of names."""

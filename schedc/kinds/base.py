@@ -6,7 +6,7 @@ a docstring with the formal definition and the counting rule of its violations, 
 row syntax of its table when it has one. The ``.sched`` statement of a constraint is
 generic — ``hard|soft W [inactive "why"] KIND ID key=value... [table ... end]`` — and the
 parser fills the struct's fields from the ``key=value`` parameters by their annotations
-(:mod:`schedc.params`), so a new kind never needs a grammar change.
+(:mod:`schedc.lang.params`), so a new kind never needs a grammar change.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 import msgspec
 
-from schedc.diagnostics import Span
+from schedc.core.diagnostics import Span
 
 if TYPE_CHECKING:
     from schedc.kinds.claims import Claim
@@ -47,7 +47,7 @@ Bound = int | AttrRef | None
 NonNegative = Annotated[int, msgspec.Meta(ge=0)]
 """A number the kind's meaning requires to be at least 0 (a count, a time, a weight).
 
-The semantic pass reads these annotations (:func:`schedc.semantic.check_annotations`) and rejects
+The semantic pass reads these annotations (:func:`schedc.lang.semantic.check_annotations`) and rejects
 smaller values wherever they appear, also when an attribute reference (``@min_days``) supplies them;
 decoding the IR from JSON enforces them too."""
 
@@ -123,7 +123,7 @@ class Constraint(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
 
         ``params`` are the statement's other parameters (already typed), ``ctx`` what the
         instance has declared so far. The parser passes one row at a time (so that it can record
-        which row gives which items, :class:`~schedc.diagnostics.Span`): rows are read independently.
+        which row gives which items, :class:`~schedc.core.diagnostics.Span`): rows are read independently.
         """
         raise NotImplementedError
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from schedc.core.solution import Assignment, Solution
 from schedc.kinds.base import AttrRef, Bound, Selector, ValueFilter, Windows
 from schedc.kinds.base import Violation as Violation  # defined beside Constraint.violation, kept importable here
 from schedc.kinds.measures import targets as objective_targets
 from schedc.kinds.optional import optional_activities
 from schedc.kinds.timing import merge_spans, pause_breaks, stretched_end
-from schedc.solution import Assignment, Solution
 
 if TYPE_CHECKING:  # the IR holds constraints of these kinds: importing it here would close a circle
     from schedc.ir import Activity, Family, Instance

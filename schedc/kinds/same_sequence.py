@@ -31,15 +31,15 @@ from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
 
-from schedc.check_common import activity_names, resource_scope, sequenced
 from schedc.kinds.base import Constraint, Row, TableContext
+from schedc.kinds.check_common import activity_names, resource_scope, sequenced
 from schedc.kinds.resources import ResourceScope
 from schedc.kinds.setup_times import sequence
 
 if TYPE_CHECKING:
     from schedc.ir import Instance
     from schedc.kinds.context import EvalContext, View, Violation
-    from schedc.semantic import Checker
+    from schedc.lang.semantic import Checker
 
 
 class Partner(msgspec.Struct, frozen=True, kw_only=True, array_like=True):

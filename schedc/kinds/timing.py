@@ -175,7 +175,7 @@ class ResourceDowntime(Constraint, frozen=True, kw_only=True, tag="resource_down
         return tuple(out)
 
     def format_rows(self, ctx: TableContext) -> list[str]:
-        from schedc.params import quote_word  # params imports the kinds package
+        from schedc.lang.params import quote_word  # params imports the kinds package
 
         return [f"{w.resource} {w.start} {w.end}" + (f" {quote_word(w.label)}" if w.label else "")
                 for w in self.windows]

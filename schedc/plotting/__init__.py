@@ -11,7 +11,7 @@
   the Gantt, as rows and as aligned text.
 
 Every problem (an unknown suffix, an empty schedule, a slot instance) is a
-:class:`~schedc.diagnostics.SchedcError`: E701 format, E702 nothing to plot, E703 not an
+:class:`~schedc.core.diagnostics.SchedcError`: E701 format, E702 nothing to plot, E703 not an
 interval instance, E704 cannot write, E705 solution does not fit the instance, E706 no jobs.
 """
 

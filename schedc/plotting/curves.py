@@ -8,7 +8,7 @@ from pathlib import Path
 
 from matplotlib.ticker import MaxNLocator
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.plotting.output import FONT_PT, new_figure, output_format, palette, save
 
 MAX_MARKED = 40  # beyond this many points per series, markers only clutter the line

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
+from schedc.core.solution import Solution
 from schedc.ir import Instance, Use
-from schedc.solution import Solution
 
 if TYPE_CHECKING:
-    from schedc.verify import Verifier
+    from schedc.verify.verifier import Verifier
 
 #: The tag of the downtime kind; read by name so this module works whether or not the kind is registered.
 DOWNTIME_TAG = "resource_downtime"
@@ -158,9 +158,9 @@ def solution_from_answer(verifier: Verifier, text: str) -> Solution:
 
     Lines the verifier would flag (unknown names, duplicates) are left out of the solution;
     reporting them is ``schedc check``'s job, drawing what remains is ours. Build the
-    verifier with :func:`schedc.api.verifier_for` to read answers in a rendering's names.
+    verifier with :func:`schedc.pipeline.steps.verifier_for` to read answers in a rendering's names.
     """
-    from schedc.answers import extract
+    from schedc.verify.answers import extract
 
     extraction = extract(text, verifier.format)
     if not extraction.ok:

@@ -20,7 +20,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
+from schedc.core.solution import Solution
 from schedc.ir import Instance, Resource
 from schedc.plotting.data import (
     DowntimeRow,
@@ -48,7 +49,6 @@ from schedc.plotting.output import (
     save,
     time_limits,
 )
-from schedc.solution import Solution
 
 LANE_IN = 0.42  # height of a machine or job lane
 ACTIVITY_LANE_IN = 0.26  # activity lanes are many (RCPSP), so thinner

@@ -19,7 +19,7 @@ from matplotlib.axes import Axes
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 
 #: Output formats by file suffix, with the metadata that would otherwise stamp a date or version.
 FORMATS: dict[str, tuple[str, dict[str, None]]] = {

@@ -1,6 +1,6 @@
 """Pictures of slot schedules: a roster heat map and a timetable grid.
 
-A slot family decides assignments ``x[agent, (day, period), value] = 1`` (:mod:`schedc.solution`).
+A slot family decides assignments ``x[agent, (day, period), value] = 1`` (:mod:`schedc.core.solution`).
 
 * :func:`plot_roster` — day-grained families (nurse rostering): one row per agent, one column
   per day, each cell coloured by the value assigned (the shift) and labelled with it; a free
@@ -26,11 +26,11 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
+from schedc.core.solution import Solution
 from schedc.ir import Family, Instance
 from schedc.plotting.gantt import text_colour
 from schedc.plotting.output import FONT_PT, WIDTH_IN, new_figure, output_format, palette, save
-from schedc.solution import Solution
 
 VIOLATION_COLOUR = "#d62728"
 FREE_COLOUR = "#ffffff"
@@ -69,7 +69,7 @@ Located = list[tuple[tuple[str, ...], int | None]]
 
 def _hard_violations(instance: Instance, family: Family, solution: Solution) -> Located:
     """(entities, day) of every hard violation of the solution (names as in the IR)."""
-    from schedc.evaluate import evaluate, make_context
+    from schedc.verify.evaluate import evaluate, make_context
 
     evaluation = evaluate(make_context(instance, family), solution)
     return [(v.entities, v.day) for v in evaluation.violations]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.plotting.output import FONT_PT, lane_axis, new_figure, output_format, save, time_limits
 
 if TYPE_CHECKING:

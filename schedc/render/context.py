@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.ir import Family, Instance
 from schedc.render.facts import FactId, Facts
 from schedc.render.themes import Domain

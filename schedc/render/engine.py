@@ -18,10 +18,10 @@ from typing import Any
 
 import msgspec
 
-from schedc.family import find_family_file, load_family
 from schedc.ir import Family, Instance, PlanStep
+from schedc.ir.names import canonical_names
 from schedc.kinds import INTERVAL_KINDS, kind_name
-from schedc.names import canonical_names
+from schedc.lang.family import find_family_file, load_family
 from schedc.render import interval, slot
 from schedc.render.claims import ClaimWriter
 from schedc.render.context import BuildContext, Builder, Item, unsupported

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import msgspec
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.kinds.claims import Claim
 from schedc.render.facts import FactId
 

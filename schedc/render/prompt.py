@@ -2,7 +2,7 @@
 
 The response-format stanza is derived from the family spec (``answer``, ``answer_header``,
 ``day_names``, ``decision``) and the rendering's display names and vocabulary, so that the
-format a model is told to write is exactly the one :class:`~schedc.verify.Verifier` reads
+format a model is told to write is exactly the one :class:`~schedc.verify.verifier.Verifier` reads
 back with the same names.
 """
 

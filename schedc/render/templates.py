@@ -19,8 +19,8 @@ from pathlib import Path
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
-from schedc.diagnostics import SchedcError
-from schedc.resources import data_dir
+from schedc.core.diagnostics import SchedcError
+from schedc.lang.resources import data_dir
 
 _OPTIONS = {"undefined": jinja2.StrictUndefined, "trim_blocks": True, "lstrip_blocks": True, "autoescape": False,
             "keep_trailing_newline": False}

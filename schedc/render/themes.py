@@ -25,7 +25,7 @@ generic domains of ``templates/themes/generic.toml``: :func:`load_domains` retur
 (:func:`has_own_theme` tells the two cases apart), so its themed variants are themed too.
 
 **Names.** :func:`themed_names` (the API the renderer calls; the same dict the verifier
-reads answers with) maps IR names to display names: canonical names (:mod:`schedc.names`),
+reads answers with) maps IR names to display names: canonical names (:mod:`schedc.ir.names`),
 replaced role by role from the pools, plus every *attribute value that is a name* and not
 an entity (INRC skills, ITC teacher ids, machine groups), which the renderer should show
 through the same dict (:func:`display_name`, below). Values the theme file lists as
@@ -68,10 +68,10 @@ from pathlib import Path
 
 import msgspec
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.ir import Family, Instance
-from schedc.names import FUNCTION_WORDS, NameGuard, canonical_names, words_of
-from schedc.resources import data_dir
+from schedc.ir.names import FUNCTION_WORDS, NameGuard, canonical_names, words_of
+from schedc.lang.resources import data_dir
 
 GENERIC = "generic"
 """The theme file of families without one of their own."""

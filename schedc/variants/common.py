@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from schedc.backends.base import SolveResult
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.ir import Family, Instance
-from schedc.printer import print_instance
+from schedc.lang.printer import print_instance
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ def reference_value(instance: Instance, family: Family, time_limit: float = 2.0,
 def write_instance(instance: Instance, family: Family, path: Path, search: Sequence[Path] = ()) -> str:
     """Print ``instance`` canonically, parse the text back (it must be a valid instance), write it atomically."""
     from schedc.importers.common import write_atomic
-    from schedc.parser import parse_instance_text
+    from schedc.lang.parser import parse_instance_text
 
     text = print_instance(instance, family)
     parse_instance_text(text, file=str(path), search=search)

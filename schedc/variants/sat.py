@@ -18,13 +18,13 @@ from typing import Any
 
 import msgspec
 
-from schedc.diagnostics import SchedcError
-from schedc.evaluate import evaluate, make_context
+from schedc.core.diagnostics import SchedcError
+from schedc.core.solution import Solution
 from schedc.ir import Family, Instance
 from schedc.kinds import AssignmentCost, ConsecutiveRunBounds, CountBounds, Coverage, Tardiness
-from schedc.semantic import check_instance
-from schedc.solution import Solution
+from schedc.lang.semantic import check_instance
 from schedc.variants.common import solve_instance, write_instance
+from schedc.verify.evaluate import evaluate, make_context
 
 Change = tuple[Instance, str, int, int]  # (changed instance, what changed, old value, new value)
 Operator = Callable[[Instance, random.Random, float], Change | None]
@@ -217,7 +217,7 @@ def sat_records(instance: Instance, family: Family, outdir: Path, count: int, se
                 search: Sequence[Path], strength: float = 0.2) -> list[dict[str, Any]]:
     """Write ``count`` sat variants of ``instance``; their manifest records."""
     from schedc.importers.common import write_atomic
-    from schedc.verify import Verifier
+    from schedc.verify.verifier import Verifier
 
     records = []
     made = sat_instances(instance, family, count, seed, time_limit, strength)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import msgspec
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.ir import Family, Instance
 from schedc.kinds import ObjectiveBound
 from schedc.variants.common import Reference, reference_value, write_instance
@@ -82,7 +82,7 @@ def _free_id(instance: Instance) -> str:
 def tighten_file(spec: str | os.PathLike[str], out: Path, factor: str | float = "1.15", time_limit: float = 2.0,
                  seed: int = 0, search: Sequence[str | os.PathLike[str]] = ()) -> Tightened:
     """``schedc tighten SPEC -o OUT``: tighten the instance in ``spec`` and write it to ``out``."""
-    from schedc.api import resolve
+    from schedc.pipeline.steps import resolve
 
     parse_factor(factor)  # a bad factor fails before any solving
     instance, family, folders = resolve(Path(spec), search)

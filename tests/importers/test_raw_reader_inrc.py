@@ -9,7 +9,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from schedc.diagnostics import SchedcError
+from schedc.core.diagnostics import SchedcError
 from schedc.importers.inrc2010_reader import InrcData, read_inrc
 
 DATA = Path("/work/shared/data/inrc2010")

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schedc.diagnostics import Diagnostic, SchedcError
+from schedc.core.diagnostics import Diagnostic, SchedcError
 from schedc.importers.fjsp_reader import FlexibleJobShopData, read_fjsp
 from schedc.importers.jsplib_reader import JobShopData, read_jobshop, read_jsplib, read_taillard
 from schedc.importers.nsplib_reader import GenCase, NspData, ShiftRule, check_pair, read_gen, read_nsp

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from schedc.diagnostics import Diagnostic, SchedcError
+from schedc.core.diagnostics import Diagnostic, SchedcError
 from schedc.importers.itc2007_reader import CttData, read_ctt
 from schedc.importers.psplib_reader import Mode, PsplibData, read_psplib
 

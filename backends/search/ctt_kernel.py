@@ -1,0 +1,391 @@
+"""The compiled kernel of the timetable annealing: moves, their exact penalty changes, and a chunk
+of annealing iterations, over numpy arrays (what :mod:`schedc.backends.search.ctt_search` drives).
+
+**Compilation.** Every function is numba's ``@njit`` with ``nogil=True`` (machine code that
+releases the interpreter lock, so the annealing runs beside a Pyomo model built in Python in
+another thread under ``--backend auto``, and beside CP-SAT's threads), ``cache=True`` (compiled
+once per installation, about 30 s on a loaded 2-core machine, then loaded from ``__pycache__``
+in well under a second), ``_nrt=False`` (no reference counting: the kernel allocates nothing,
+and counting every array of the Data and State tuples at each call made a move several times
+slower), and the helpers ``inline='always'`` (a call that copies both tuples cost more than the
+work of most helpers). When numba cannot be imported the decorators are the identity and the
+same functions run as plain Python (about 100× slower, the same trajectories);
+``NUMBA_DISABLE_JIT=1`` does the same with numba installed, which is how the tests compare the two.
+
+**State.** Lecture ``k`` of the instance belongs to agent ``lecture_agent[k]``; the lectures of
+agent ``i`` are ``lecture_start[i] … lecture_start[i + 1] − 1``. ``slot[k] = −1`` means not
+placed (only while the greedy builds a timetable). The counts kept beside it — who is in which
+(slot, room), which agent is in which slot, how many conflicting agents are in a slot, days and
+rooms used per agent, group occupancy per slot — and ``cost[0]``, the penalty of the placed
+lectures, are exact after every change (:func:`change`; meanings in :mod:`schedc.backends.search.ctt_search`).
+
+**Randomness**: xorshift64* (Vigna, "An experimental exploration of Marsaglia's xorshift
+generators, scrambled", ACM TOMS 42(4), 2016) on a one-element ``uint64`` array seeded by the
+caller; nothing else draws, so a chunk's trajectory depends only on its inputs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, NamedTuple, TypeVar
+
+import numpy as np
+
+try:
+    from numba import config, njit
+
+    COMPILED = not config.DISABLE_JIT
+except ImportError:  # the same functions as plain Python: correct, only slower
+    COMPILED = False
+
+    def njit(*_args: object, **_kwargs: object) -> Callable[[F], F]:  # type: ignore[no-redef]
+        return lambda function: function
+
+F = TypeVar("F", bound=Callable[..., Any])
+_compiled: Callable[[F], F] = njit(nogil=True, cache=True, _nrt=False)
+_inlined: Callable[[F], F] = njit(nogil=True, cache=True, _nrt=False, inline="always")
+
+#: what :func:`try_move` returns for a move that would break a hard rule (no change was made)
+REJECTED = -(2 ** 62)
+_MULTIPLIER = np.uint64(0x2545F4914F6CDD1D)
+_TO_UNIT = 1.0 / 9007199254740992.0  # 2⁻⁵³: the top 53 bits of a draw as a float in [0, 1)
+
+
+class Data(NamedTuple):
+    """The instance as arrays (agents, rooms, slots and groups numbered from 0)."""
+
+    periods: int  # slots per day: slot s is period s % periods of day s // periods
+    spread_weight: int
+    compact_weight: int
+    stability_weight: int
+    lecture_agent: np.ndarray  # int32[L]
+    lecture_start: np.ndarray  # int32[n + 1]
+    conflict_start: np.ndarray  # int32[n + 1]: CSR of each agent's conflicting agents
+    conflict_list: np.ndarray  # int32
+    conflict: np.ndarray  # uint8[n, n]: 1 when the two agents may not share a slot
+    unavailable: np.ndarray  # uint8[n, S]
+    overflow: np.ndarray  # int32[n, R]: weighted capacity penalty of one lecture
+    min_days: np.ndarray  # int32[n]
+    max_rooms: np.ndarray  # int32[n]
+    member_start: np.ndarray  # int32[n + 1]: CSR of each agent's compactness groups
+    member_list: np.ndarray  # int32
+
+
+class State(NamedTuple):
+    """A timetable and its counts (see the module docstring); every array is changed in place."""
+
+    slot: np.ndarray  # int32[L]
+    room: np.ndarray  # int32[L]
+    room_at: np.ndarray  # int32[S, R]: the lecture there, −1 when free
+    at: np.ndarray  # uint8[n, S]: the agent has a lecture in the slot
+    clash: np.ndarray  # int32[n, S]: agents conflicting with it that have a lecture in the slot
+    day_count: np.ndarray  # int32[n, D]
+    days_used: np.ndarray  # int32[n]
+    room_count: np.ndarray  # int32[n, R]
+    distinct: np.ndarray  # int32[n]: rooms used
+    occ: np.ndarray  # int32[G, S]: lectures of the group's members in the slot
+    cost: np.ndarray  # int64[1]
+
+
+def empty_state(data: Data, days: int, slots: int, rooms: int, groups: int) -> State:
+    """The state with no lecture placed: its penalty is every agent's whole day shortfall."""
+    n, lectures = len(data.min_days), len(data.lecture_agent)
+    cost = np.array([data.spread_weight * int(data.min_days.sum())], dtype=np.int64)
+    return State(slot=np.full(lectures, -1, np.int32), room=np.full(lectures, -1, np.int32),
+                 room_at=np.full((slots, rooms), -1, np.int32), at=np.zeros((n, slots), np.uint8),
+                 clash=np.zeros((n, slots), np.int32), day_count=np.zeros((n, days), np.int32),
+                 days_used=np.zeros(n, np.int32), room_count=np.zeros((n, rooms), np.int32),
+                 distinct=np.zeros(n, np.int32), occ=np.zeros((groups, slots), np.int32), cost=cost)
+
+
+# ------------------------------------------------------------------ random draws
+
+
+@_inlined
+def next_u64(rng: np.ndarray) -> np.uint64:
+    """The next 64-bit draw of xorshift64* (state ``rng[0]``, never 0)."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return x * _MULTIPLIER
+
+
+@_inlined
+def uniform(rng: np.ndarray) -> float:
+    """A float in [0, 1) from the top 53 bits of a draw."""
+    return float(next_u64(rng) >> np.uint64(11)) * _TO_UNIT
+
+
+@_inlined
+def below(rng: np.ndarray, n: int) -> int:
+    """An integer in [0, n) for 0 < n < 2³² (the top 32 bits scaled by n: bias below n / 2³²)."""
+    return np.int64(((next_u64(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+# ------------------------------------------------------------------ exact incremental updates
+
+
+@_inlined
+def isolated(occ: np.ndarray, periods: int, g: int, slot: int) -> int:
+    """Compactness term of group g at slot: its occupancy if both same-day neighbours are empty."""
+    count = occ[g, slot]
+    if count == 0:
+        return 0
+    p = slot % periods
+    if (p > 0 and occ[g, slot - 1] > 0) or (p < periods - 1 and occ[g, slot + 1] > 0):
+        return 0
+    return count
+
+
+@_inlined
+def around(occ: np.ndarray, periods: int, g: int, slot: int) -> int:
+    """The compactness terms of group g at slot and its same-day neighbours: all that a change
+    of the occupancy at slot can alter."""
+    p = slot % periods
+    first = slot - 1 if p > 0 else slot
+    last = slot + 1 if p < periods - 1 else slot
+    total = 0
+    for q in range(first, last + 1):
+        total += isolated(occ, periods, g, q)
+    return total
+
+
+# Each function reads a field of Data or State into a local once: numba re-reads a tuple's
+# field at every access.
+
+
+@_inlined
+def _day_change(data: Data, st: State, i: int, day: int, sign: int) -> int:
+    """Spread: the agent's day count changes; the penalty change of its shortfall of days."""
+    day_count, days_used, min_days = st.day_count, st.days_used, data.min_days
+    before = day_count[i, day] > 0
+    day_count[i, day] += sign
+    if before == (day_count[i, day] > 0):
+        return 0
+    days_used[i] += sign
+    short = min_days[i] - days_used[i]
+    return data.spread_weight * (max(0, short) - max(0, short + sign))
+
+
+@_inlined
+def _room_change(data: Data, st: State, i: int, room: int, sign: int) -> int:
+    """Stability: the agent's room count changes; the penalty change of its rooms beyond the allowance."""
+    room_count, distinct = st.room_count, st.distinct
+    before = room_count[i, room] > 0
+    room_count[i, room] += sign
+    if before == (room_count[i, room] > 0):
+        return 0
+    distinct[i] += sign
+    extra = distinct[i] - data.max_rooms[i]
+    return data.stability_weight * (max(0, extra) - max(0, extra - sign))
+
+
+@_inlined
+def _group_change(data: Data, st: State, i: int, slot: int, sign: int) -> int:
+    """Compactness: the occupancy of each group of the agent changes at slot; the penalty change."""
+    occ, periods, members = st.occ, data.periods, data.member_list
+    delta = 0
+    for m in range(data.member_start[i], data.member_start[i + 1]):
+        g = members[m]
+        old = around(occ, periods, g, slot)
+        occ[g, slot] += sign
+        delta += around(occ, periods, g, slot) - old
+    return data.compact_weight * delta
+
+
+@_inlined
+def change(data: Data, st: State, k: int, slot: int, room: int, sign: int) -> None:
+    """Add (sign 1) or take away (sign −1) lecture k at (slot, room): counts and penalty."""
+    i = data.lecture_agent[k]
+    delta = sign * data.overflow[i, room] + _day_change(data, st, i, slot // data.periods, sign)
+    delta += _room_change(data, st, i, room, sign) + _group_change(data, st, i, slot, sign)
+    st.at[i, slot] = 1 if sign > 0 else 0
+    clash, conflicts = st.clash, data.conflict_list
+    for c in range(data.conflict_start[i], data.conflict_start[i + 1]):
+        clash[conflicts[c], slot] += sign
+    st.room_at[slot, room] = k if sign > 0 else -1
+    st.cost[0] += delta
+
+
+@_inlined
+def place(data: Data, st: State, k: int, slot: int, room: int) -> None:
+    """Put lecture k (not placed) at (slot, room); the caller keeps the hard rules."""
+    st.slot[k] = slot
+    st.room[k] = room
+    change(data, st, k, slot, room, 1)
+
+
+@_inlined
+def remove(data: Data, st: State, k: int) -> None:
+    """Take lecture k out of the counts (its slot and room stay recorded until placed again)."""
+    change(data, st, k, st.slot[k], st.room[k], -1)
+
+
+# ------------------------------------------------------------------ moves
+
+
+@_inlined
+def _open(data: Data, st: State, i: int, slot: int, leaving: int) -> bool:
+    """Agent i may take a lecture into ``slot``: it has none there, it is available, and no
+    conflicting agent is there but the ``leaving`` (0 or 1) that moves out."""
+    return st.at[i, slot] == 0 and data.unavailable[i, slot] == 0 and st.clash[i, slot] - leaving <= 0
+
+
+@_inlined
+def allowed(data: Data, st: State, k: int, slot: int, other: int) -> bool:
+    """The move of lecture k to ``slot`` (a swap with lecture ``other`` ≥ 0 when it holds the
+    target) keeps every hard rule: checked on the counts before anything changes, as if both
+    lectures had left."""
+    agents = data.lecture_agent
+    home, i = st.slot[k], agents[k]
+    if other < 0:
+        return slot == home or _open(data, st, i, slot, 0)
+    j = agents[other]
+    if slot == home or i == j:  # a room exchange: the occupancies stay
+        return True
+    linked = data.conflict[i, j]  # the partner leaves the slot the other one takes
+    return _open(data, st, i, slot, linked) and _open(data, st, j, home, linked)
+
+
+@_compiled
+def try_move(data: Data, st: State, k: int, slot: int, room: int) -> int:
+    """Move lecture k to (slot, room) — a swap of (slot, room) with the lecture there, if any:
+    the penalty change, or :data:`REJECTED` (nothing changed) when a hard rule would break."""
+    other = st.room_at[slot, room]
+    if other == k or not allowed(data, st, k, slot, other):
+        return REJECTED
+    cost, lecture_slot, lecture_room = st.cost, st.slot, st.room
+    before = cost[0]
+    home, home_room = lecture_slot[k], lecture_room[k]
+    remove(data, st, k)
+    if other >= 0:
+        remove(data, st, other)
+    place(data, st, k, slot, room)
+    if other >= 0:
+        place(data, st, other, home, home_room)
+    return cost[0] - before
+
+
+@_compiled
+def undo(data: Data, st: State, k: int, slot: int, room: int, home: int, home_room: int) -> None:
+    """Reverse an applied :func:`try_move` of lecture k from (home, home_room) to (slot, room)."""
+    other = st.room_at[home, home_room]
+    remove(data, st, k)
+    if other >= 0:
+        remove(data, st, other)
+        place(data, st, other, slot, room)
+    place(data, st, k, home, home_room)
+
+
+@_compiled
+def try_agent_room(data: Data, st: State, agent: int, room: int, steps: np.ndarray) -> tuple[int, int]:
+    """Every lecture of ``agent`` into ``room``, each exchanging rooms with the lecture holding it
+    in its slot (always allowed: no occupancy changes). Returns the penalty change and the
+    number n of steps written to ``steps[:n]`` as (lecture, old room) rows for the undo."""
+    cost, lecture_slot, lecture_room = st.cost, st.slot, st.room
+    before, n = cost[0], 0
+    for k in range(data.lecture_start[agent], data.lecture_start[agent + 1]):
+        old = lecture_room[k]
+        if old != room:
+            try_move(data, st, k, lecture_slot[k], room)
+            steps[n, 0] = k
+            steps[n, 1] = old
+            n += 1
+    return cost[0] - before, n
+
+
+@_compiled
+def undo_agent_room(data: Data, st: State, steps: np.ndarray, n: int) -> None:
+    """Reverse the n steps of a :func:`try_agent_room`, last first."""
+    lecture_slot = st.slot
+    for s in range(n - 1, -1, -1):
+        k = steps[s, 0]
+        try_move(data, st, k, lecture_slot[k], steps[s, 1])
+
+
+@_compiled
+def open_cells(data: Data, st: State, k: int, out: np.ndarray) -> int:
+    """For the unplaced lecture k: each slot where it keeps every hard rule, with the free room
+    of least overflow (ties: the lowest) and the penalty change of placing it there, as rows
+    (slot, room, change) of ``out``; the number of rows."""
+    i, n = data.lecture_agent[k], 0
+    room_at, overflow, cost = st.room_at, data.overflow, st.cost
+    slots, rooms = room_at.shape
+    for slot in range(slots):
+        if not _open(data, st, i, slot, 0):
+            continue
+        chosen = -1
+        for r in range(rooms):
+            if room_at[slot, r] < 0 and (chosen < 0 or overflow[i, r] < overflow[i, chosen]):
+                chosen = r
+        if chosen < 0:
+            continue
+        before = cost[0]
+        place(data, st, k, slot, chosen)
+        out[n, 0] = slot
+        out[n, 1] = chosen
+        out[n, 2] = cost[0] - before
+        remove(data, st, k)
+        st.slot[k] = -1
+        st.room[k] = -1
+        n += 1
+    return n
+
+
+# ------------------------------------------------------------------ annealing
+
+
+@_inlined
+def _keep_best(st: State, best_slot: np.ndarray, best_room: np.ndarray, best_cost: np.ndarray) -> None:
+    cost = st.cost[0]
+    if cost < best_cost[0]:
+        best_cost[0] = cost
+        lecture_slot, lecture_room = st.slot, st.room
+        for k in range(len(lecture_slot)):  # a loop: a slice copy needs the allocator (_nrt=False)
+            best_slot[k] = lecture_slot[k]
+            best_room[k] = lecture_room[k]
+
+
+@_inlined
+def _rejected(rng: np.ndarray, delta: int, temperature: float) -> bool:
+    """Metropolis: a worsening δ > 0 is kept with probability exp(−δ / T)."""
+    return delta > 0 and uniform(rng) >= math.exp(-delta / temperature)
+
+
+@_compiled
+def anneal_chunk(data: Data, st: State, rng: np.ndarray, best_slot: np.ndarray, best_room: np.ndarray,
+                 best_cost: np.ndarray, iterations: int, temperature: float, room_share: float,
+                 agent_share: float, steps: np.ndarray) -> None:
+    """``iterations`` annealing moves at a fixed temperature; the best state seen is copied into
+    ``best_slot``, ``best_room`` and ``best_cost[0]`` whenever the cost falls below it.
+
+    A move is, with probability ``agent_share``, all lectures of the agent of a random lecture
+    into a random room; otherwise a random lecture to a random (slot, room) — its own slot with
+    probability ``room_share`` — swapping with the lecture there.
+    """
+    agents, lecture_slot, lecture_room = data.lecture_agent, st.slot, st.room
+    lectures = len(agents)
+    slots, rooms = st.room_at.shape
+    for _ in range(iterations):
+        if uniform(rng) < agent_share:
+            agent = agents[below(rng, lectures)]
+            delta, n = try_agent_room(data, st, agent, below(rng, rooms), steps)
+            if _rejected(rng, delta, temperature):
+                undo_agent_room(data, st, steps, n)
+            else:
+                _keep_best(st, best_slot, best_room, best_cost)
+            continue
+        k = below(rng, lectures)
+        home, home_room = lecture_slot[k], lecture_room[k]
+        slot = home if uniform(rng) < room_share else below(rng, slots)
+        room = below(rng, rooms)
+        delta = try_move(data, st, k, slot, room)
+        if delta == REJECTED:
+            continue
+        if _rejected(rng, delta, temperature):
+            undo(data, st, k, slot, room, home, home_room)
+        else:
+            _keep_best(st, best_slot, best_room, best_cost)

@@ -1,0 +1,57 @@
+"""The Typer application of ``schedc`` and what its command modules share.
+
+The commands are registered on :data:`app` by :mod:`schedc.cli` (the core commands),
+:mod:`schedc.cli.dynamic` and :mod:`schedc.cli.variants`; each imports the application from
+here, so that no command module imports :mod:`schedc.cli` back.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from schedc import __version__
+from schedc.core.diagnostics import SchedcError
+
+app = typer.Typer(no_args_is_help=True,
+                  help="schedc: one formal spec of a scheduling problem for solvers, prompts and verifiers.")
+
+
+def _print_version(show: bool) -> None:
+    if show:
+        typer.echo(f"schedc {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                          help="print the version and exit")] = False,
+) -> None:
+    """schedc: one formal spec of a scheduling problem for solvers, prompts and verifiers."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+AsJson = Annotated[bool, typer.Option("--json", help="print the result as JSON")]
+
+
+def echo_json(data: Any) -> None:
+    """Print ``data`` as indented JSON on standard output."""
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def reports_errors(func: F) -> F:
+    """Print SchedcError diagnostics to stderr and exit 2 instead of a traceback."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except SchedcError as exc:
+            typer.echo(str(exc), err=True)
+            raise typer.Exit(2) from None
+
+    return wrapper  # type: ignore[return-value]

@@ -1,0 +1,330 @@
+"""The ``schedc`` command line: a thin layer over :mod:`schedc.pipeline.steps`.
+
+Bad input is reported as diagnostics on standard error with exit status 2; only the
+project's own error type is caught, so the CLI framework's exits pass through.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from schedc.cli.application import AsJson, app, echo_json, reports_errors
+from schedc.cli.choices import Backend, Duplicates, GrammarFormat, Variant, choice_value
+from schedc.core.diagnostics import SchedcError
+from schedc.importers import ALL_FORMATS
+from schedc.pipeline import steps as api
+
+
+@app.command("import", epilog="Example: schedc import jsplib examples/sources/ft06.txt "
+             "--bks examples/sources/jsplib_bks.csv -o out")
+@reports_errors
+def import_cmd(
+    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="one of: " + ", ".join(ALL_FORMATS))],
+    paths: Annotated[list[Path], typer.Argument(help="source files (.txt, .fjs, .sm, .mm, .ctt, .xml, .nsp)")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="output folder for the .sched files")],
+    bks: Annotated[Path | None, typer.Option(help="BKS table: instance,bks,kind,lower_bound,difficulty,source")] = None,
+    case: Annotated[list[Path] | None, typer.Option("--case", help="NSPLib case file (.gen); repeatable")] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Convert canonical instance files into canonical .sched files."""
+    written = api.import_sources(fmt, paths, out, bks, case or [])
+    if as_json:
+        echo_json({"written": [str(p) for p in written]})
+        return
+    for path in written:
+        typer.echo(str(path))
+
+
+@app.command("fmt", epilog="Example: schedc fmt --check examples/*.sched")
+@reports_errors
+def fmt_cmd(
+    files: Annotated[list[Path], typer.Argument(help=".sched files to rewrite in canonical form")],
+    check: Annotated[bool, typer.Option("--check", help="only report files that are not canonical (exit 1)")] = False,
+    as_json: AsJson = False,
+) -> None:
+    """Rewrite .sched files in canonical form (or check that they are)."""
+    unformatted = [f for f in files if not api.format_file(f, check=check)]
+    if as_json:
+        echo_json({"files": [{"file": str(f), "canonical": f not in unformatted,
+                              "rewritten": f in unformatted and not check} for f in files]})
+    for f in unformatted if not as_json else ():
+        typer.echo(f"{'would reformat' if check else 'reformatted'} {f}")
+    if check and unformatted:
+        raise typer.Exit(1)
+
+
+@app.command("parse", epilog="Example: schedc parse examples/ft06.sched --json")
+@reports_errors
+def parse_cmd(
+    file: Annotated[Path, typer.Argument(help="a .sched instance or family spec")],
+    as_json: Annotated[bool, typer.Option("--json", help="print the IR as JSON")] = False,
+) -> None:
+    """Parse and check a .sched file; print its IR as JSON with --json."""
+    data = api.to_json(file)
+    if as_json:
+        sys.stdout.write(data.decode() + "\n")
+    else:
+        typer.echo(f"{file}: ok")
+
+
+@app.command("info", epilog="Example: schedc info examples/itc2007_small.sched")
+@reports_errors
+def info_cmd(
+    file: Annotated[Path, typer.Argument(help="a .sched instance or family spec")],
+    as_json: Annotated[bool, typer.Option("--json", help="print as JSON")] = False,
+) -> None:
+    """Show family, sizes, constraints by kind and reference values of a .sched file."""
+    from schedc.lang.parser import parse_file
+
+    info = api.describe(parse_file(file))
+    if as_json:
+        typer.echo(json.dumps(info, indent=2))
+        return
+    for key, value in info.items():
+        if isinstance(value, dict):
+            typer.echo(f"{key}:")
+            for k, v in value.items():
+                typer.echo(f"  {k}: {v}")
+        else:
+            typer.echo(f"{key}: {value}")
+
+
+@app.command("check", epilog="Example: schedc check examples/ft06.sched answer.txt --variant v4 --seed 42 --json")
+@reports_errors
+def check_cmd(
+    spec: Annotated[Path | None, typer.Argument(help="the .sched instance the answer is for")] = None,
+    answer: Annotated[Path | None, typer.Argument(help="the answer text file")] = None,
+    names: Annotated[Path | None, typer.Option(help="JSON {IR name: shown name} for themed renderings")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+    batch: Annotated[Path | None, typer.Option(help="JSONL of {id, answer[, spec]}: check them all")] = None,
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="with --batch: write JSONL here")] = None,
+    variant: Annotated[Variant | None, typer.Option(help="read the names of this rendering",
+                                                    case_sensitive=False)] = None,
+    seed: Annotated[int, typer.Option(help="with --variant: the rendering's seed")] = 42,
+    duplicates: Annotated[Duplicates, typer.Option(help="a repeated assignment: error (a hard violation) or warn "
+                                                   "(reported, not counted: the official ITC-2007 validator)")]
+    = Duplicates.error,
+) -> None:
+    """Verify an answer constraint by constraint (exit 0 feasible, 1 infeasible, 2 bad input)."""
+    mapping = api.read_names(names)
+    if batch is not None:
+        _check_batch(spec, batch, mapping, out, choice_value(variant), seed, str(duplicates.value))
+        return
+    if spec is None or answer is None:
+        raise SchedcError.at("E404", "usage: schedc check SPEC ANSWER (or --batch FILE.jsonl)")
+    from schedc.verify.verifier import format_report
+
+    verifier = api.verifier_for(spec, mapping, choice_value(variant), seed, duplicates=str(duplicates.value))
+    report = verifier.check(api.read_answer(answer))
+    if as_json:
+        import msgspec
+
+        sys.stdout.write(msgspec.json.format(msgspec.json.encode(report)).decode() + "\n")
+    else:
+        typer.echo(format_report(report))
+    if not report.feasible:
+        raise typer.Exit(1)
+
+
+def _check_batch(spec: Path | None, batch: Path, mapping: dict[str, str], out: Path | None,
+                 variant: str | None = None, seed: int = 42, duplicates: str = "error") -> None:
+    try:
+        handle = batch.open(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise SchedcError.at("E403", f"cannot read the batch: {exc.strerror or exc}", file=str(batch)) from None
+    with handle:
+        reports = api.check_batch(spec, handle, mapping, variant, seed, duplicates)
+        if out is None:
+            for line in reports:
+                sys.stdout.write(line.decode() + "\n")
+            return
+        from schedc.importers.common import write_atomic
+
+        write_atomic(out, "".join(line.decode() + "\n" for line in reports))
+
+
+@app.command("solve", epilog="Example: schedc solve examples/ft06.sched --time-limit 5 -o answer.txt")
+@reports_errors
+def solve_cmd(
+    spec: Annotated[Path, typer.Argument(help="the .sched instance to solve")],
+    backend: Annotated[Backend, typer.Option(help="solver backend")] = Backend.cpsat,
+    time_limit: Annotated[float, typer.Option("--time-limit", help="wall-clock limit in seconds")] = 10.0,
+    workers: Annotated[int, typer.Option(help="search workers")] = 2,
+    seed: Annotated[int, typer.Option(help="random seed of the solver")] = 0,
+    solver: Annotated[str | None, typer.Option(help="MILP solver of --backend pyomo (default highs)")] = None,
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="write the answer here (else stdout)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+    variant: Annotated[Variant | None, typer.Option(help="write the answer with the names of this rendering",
+                                                    case_sensitive=False)] = None,
+    variant_seed: Annotated[int, typer.Option("--variant-seed", help="with --variant: the rendering's seed")] = 42,
+    show_progress: Annotated[bool, typer.Option("--progress", help="print each improving solution on stderr")]
+    = False,
+    explain_time: Annotated[float, typer.Option("--explain-time", help="infeasible: seconds to search for the "
+                                                "constraints that conflict (0: do not)")] = 10.0,
+    hint: Annotated[Path | None, typer.Option("--hint", help="an answer file (a published or previous solution) "
+                                              "that seeds the search (every backend)")] = None,
+) -> None:
+    """Solve an instance; write the answer in the family's format, verified before it is reported.
+
+    ``--backend auto`` runs CP-SAT and HiGHS side by side in one budget and keeps the best
+    verified answer with the best proven bound (docs/solving.md).
+
+    An infeasible instance is explained: a small set of hard constraints that cannot hold together,
+    each with its position in the file.
+    """
+    import msgspec
+
+    from schedc.api import integer_bound
+
+    def progress(objective: int, bound: float, seconds: float) -> None:
+        typer.echo(f"  {seconds:7.2f}s  objective {objective}  bound {_shown(integer_bound(bound))}", err=True)
+
+    result, answer = api.solve_file(spec, str(backend.value), time_limit, workers, seed,
+                                    progress if show_progress else None, solver=solver, variant=choice_value(variant),
+                                    variant_seed=variant_seed, explain=explain_time, hint=hint)
+    if answer is not None:
+        if out is not None:
+            from schedc.importers.common import write_atomic
+
+            write_atomic(out, answer)
+        elif not as_json:
+            sys.stdout.write(answer)
+    summary = {k: v for k, v in msgspec.to_builtins(result).items() if k != "solution"}
+    summary["bound"] = integer_bound(result.bound)
+    if as_json:
+        typer.echo(json.dumps(summary, indent=2))
+    else:
+        typer.echo(_solve_summary(result, integer_bound(result.bound)), err=out is None)
+        if result.conflict is not None:
+            from schedc.backends.cpsat.explain import format_conflict
+
+            typer.echo(format_conflict(result.conflict, str(spec)), err=out is None)
+    if result.status in ("infeasible", "unknown", "invalid"):
+        raise typer.Exit(1)
+
+
+def _shown(value: object) -> str:
+    """A value of a summary line: ``–`` when unknown."""
+    return "–" if value is None else str(value)
+
+
+def _solve_summary(result: Any, bound: int | None) -> str:
+    """``NAME: status, objective Z, bound B, best known K, gap G% (S s)``."""
+    gap = "" if result.gap_pct is None else f", gap {result.gap_pct:.2f}%"
+    return (f"{result.instance}: {result.status}, objective {_shown(result.objective)}, bound {_shown(bound)}, "
+            f"best known {_shown(result.bks)}{gap} ({result.seconds:.2f}s)")
+
+
+@app.command("render", epilog="Example: schedc render examples/ft06.sched --variant v4 --seed 42")
+@reports_errors
+def render_cmd(
+    spec: Annotated[Path, typer.Argument(help="the .sched instance to render")],
+    variant: Annotated[Variant, typer.Option(help="v1 (canonical), v2 (order), v3a (theme), v3b (template), v4 (all)",
+                                             case_sensitive=False)] = Variant.v1,
+    seed: Annotated[int, typer.Option(help="seed of the variant's random streams")] = 42,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON: prompt parts, display names and fact ledger")]
+    = False,
+) -> None:
+    """Render an instance as a natural-language prompt (identical bytes for identical spec, variant, seed)."""
+    rendering = api.render_file(spec, str(variant.value), seed)
+    if as_json:
+        sys.stdout.write(json.dumps(rendering.to_json(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(rendering.text())
+
+
+emit_app = typer.Typer(help="Export a solver model for use outside schedc.", no_args_is_help=True)
+app.add_typer(emit_app, name="emit")
+
+
+@emit_app.command("cpsat", epilog="Example: schedc emit cpsat examples/ft06.sched -o ft06.pb.txt")
+@reports_errors
+def emit_cpsat_cmd(
+    spec: Annotated[Path, typer.Argument(help="the .sched instance")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="model file (.pb.txt for text proto)")],
+    as_json: AsJson = False,
+) -> None:
+    """Write the CP-SAT model proto."""
+    api.emit_cpsat(spec, out)
+    _written(out, as_json)
+
+
+def _written(out: Path, as_json: bool) -> None:
+    """Report a written file: its path, or ``{"written": path}`` as JSON."""
+    if as_json:
+        echo_json({"written": str(out)})
+    else:
+        typer.echo(str(out))
+
+
+def _emit_milp(spec: Path, out: Path, fmt: str, as_json: bool) -> None:
+    api.emit_milp(spec, out, fmt)
+    _written(out, as_json)
+
+
+@emit_app.command("lp", epilog="Example: schedc emit lp examples/rcpsp_small.sched -o rcpsp_small.lp")
+@reports_errors
+def emit_lp_cmd(
+    spec: Annotated[Path, typer.Argument(help="the .sched instance")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="model file (.lp)")],
+    as_json: AsJson = False,
+) -> None:
+    """Write the Pyomo MILP in CPLEX LP format (rows named after the constraint ids)."""
+    _emit_milp(spec, out, "lp", as_json)
+
+
+@emit_app.command("mps", epilog="Example: schedc emit mps examples/rcpsp_small.sched -o rcpsp_small.mps")
+@reports_errors
+def emit_mps_cmd(
+    spec: Annotated[Path, typer.Argument(help="the .sched instance")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="model file (.mps)")],
+    as_json: AsJson = False,
+) -> None:
+    """Write the Pyomo MILP in MPS format (rows named after the constraint ids)."""
+    _emit_milp(spec, out, "mps", as_json)
+
+
+@app.command("grammar", epilog="Example: schedc grammar examples/ft06.sched --variant v4 --format gbnf")
+@reports_errors
+def grammar_cmd(
+    spec: Annotated[Path, typer.Argument(help="the .sched instance")],
+    fmt: Annotated[GrammarFormat, typer.Option("--format", help="the prompt stanza, a grammar or a JSON Schema")]
+    = GrammarFormat.text,
+    variant: Annotated[Variant | None, typer.Option(help="use the names of this rendering",
+                                                    case_sensitive=False)] = None,
+    seed: Annotated[int, typer.Option(help="with --variant: the rendering's seed")] = 42,
+    names: Annotated[Path | None, typer.Option(help="JSON {IR name: shown name}")] = None,
+    lines: Annotated[str, typer.Option(help="lark/gbnf: any number of lines, or exact (where the instance fixes it)")]
+    = "any",
+    as_json: AsJson = False,
+) -> None:
+    """The answer format an LLM must follow: the prompt stanza, a Lark or GBNF grammar, or a JSON Schema."""
+    text = api.grammar_file(spec, str(fmt.value), choice_value(variant), seed, api.read_names(names), lines=lines)
+    if as_json:  # the grammar as a string (a JSON Schema too), with what it was made for
+        echo_json({"spec": str(spec), "format": str(fmt.value), "variant": choice_value(variant), "seed": seed,
+                   "lines": lines, "grammar": text})
+        return
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+from schedc.cli.bench import bench_app  # noqa: E402
+
+app.add_typer(bench_app, name="bench")
+
+# registers generate, calibrate, ssi, simulate, plot; tighten, perturb; and generate-classic (each imports
+# the app from schedc.cli.application, not from here, so no module imports back into this one)
+from schedc.cli import dynamic, generators, variants  # noqa: E402, F401
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

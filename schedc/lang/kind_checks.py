@@ -1,0 +1,462 @@
+"""Checks of the individual constraint kinds, dispatched by the semantic pass (:mod:`schedc.lang.semantic`)
+through :data:`CONSTRAINT_CHECKS`, keyed by the kind's class.
+
+Each check reports through the :class:`~schedc.lang.semantic.Checker` it is given, so that the pass lists
+every problem of an instance at once.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Callable
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from schedc.core.diagnostics import Span
+from schedc.ir import WEEKDAYS
+from schedc.kinds import (
+    AssignmentCost,
+    AttrRef,
+    CapacityOverflow,
+    Compactness,
+    Consecutive,
+    ConsecutiveRunBounds,
+    Constraint,
+    CountBounds,
+    Coverage,
+    CumulativeRenewable,
+    NoIdle,
+    NonrenewableBudget,
+    ObjectiveBound,
+    OnePerSlot,
+    OptionalActivities,
+    PatternProhibition,
+    PrecedenceLag,
+    ResourceDowntime,
+    ResourceTies,
+    Selector,
+    SetupTimes,
+    SlotConflict,
+    Spread,
+    Stability,
+    Tardiness,
+    TimeWindow,
+    UnaryNoOverlap,
+    Unavailability,
+    WindowPatternCost,
+)
+from schedc.kinds.check_common import activity_names as _activity_names
+from schedc.kinds.check_common import known_names
+from schedc.kinds.check_common import resource_scope as _resource_scope
+from schedc.kinds.check_common import sequenced as _sequenced
+from schedc.kinds.costs import ANY_DAY
+from schedc.kinds.same_sequence import SameSequence, semantic_check
+
+if TYPE_CHECKING:
+    from schedc.lang.semantic import Checker
+
+#: Largest time, number of items and of days an instance may hold (larger ones are typing errors).
+MAX_TIME = 10**9
+MAX_ITEMS = 10**6
+MAX_DAYS = 10_000
+
+
+def row_of(c: Constraint, index: int) -> Span | None:
+    """Where item ``index`` (0-based) of ``c``'s table is written: its row, else the statement."""
+    return c.span.entry(index) if c.span is not None else None
+
+
+
+
+# ------------------------------------------------------------------- checks read from the kinds' annotations
+
+
+def check_annotations(ch: Checker, c: Constraint) -> None:
+    """What the kind's field annotations demand of every constraint and table row.
+
+    A field annotated with a minimum (:data:`schedc.kinds.base.NonNegative`, ``Positive``) is
+    at least that value — also every agent's attribute an ``@attribute`` bound reads; the rows of
+    a table whose struct declares ``KEY`` have distinct keys.
+    """
+    for name, low in field_minimums(type(c)):
+        value = getattr(c, name)
+        if isinstance(value, AttrRef):
+            _attribute_at_least(ch, c, name, value, low)
+        elif isinstance(value, int) and value < low:
+            ch.error("E203", f"{c.id}: {name} must be at least {low}, found {value}", c.span)
+    if c.TABLE_FIELD is None:
+        return
+    rows = getattr(c, c.TABLE_FIELD)
+    for index, row in enumerate(rows, start=1):
+        for name, low in field_minimums(type(row)):
+            value = getattr(row, name)
+            if isinstance(value, int) and value < low:
+                ch.error("E203", f"{c.id}: {name} must be at least {low}, found {value} (table entry {index}: "
+                         f"{_row_text(row)})", row_of(c, index - 1))
+    _duplicate_rows(ch, c, rows)
+
+
+def _attribute_at_least(ch: Checker, c: Constraint, name: str, ref: AttrRef, low: int) -> None:
+    """Every selected agent's attribute that bound ``name`` reads is at least ``low``."""
+    sel = getattr(c, "agents", None)
+    if not isinstance(sel, Selector):
+        return
+    for e in ch.selected(sel):
+        value = e.attrs.get(ref.attr)
+        if isinstance(value, int) and not isinstance(value, bool) and value < low:
+            ch.error("E203", f"{c.id}: {name}=@{ref.attr} must be at least {low}, but {e.cls} {e.name} has "
+                     f"{ref.attr} {value}", e.span or c.span)
+
+
+def _duplicate_rows(ch: Checker, c: Constraint, rows: tuple[Any, ...]) -> None:
+    """Rows of one table sharing their struct's ``KEY`` (the same fact stated twice, or two ways).
+
+    One error per table: the first repeated entry, and how many there are (a repeated row of a
+    dense table repeats all of its entries).
+    """
+    fields = getattr(type(rows[0]), "KEY", None) if rows else None
+    if not fields:
+        return
+    first: dict[tuple[Any, ...], int] = {}
+    repeats: list[tuple[int, int, Any]] = []
+    for index, row in enumerate(rows, start=1):
+        key = tuple(getattr(row, f) for f in fields)
+        if key in first:
+            repeats.append((index, first[key], row))
+        else:
+            first[key] = index
+    if repeats:
+        index, earlier, row = repeats[0]
+        more = f"; {len(repeats)} repeated entries in all" if len(repeats) > 1 else ""
+        first = row_of(c, earlier - 1)
+        where = f" at line {first.line}" if first is not None and c.span is not None and c.span.rows else ""
+        ch.error("E201", f"{c.id}: table entry {index} ({_row_text(row)}) repeats entry {earlier}{where} (the "
+                 f"same {', '.join(fields)}){more}", row_of(c, index - 1),
+                 "each key may appear once in a table: remove or merge the repeated row")
+
+
+def _row_text(row: Any) -> str:
+    """A table entry as ``field=value`` pairs (for messages)."""
+    return " ".join(f"{f}={getattr(row, f)}" for f in row.__struct_fields__)
+
+
+@cache
+def field_minimums(cls: type) -> tuple[tuple[str, int], ...]:
+    """(field, minimum) for every field of a struct whose annotation carries ``msgspec.Meta(ge=…)``."""
+    hints = typing.get_type_hints(cls, include_extras=True)
+    out = []
+    for name in cls.__struct_fields__:
+        low = _ge(hints[name])
+        if low is not None:
+            out.append((name, low))
+    return tuple(out)
+
+
+def _ge(tp: Any) -> int | None:
+    """The ``ge`` bound of an annotation (searched through unions), or None."""
+    if typing.get_origin(tp) is typing.Annotated:
+        return next((m.ge for m in tp.__metadata__ if isinstance(m, msgspec.Meta) and m.ge is not None), None)
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        return next((low for arg in typing.get_args(tp) if (low := _ge(arg)) is not None), None)
+    return None
+
+
+# ------------------------------------------------------------------- per-kind checks
+
+
+def _precedence(ch: Checker, c: PrecedenceLag) -> None:
+    succ: dict[str, list[str]] = {}
+    for index, e in enumerate(c.edges):
+        for name in (e.before, e.after):
+            if name not in ch.activities:
+                ch.error("E202", f"{c.id}: undefined activity {name!r}", row_of(c, index),
+                         known_names(ch.activities))
+        if abs(e.lag) > MAX_TIME:
+            ch.error("E207", f"{c.id}: lag {e.lag} exceeds {MAX_TIME} in size", row_of(c, index))
+        if e.before == e.after and not e.end_start:
+            ch.error("E205", f"{c.id}: {e.before} is related to itself", row_of(c, index))
+        if e.end_start:  # cycles of the other relations may be satisfiable (maximum lags)
+            succ.setdefault(e.before, []).append(e.after)
+    cycle = _find_cycle(succ)
+    if cycle:  # pointed at the row of the edge that closes the cycle
+        closing = next(i for i, e in enumerate(c.edges) if (e.before, e.after) == (cycle[-2], cycle[-1]))
+        ch.error("E205", f"{c.id}: precedence cycle {' -> '.join(cycle)}", row_of(c, closing),
+                 "no schedule can satisfy a cycle of end-to-start precedences")
+
+
+def _find_cycle(succ: dict[str, list[str]]) -> list[str] | None:
+    """A cycle of the graph as a list of nodes (first repeated last), or None (iterative DFS)."""
+    state: dict[str, int] = {}
+    for root in succ:
+        if state.get(root):
+            continue
+        stack = [(root, iter(succ.get(root, ())))]
+        path = [root]
+        state[root] = 1
+        while stack:
+            node, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+                path.pop()
+                state[node] = 2
+            elif state.get(child) == 1:
+                return path[path.index(child):] + [child]
+            elif not state.get(child):
+                state[child] = 1
+                path.append(child)
+                stack.append((child, iter(succ.get(child, ()))))
+    return None
+
+
+def _target(ch: Checker, target: str, c: Constraint, at: Span | None) -> None:
+    """A time row's target must be a job (the ``job`` of some activity) or an activity."""
+    if target not in ch.activities and target not in ch.jobs:
+        ch.error("E202", f"{c.id}: {target!r} is neither a job nor an activity", at,
+                 known_names(ch.jobs) or known_names(ch.activities))
+
+
+def _time_window(ch: Checker, c: TimeWindow) -> None:
+    targets = _objective_targets(ch)
+    for index, w in enumerate(c.windows):
+        at = row_of(c, index)
+        _target(ch, w.target, c, at)
+        if max(w.release, w.deadline or 0, w.latest_start or 0, w.earliest_end or 0, w.due or 0) > MAX_TIME:
+            ch.error("E207", f"{c.id}: a time of {w.target} exceeds {MAX_TIME}", at)
+        if w.deadline is not None and w.deadline <= w.release:
+            ch.error("E210", f"{c.id}: deadline {w.deadline} of {w.target} is not after its release {w.release}",
+                     at)
+        if w.latest_start is not None and w.latest_start < w.release:
+            ch.error("E210", f"{c.id}: latest start {w.latest_start} of {w.target} is before its release "
+                     f"{w.release}", at)
+        if w.earliest_end is not None and w.deadline is not None and w.earliest_end > w.deadline:
+            ch.error("E210", f"{c.id}: earliest end {w.earliest_end} of {w.target} is after its deadline "
+                     f"{w.deadline}", at)
+        if (w.due is not None or w.weight is not None) and w.target not in targets:
+            what = "a job" if ch.jobs else "an activity"
+            ch.error("E210", f"{c.id}: due=/weight= belong to the objective's targets ({what}), not to "
+                     f"{w.target!r}", at, "give due dates and weights on job rows (activity rows when the "
+                     "instance has no jobs)")
+
+
+def _objective_targets(ch: Checker) -> set[str]:
+    """The names the objective measures speak of: the jobs, or the activities when there are none."""
+    return set(ch.jobs) if ch.jobs else set(ch.activities)
+
+
+def _setup_times(ch: Checker, c: SetupTimes) -> None:
+    """Setup rows name a unary resource and two distinct activities that can both use it."""
+    _sequenced(ch, c, sorted({s.resource for s in c.setups}))
+    for index, s in enumerate(c.setups):
+        at = row_of(c, index)
+        r = ch.resources.get(s.resource)
+        if r is None:
+            ch.error("E202", f"{c.id}: undefined resource {s.resource!r}", at, known_names(ch.resources))
+            continue
+        if r.kind != "unary":
+            ch.error("E209", f"{c.id}: resource {s.resource} is {r.kind}; setup times apply to unary resources",
+                     at)
+        if s.before == s.after:
+            ch.error("E210", f"{c.id}: a setup from {s.before} to itself", at)
+        if s.time > MAX_TIME:
+            ch.error("E207", f"{c.id}: setup time {s.time} exceeds {MAX_TIME}", at)
+        for name in (s.before, s.after):
+            activity = ch.activities.get(name)
+            if activity is None:
+                ch.error("E202", f"{c.id}: undefined activity {name!r}", at, known_names(ch.activities))
+            elif not any(u.resource == s.resource and u.amount for m in activity.modes for u in m.uses):
+                ch.error("E209", f"{c.id}: {name} never uses {s.resource}, so no setup on it applies", at)
+
+
+def _no_idle(ch: Checker, c: NoIdle) -> None:
+    _resource_scope("unary")(ch, c)
+    scope = [r for r, res in ch.resources.items() if res.kind == "unary"] if c.resources == "all" else c.resources
+    _sequenced(ch, c, list(scope))
+
+
+def _consecutive(ch: Checker, c: Consecutive) -> None:
+    for p in c.pairs:
+        _activity_names(ch, c, [p.before, p.after])
+        if p.before == p.after:
+            ch.error("E210", f"{c.id}: {p.before} cannot directly follow itself", c.span)
+    _sequenced(ch, c, sorted({u.resource for p in c.pairs for name in (p.before, p.after)
+                              if name in ch.activities for m in ch.activities[name].modes for u in m.uses
+                              if ch.resources.get(u.resource) is not None
+                              and ch.resources[u.resource].kind == "unary"}))
+
+
+def _ties(ch: Checker, c: ResourceTies) -> None:
+    for t in c.ties:
+        _activity_names(ch, c, [t.first, t.second])
+        if t.first == t.second:
+            ch.error("E210", f"{c.id}: {t.first} is tied to itself", c.span)
+
+
+def _optional(ch: Checker, c: OptionalActivities) -> None:
+    """Selection rows name defined activities, each once per row."""
+    for s in c.selections:
+        for name in s.members:
+            if name not in ch.activities:
+                ch.error("E202", f"{c.id}: undefined activity {name!r}", c.span, known_names(ch.activities))
+        repeated = sorted({a for a in s.members if s.members.count(a) > 1})
+        if repeated:
+            ch.error("E201", f"{c.id}: {', '.join(repeated)} listed twice in one {s.rule} group", c.span)
+
+
+def _downtime(ch: Checker, c: ResourceDowntime) -> None:
+    for index, w in enumerate(c.windows):
+        at = row_of(c, index)
+        r = ch.resources.get(w.resource)
+        if r is None:
+            ch.error("E202", f"{c.id}: undefined resource {w.resource!r}", at, known_names(ch.resources))
+        elif r.kind == "nonrenewable":
+            ch.error("E209", f"{c.id}: resource {w.resource} is nonrenewable; only unary and renewable "
+                     "resources can be down", at)
+        if w.end > MAX_TIME:
+            ch.error("E207", f"{c.id}: downtime end {w.end} exceeds {MAX_TIME}", at)
+
+
+def _tardiness(ch: Checker, c: Tardiness) -> None:
+    for index, d in enumerate(c.due_dates):
+        at = row_of(c, index)
+        _target(ch, d.target, c, at)
+        if d.due > MAX_TIME:
+            ch.error("E207", f"{c.id}: due date {d.due} of {d.target} exceeds {MAX_TIME}", at)
+
+
+def _objective_bound(ch: Checker, c: ObjectiveBound) -> None:
+    """A bound on the objective is hard, bounds the instance's own measure and fits the time range."""
+    if not c.hard:
+        ch.error("E212", f"{c.id}: an objective_bound must be hard", c.span,
+                 "write `hard objective_bound ...`; a soft bound would be part of the objective itself")
+    measure = ch.instance.objective.measure
+    if c.measure != measure:
+        ch.error("E212", f"{c.id}: the instance minimises {measure}, so its bound must have measure={measure}, "
+                 f"not {c.measure}", c.span)
+    if c.max > MAX_TIME:
+        ch.error("E207", f"{c.id}: bound {c.max} exceeds {MAX_TIME}", c.span)
+
+
+def _coverage(ch: Checker, c: Coverage) -> None:
+    for index, r in enumerate(c.requirements):
+        at = row_of(c, index)
+        ch.day(r.day, c, r.period, at)
+        ch.value(r.value, c, at=at)
+        ch.bounds(r.min, r.max, c, at)
+
+
+def _count_bounds(ch: Checker, c: CountBounds) -> None:
+    ch.selector(c.agents, c)
+    ch.value_filter(c.values, c)
+    ch.bound(c.min, c.agents, c)
+    ch.bound(c.max, c.agents, c)
+    ch.bounds(c.min, c.max, c)
+
+
+def _runs(ch: Checker, c: ConsecutiveRunBounds) -> None:
+    ch.selector(c.agents, c)
+    ch.value_filter(c.values, c)
+    ch.windows(c.over, c)
+    ch.bounds(c.min, c.max, c)
+
+
+def _pattern(ch: Checker, c: PatternProhibition) -> None:
+    ch.selector(c.agents, c)
+    if not c.pattern:
+        ch.error("E210", f"{c.id}: empty pattern", c.span)
+    for entry in c.pattern:
+        if entry not in ("work", "free"):
+            ch.value(entry, c)
+    if c.anchor is not None and c.anchor not in WEEKDAYS:
+        ch.error("E211", f"{c.id}: unknown weekday {c.anchor!r}", c.span, "weekdays: " + ", ".join(WEEKDAYS))
+    elif c.anchor is not None and ch.instance.calendar and ch.instance.calendar.first_weekday_index() is None:
+        ch.error("E211", f"{c.id}: a weekday anchor needs a calendar with start_date or start_weekday", c.span)
+
+
+def _window(ch: Checker, c: WindowPatternCost) -> None:
+    ch.selector(c.agents, c)
+    ch.windows(c.windows, c)
+    if c.cost == "table" and not c.table:
+        ch.error("E210", f"{c.id}: cost=table needs a table of W/F patterns", c.span)
+
+
+def _agents_only(ch: Checker, c: Any) -> None:
+    ch.selector(c.agents, c)
+    if isinstance(c, Spread):
+        ch.bound(c.min, c.agents, c)
+
+
+def _unavailability(ch: Checker, c: Unavailability) -> None:
+    for index, u in enumerate(c.slots):
+        at = row_of(c, index)
+        ch.agent(u.agent, c, at)
+        ch.day(u.day, c, u.period, at)
+
+
+def _assignment_cost(ch: Checker, c: AssignmentCost) -> None:
+    for index, e in enumerate(c.entries):
+        at = row_of(c, index)
+        ch.agent(e.agent, c, at)
+        if e.day != ANY_DAY:
+            ch.day(e.day, c, at=at)
+        ch.value(e.value, c, allow_any=True, at=at)
+
+
+def _capacity(ch: Checker, c: CapacityOverflow) -> None:
+    d = ch.family.decision
+    if d is None:
+        return
+    for cls_name, attr in ((d.agent, c.demand), (d.value, c.capacity)):
+        cls = ch.family.entity_class(cls_name)
+        decl = cls.attribute(attr) if cls else None
+        if decl is None or decl.type != "int":
+            ch.error("E209", f"{c.id}: {cls_name} has no int attribute {attr!r}", c.span)
+
+
+def _conflict(ch: Checker, c: SlotConflict) -> None:
+    if c.groups is None and c.by is None:
+        ch.error("E210", f"{c.id}: give groups=CLASS, by=ATTRIBUTE or both", c.span)
+    if c.groups is not None:
+        ch.group_class(c.groups, c.members, c)
+    if c.by is not None and ch.family.decision is not None:
+        cls = ch.family.entity_class(ch.family.decision.agent)
+        if cls is None or cls.attribute(c.by) is None:
+            ch.error("E209", f"{c.id}: {ch.family.decision.agent} has no attribute {c.by!r}", c.span)
+
+
+def _compactness(ch: Checker, c: Compactness) -> None:
+    ch.group_class(c.groups, c.members, c)
+
+
+CONSTRAINT_CHECKS: dict[type, Callable[[Checker, Any], None]] = {
+    PrecedenceLag: _precedence,
+    UnaryNoOverlap: _resource_scope("unary"),
+    CumulativeRenewable: _resource_scope("renewable"),
+    NonrenewableBudget: _resource_scope("nonrenewable"),
+    Coverage: _coverage,
+    CountBounds: _count_bounds,
+    ConsecutiveRunBounds: _runs,
+    PatternProhibition: _pattern,
+    WindowPatternCost: _window,
+    Spread: _agents_only,
+    Stability: _agents_only,
+    Unavailability: _unavailability,
+    AssignmentCost: _assignment_cost,
+    CapacityOverflow: _capacity,
+    SlotConflict: _conflict,
+    Compactness: _compactness,
+    OnePerSlot: lambda ch, c: None,
+    TimeWindow: _time_window,
+    ResourceDowntime: _downtime,
+    Tardiness: _tardiness,
+    ObjectiveBound: _objective_bound,
+    SetupTimes: _setup_times,
+    OptionalActivities: _optional,
+    NoIdle: _no_idle,
+    Consecutive: _consecutive,
+    ResourceTies: _ties,
+    SameSequence: semantic_check,
+}

@@ -1,0 +1,474 @@
+"""The verifier: an answer text → a constraint-by-constraint report.
+
+Steps (DESIGN.md §5): extract the schedule lines (:mod:`schedc.verify.answers`); resolve names
+and values, reporting unknown entities, duplicates, out-of-domain values and missing
+assignments; judge the decisions with every constraint kind's own ``check``
+(:mod:`schedc.verify.evaluate`); recompute the objective, compare it with a stated one and with
+the best known value. A :class:`Verifier` is built once per (instance, names) and checks
+any number of answers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+from operator import attrgetter
+from typing import Literal
+
+import msgspec
+
+from schedc.core.solution import Assignment, Solution
+from schedc.ir import Family, Instance
+from schedc.ir.names import NameMap, canonical_names
+from schedc.kinds import CountBounds, Coverage, OnePerSlot
+from schedc.kinds.context import Violation
+from schedc.verify import failure_modes
+from schedc.verify.answers import AnswerFormat, AnswerLine, Extraction, Skipped, extract
+from schedc.verify.evaluate import Evaluation, Tally, evaluate, make_context, tally
+from schedc.verify.report_text import format_report as format_report  # the text form, kept importable here
+
+EPSILONS = (0.1, 0.5, 1.0, 5.0)
+_FENCED_JSON = re.compile(r"^\s*```(?:json)?\s*\n(.*?)\n\s*```\s*$", re.DOTALL)
+IssueKind = Literal["unknown_entity", "duplicate", "conflicting_duplicate", "out_of_domain", "missing", "format"]
+#: Structural issues that count as hard violations (missing ones count in coverage instead; a line
+#: naming an unknown entity is a produced assignment that is wrong, as an out-of-domain one is).
+COUNTED = ("unknown_entity", "duplicate", "conflicting_duplicate", "out_of_domain", "format")
+DuplicatePolicy = Literal["error", "warn"]
+#: ``error``: a repeated assignment is a hard violation (the SCHEDBench verifier). ``warn``: it is reported
+#: and skipped but not counted, as the official ITC-2007 validator does ("repeated entry"); the first line
+#: of an assignment is kept under both.
+DUPLICATE_POLICIES: tuple[str, ...] = ("error", "warn")
+_DUPLICATES = ("duplicate", "conflicting_duplicate")
+
+
+class Issue(msgspec.Struct, frozen=True, kw_only=True):
+    """A structural problem of an answer: which kind, on which line, in the prompt's words."""
+
+    kind: IssueKind
+    message: str
+    line: int | None = None
+    category: str = ""  # failure mode (:mod:`schedc.verify.failure_modes`), set when the report is made
+
+
+class ViolationReport(msgspec.Struct, frozen=True, kw_only=True):
+    kind: str
+    constraint: str
+    message: str
+    amount: int = 1
+    entities: tuple[str, ...] = ()
+    category: str = ""  # failure mode (:mod:`schedc.verify.failure_modes`)
+
+
+class CheckReport(msgspec.Struct, frozen=True, kw_only=True):
+    """The verdict on one answer (``schedc check --json`` prints it)."""
+
+    instance: str
+    family: str
+    extracted: bool
+    extraction_error: str | None
+    feasible: bool
+    produced: int
+    required: int
+    coverage: float
+    hard_violations: int
+    violation_rate: float | None
+    issues: list[Issue]
+    violations: list[ViolationReport]
+    objective: int | None
+    objective_measure: str
+    components: dict[str, int]
+    stated_objective: int | None
+    stated_objective_matches: bool | None
+    bks: int | None
+    bks_kind: str | None
+    gap_pct: float | None
+    optimal_within: dict[str, bool]
+    skipped_lines: list[Skipped]
+    stated_objective_error: float | None = None  # |stated − recomputed| / max(|recomputed|, 1)
+    failure_modes: dict[str, int] = msgspec.field(default_factory=dict)  # problems per failure-mode category
+
+
+class Verifier:
+    """Checks answers against one instance under one display-name mapping."""
+
+    def __init__(self, instance: Instance, family: Family | None = None, names: Mapping[str, str] | None = None,
+                 duplicates: DuplicatePolicy = "error"):
+        if duplicates not in DUPLICATE_POLICIES:
+            raise ValueError(f"unknown duplicate policy {duplicates!r} (policies: {', '.join(DUPLICATE_POLICIES)})")
+        self.counted = COUNTED if duplicates == "error" else tuple(k for k in COUNTED if k not in _DUPLICATES)
+        if family is None:
+            from schedc.lang.family import load_family
+
+            family = load_family(instance.family)
+        self.instance = instance
+        self.family = family
+        display = canonical_names(instance, family)
+        display.update(names or {})
+        step_word = dict(family.roles).get("operation", "step")
+        for a in instance.activities:  # "Sourdough step 2" when job J1 is shown as "Sourdough"
+            if a.job is not None and a.name not in (names or {}):
+                display[a.name] = f"{display[a.job]} {step_word} {a.step}"
+        self.names = NameMap(display)
+        self.ctx = make_context(instance, family, display)
+        self.format = AnswerFormat(family)
+        self.steps = {(a.job, a.step): a.name for a in instance.activities if a.job is not None}
+        self.jobs = list(dict.fromkeys(a.job for a in instance.activities if a.job is not None))
+        self.per_agent_key = any(isinstance(c, OnePerSlot) and c.per == "agent" and c.active
+                                 for c in instance.constraints)
+        self.exactly = any(isinstance(c, OnePerSlot) and c.exactly and c.active for c in instance.constraints)
+
+    # ------------------------------------------------------------------ entry points
+
+    def check(self, text: str, detail: bool = True) -> CheckReport:
+        """Verify an answer text (never raises on any text).
+
+        ``detail=False`` counts violations without making their records (:func:`schedc.verify.evaluate.tally`)
+        and leaves the report's list of violations empty (``bench eval`` keeps only the counts); every
+        other field, counts and failure modes included, is the same as with ``detail=True``.
+
+        A structured answer — a JSON object ``{"assignments": [...]}`` as ``schedc grammar
+        --format json-schema`` describes, bare or in a code fence — is read as the lines it stands for;
+        one that cannot be read (not JSON, wrong types, non-finite or huge numbers) is read as text, and
+        if no line is extracted the report's ``extraction_error`` says what was wrong with it.
+        """
+        text, structured_error = self._structured_as_text(text)
+        extraction = extract(text, self.format)
+        if not extraction.ok:
+            return self._not_extracted(extraction, structured_error)
+        issues: list[Issue] = []
+        solution = self.decisions(extraction, issues)
+        evaluation = evaluate(self.ctx, solution) if detail else tally(self.ctx, solution)
+        return self._report(extraction, solution, evaluation, issues)
+
+    def _structured_as_text(self, text: str) -> tuple[str, str | None]:
+        """(the answer as text, why a structured answer could not be read or None)."""
+        from schedc.grammars import decode_structured, structured_to_text
+
+        body = _FENCED_JSON.sub(r"\1", text).strip()
+        if not body.startswith(("{", "[")):
+            return text, None
+        try:
+            data = decode_structured(body)
+        except ValueError as exc:
+            return text, f"the structured answer is {exc}"
+        if not isinstance(data, dict) or "assignments" not in data:
+            return text, 'a structured answer is an object {"assignments": [...]}'
+        try:
+            return structured_to_text(self.instance, self.family, None, data), None
+        except ValueError as exc:  # not a well-formed structured answer: extraction reports what it skips
+            return text, f"the structured answer is not well formed: {exc}"
+
+    def decisions(self, extraction: Extraction, issues: list[Issue]) -> Solution:
+        """Resolve extracted lines into a solution, recording structural issues."""
+        if self.instance.activities:
+            solution = self._interval_decisions(extraction.lines, issues)
+        else:
+            solution = self._slot_decisions(extraction.lines, issues)
+        if extraction.header is not None and "count" in extraction.header:
+            stated = int(extraction.header["count"])
+            if stated != len(extraction.lines):
+                issues.append(Issue(kind="format", message=f"the header announces {stated} assignments but "
+                                    f"{len(extraction.lines)} lines follow"))
+        elif self.format.header is not None:
+            issues.append(Issue(kind="format", message=f"missing header line {self.format.header_template!r}"))
+        return solution
+
+    # ------------------------------------------------------------------ interval families
+
+    def _interval_decisions(self, lines: tuple[AnswerLine, ...], issues: list[Issue]) -> Solution:
+        starts: dict[str, int] = {}
+        modes: dict[str, int] = {}
+        first_line: dict[str, int] = {}
+        for line in lines:
+            activity = self._activity(line, issues)
+            if activity is None:
+                continue
+            start = int(line.fields["start"])
+            mode = self._mode(activity, line, issues)
+            if mode is None:
+                continue
+            if start < 0:
+                issues.append(Issue(kind="out_of_domain", line=line.line,
+                                    message=f"{self.names.show(activity)} starts at {start} < 0"))
+                continue
+            if activity in starts:
+                same = (starts[activity], modes[activity]) == (start, mode)
+                issues.append(Issue(kind="duplicate" if same else "conflicting_duplicate", line=line.line,
+                                    message=f"{self.names.show(activity)} is given again (first on line "
+                                    f"{first_line[activity]}); the first one is kept"))
+                continue
+            starts[activity], modes[activity], first_line[activity] = start, mode, line.line
+        missing = [a.name for a in self.instance.activities if a.name not in starts and a.name not in self.ctx.optional]
+        if missing:  # an optional activity without a line is not performed (docs/language.md)
+            issues.append(Issue(kind="missing", message=f"{len(missing)} of {self.coverage(Solution())[1]} "
+                                f"activities have no line: {self._listing(missing)}"))
+        return Solution(starts=starts, modes=modes)
+
+    def _activity(self, line: AnswerLine, issues: list[Issue]) -> str | None:
+        fields = line.fields
+        if "job" in fields:
+            jobs = self.names.resolver("job", self.jobs)
+            job = NameMap.lookup(jobs, fields["job"])
+            if job is None:
+                issues.append(Issue(kind="unknown_entity", line=line.line, message=f"unknown job {fields['job']!r}"))
+                return None
+            name = self.steps.get((job, int(fields["step"])))
+            if name is None:
+                count = sum(1 for j, _ in self.steps if j == job)
+                issues.append(Issue(kind="unknown_entity", line=line.line, message=f"{self.names.show(job)} has no "
+                                    f"step {fields['step']} (steps 1..{count})"))
+            return name
+        activities = self.names.resolver("activity", self.ctx.activities)
+        name = NameMap.lookup(activities, fields.get("activity", ""))
+        if name is None:
+            issues.append(Issue(kind="unknown_entity", line=line.line,
+                                message=f"unknown activity {fields.get('activity')!r}"))
+        return name
+
+    def _mode(self, activity: str, line: AnswerLine, issues: list[Issue]) -> int | None:
+        modes = self.ctx.activities[activity].modes
+        shown = self.names.show(activity)
+        if "machine" in line.fields:
+            machine = NameMap.lookup(self.names.resolver("machine", self.ctx.resources), line.fields["machine"])
+            if machine is None:
+                issues.append(Issue(kind="unknown_entity", line=line.line,
+                                    message=f"unknown machine {line.fields['machine']!r}"))
+                return None
+            for number, mode in enumerate(modes, start=1):
+                if any(u.resource == machine for u in mode.uses):
+                    return number
+            issues.append(Issue(kind="out_of_domain", line=line.line,
+                                message=f"{self.names.show(machine)} cannot process {shown}"))
+            return None
+        if "mode" in line.fields:
+            number = int(line.fields["mode"])
+            if not 1 <= number <= len(modes):
+                issues.append(Issue(kind="out_of_domain", line=line.line,
+                                    message=f"{shown} has no mode {number} (modes 1..{len(modes)})"))
+                return None
+            return number
+        return 1
+
+    # ------------------------------------------------------------------ slot families
+
+    def _slot_decisions(self, lines: tuple[AnswerLine, ...], issues: list[Issue]) -> Solution:
+        agents = self.names.resolver("agent", self.ctx.agents)
+        values = self.names.resolver("value", self.ctx.values)
+        kept: dict[tuple, tuple[str, int]] = {}
+        assignments: list[Assignment] = []
+        for line in lines:
+            assignment = self._assignment(line, agents, values, issues)
+            if assignment is None:
+                continue
+            key = (assignment.agent, assignment.day, assignment.period)
+            if not self.per_agent_key:
+                key += (assignment.value,)
+            if key in kept:
+                same = kept[key][0] == assignment.value
+                where = self._slot_text(assignment.day, assignment.period)
+                issues.append(Issue(kind="duplicate" if same else "conflicting_duplicate", line=line.line,
+                                    message=f"{self.names.show(assignment.agent)} is given again for {where} "
+                                    f"(first on line {kept[key][1]}); the first one is kept"))
+                continue
+            kept[key] = (assignment.value, line.line)
+            assignments.append(assignment)
+        if self.exactly:
+            slots = self.ctx.days * self.ctx.periods
+            have = {(a.agent, a.day, a.period) for a in assignments}
+            missing = len(self.ctx.agents) * slots - len(have)
+            if missing:
+                issues.append(Issue(kind="missing", message=f"{missing} of {len(self.ctx.agents) * slots} "
+                                    "agent-days have no line (every one must be listed)"))
+        return Solution(assignments=tuple(assignments))
+
+    def _assignment(self, line: AnswerLine, agents: dict[str, str], values: dict[str, str],
+                    issues: list[Issue]) -> Assignment | None:
+        f = line.fields
+        agent = NameMap.lookup(agents, f.get("agent", ""))
+        value = NameMap.lookup(values, f.get("value", ""))
+        problems = []
+        roles = dict(self.family.roles)
+        if agent is None:
+            problems.append(f"unknown {roles.get(self.ctx.agent_cls, self.ctx.agent_cls)} {f.get('agent')!r}")
+        if value is None:
+            problems.append(f"unknown {roles.get(self.ctx.value_cls, self.ctx.value_cls)} {f.get('value')!r}")
+        if problems:
+            issues.append(Issue(kind="unknown_entity", line=line.line, message="; ".join(problems)))
+            return None
+        day = self._day_index(int(f["day"]))
+        period = int(f.get("period", 0))
+        if not 0 <= day < self.ctx.days or not 0 <= period < self.ctx.periods:
+            issues.append(Issue(kind="out_of_domain", line=line.line, message=f"{self._slot_text_written(f)} "
+                                f"is outside the horizon ({self._horizon_text()})"))
+            return None
+        assert agent is not None and value is not None
+        return Assignment(agent, day, period, value)
+
+    def _day_index(self, written: int) -> int:
+        mode = self.family.day_names
+        if mode == "index1":
+            return written - 1
+        if mode == "date":
+            cal = self.instance.calendar
+            first = cal.start_date.day if cal is not None and cal.start_date is not None else 1
+            return written - first
+        return written
+
+    def day_display(self, day: int) -> int:
+        """How day index ``day`` is written in prompts and answers of this family."""
+        mode = self.family.day_names
+        if mode == "index1":
+            return day + 1
+        if mode == "date":
+            cal = self.instance.calendar
+            return day + (cal.start_date.day if cal is not None and cal.start_date is not None else 1)
+        return day
+
+    def _slot_text(self, day: int, period: int) -> str:
+        text = f"day {self.day_display(day)}"
+        return text if self.ctx.periods == 1 else f"{text} period {period}"
+
+    def _slot_text_written(self, fields: dict[str, str]) -> str:
+        text = f"day {fields['day']}"
+        return text + (f" period {fields['period']}" if "period" in fields else "")
+
+    def _horizon_text(self) -> str:
+        first, last = self.day_display(0), self.day_display(self.ctx.days - 1)
+        text = f"days {first}..{last}"
+        return text if "period" not in self.format.fields else f"{text}, periods 0..{self.ctx.periods - 1}"
+
+    def _listing(self, names: list[str], limit: int = 5) -> str:
+        shown = ", ".join(self.names.show(n) for n in names[:limit])
+        return shown + (f", … (+{len(names) - limit})" if len(names) > limit else "")
+
+    # ------------------------------------------------------------------ writing answers
+
+    def write(self, solution: Solution) -> str:
+        """A solution as answer text in the family's format, with this verifier's names."""
+        lines = [self._fill(fields) for fields in self._answer_fields(solution)]
+        if self.format.header_template:
+            lines.insert(0, self.format.header_template.replace("<count>", str(len(lines))))
+        return "\n".join(lines) + "\n"
+
+    def _answer_fields(self, solution: Solution) -> list[dict[str, object]]:
+        if self.instance.activities:
+            rows = []
+            for a in self.instance.activities:
+                if a.name not in solution.starts:
+                    continue
+                number = solution.modes.get(a.name, 1)
+                mode = a.modes[number - 1]
+                rows.append({"job": self.names.show(a.job or ""), "step": a.step, "activity": self.names.show(a.name),
+                             "start": solution.starts[a.name], "mode": number,
+                             "machine": self.names.show(mode.uses[0].resource) if mode.uses else ""})
+            return rows
+        return [{"agent": self.names.show(x.agent), "value": self.names.show(x.value),
+                 "day": self.day_display(x.day), "period": x.period} for x in solution.assignments]
+
+    def _fill(self, fields: dict[str, object]) -> str:
+        return re.sub(r"<([a-z_]+)>", lambda m: str(fields[m.group(1)]), self.format.template)
+
+    # ------------------------------------------------------------------ report
+
+    def coverage(self, solution: Solution) -> tuple[int, int]:
+        """(present, required) assignments of the answer."""
+        if self.instance.activities:  # optional activities are not required
+            return len(set(solution.starts) - self.ctx.optional), len(self.instance.activities) - len(self.ctx.optional)
+        if self.exactly:
+            present = len({(a.agent, a.day, a.period) for a in solution.assignments})
+            return present, len(self.ctx.agents) * self.ctx.days * self.ctx.periods
+        return _demand_coverage(self, solution)
+
+    def _not_extracted(self, extraction: Extraction, structured_error: str | None = None) -> CheckReport:
+        required = self.coverage(Solution())[1]
+        reason = f"no line matches the answer format {self.format.template!r}"
+        if structured_error is not None:
+            reason += f"; {structured_error}"
+        return CheckReport(
+            instance=self.instance.name, family=self.family.name, extracted=False,
+            extraction_error=reason, feasible=False,
+            produced=0, required=required, coverage=0.0, hard_violations=0, violation_rate=None, issues=[],
+            violations=[], objective=None, objective_measure=self.instance.objective.measure, components={},
+            stated_objective=extraction.stated_objective, stated_objective_matches=None,
+            bks=self.instance.meta.bks, bks_kind=self.instance.meta.bks_kind, gap_pct=None, optimal_within={},
+            skipped_lines=list(extraction.skipped), failure_modes=failure_modes.count(["unparseable"]))
+
+    def _report(self, extraction: Extraction, solution: Solution, evaluation: Evaluation | Tally,
+                issues: list[Issue]) -> CheckReport:
+        present, required = self.coverage(solution)
+        counted = sum(1 for i in issues if i.kind in self.counted)
+        # (kind, amount) → violations: the failure-mode category depends on these only (an answer with
+        # every job-shop activity at 0 has ~10⁵ overlapping pairs)
+        if isinstance(evaluation, Tally):
+            records: tuple[Violation, ...] = ()
+            sizes = Counter(evaluation.sizes)
+        else:
+            records = evaluation.violations
+            sizes = Counter(map(attrgetter("kind", "amount"), records))
+        hard = sum(sizes.values()) + counted
+        produced = len(extraction.lines)
+        complete = present >= required and not any(i.kind in ("missing", "unknown_entity") for i in issues)
+        feasible = complete and hard == 0
+        objective = evaluation.objective if complete else None
+        bks = self.instance.meta.bks
+        gap = None
+        if feasible and objective is not None and bks:
+            gap = (objective - bks) / bks * 100.0
+        elif feasible and objective is not None and bks == 0:
+            gap = 0.0 if objective == 0 else None
+        stated = extraction.stated_objective
+        issues = [msgspec.structs.replace(i, category=failure_modes.issue_category(i.kind)) for i in issues]
+        category = {key: failure_modes.violation_category(*key) for key in sizes}
+        violations = [ViolationReport(kind=v.kind, constraint=v.constraint, message=v.message, amount=v.amount,
+                                      entities=v.entities, category=category[v.kind, v.amount])
+                      for v in records]
+        seen = Counter(i.category for i in issues)
+        seen["unparseable"] += sum(1 for s in extraction.skipped if failure_modes.is_unparseable(s.reason))
+        for key, number in sizes.items():
+            seen[category[key]] += number
+        modes = failure_modes.count(seen.elements())
+        return CheckReport(
+            instance=self.instance.name, family=self.family.name, extracted=True, extraction_error=None,
+            feasible=feasible, produced=produced, required=required,
+            coverage=round(min(present, required) / required, 6) if required else 1.0,
+            hard_violations=hard, violation_rate=round(hard / produced, 6) if produced else None,
+            issues=issues, violations=violations,
+            objective=objective, objective_measure=self.instance.objective.measure,
+            components=evaluation.components, stated_objective=stated,
+            stated_objective_matches=None if stated is None or objective is None else stated == objective,
+            bks=bks, bks_kind=self.instance.meta.bks_kind, gap_pct=None if gap is None else round(gap, 4),
+            optimal_within={f"{eps:g}": gap <= eps + 1e-9 for eps in EPSILONS} if gap is not None else {},
+            skipped_lines=list(extraction.skipped), stated_objective_error=_relative_error(stated, objective),
+            failure_modes=modes)
+
+
+def _relative_error(stated: int | None, objective: int | None) -> float | None:
+    """|stated − recomputed| / max(|recomputed|, 1) (an objective of 0 compares absolutely)."""
+    if stated is None or objective is None:
+        return None
+    return round(abs(stated - objective) / max(abs(objective), 1), 6)
+
+
+def _demand_coverage(verifier: Verifier, solution: Solution) -> tuple[int, int]:
+    """Coverage of slot families without a full grid: filled demand units / demanded units.
+
+    Demand comes from ``coverage`` requirements (their minimum) or, failing those, from
+    per-agent ``count_bounds`` minimums (e.g. the lectures of each course).
+    """
+    ctx = verifier.ctx
+    counts: dict[tuple, int] = {}
+    for a in solution.assignments:
+        counts[(a.day, a.value)] = counts.get((a.day, a.value), 0) + 1
+        counts[("agent", a.agent)] = counts.get(("agent", a.agent), 0) + 1
+    for c in ctx.instance.constraints:
+        if isinstance(c, Coverage) and c.active and c.hard:
+            reqs = [r for r in c.requirements if r.min]
+            return (sum(min(counts.get((r.day, r.value), 0), r.min or 0) for r in reqs),
+                    sum(r.min or 0 for r in reqs))
+    for c in ctx.instance.constraints:
+        if isinstance(c, CountBounds) and c.active and c.hard and c.values.mode == "work" and c.min is not None:
+            lows = {agent: ctx.bound(c.min, agent) or 0 for agent in ctx.select(c.agents)}
+            return (sum(min(counts.get(("agent", agent), 0), low) for agent, low in lows.items()),
+                    sum(lows.values()))
+    return len(solution.assignments), len(solution.assignments)
