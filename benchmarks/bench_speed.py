@@ -60,7 +60,7 @@ def _responses(out: Path, path: Path) -> int:
     """One answer per record (see the module docstring); the answers' text is written to ``path``."""
     from schedc.core.solution import Solution
     from schedc.lang.family import load_family
-    from schedc.pipeline.steps import load_instance
+    from schedc.lang.load import load_instance
     from schedc.verify.verifier import Verifier
 
     lines = []

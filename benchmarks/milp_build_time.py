@@ -70,7 +70,7 @@ def measure(instance: Any, translate: Callable[[Any], tuple[Any, int, int]]) -> 
 
 def warm_up(translate: Callable[[Any], tuple[Any, int, int]]) -> None:
     """Pay every one-time import with a tiny model (ft06) before anything is timed."""
-    from schedc.pipeline.steps import load_instance
+    from schedc.lang.load import load_instance
 
     measure(load_instance(ROOT / "examples" / "ft06.sched"), translate)
 

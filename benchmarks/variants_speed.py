@@ -39,7 +39,7 @@ from schedc.core.diagnostics import SchedcError  # noqa: E402
 from schedc.importers import import_paths  # noqa: E402
 from schedc.ir import Instance  # noqa: E402
 from schedc.lang.family import load_family  # noqa: E402
-from schedc.pipeline.steps import load_instance  # noqa: E402
+from schedc.lang.load import load_instance  # noqa: E402
 from schedc.variants.perturb import perturb  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"

@@ -45,7 +45,7 @@ __all__ = ["CheckReport", "Instance", "Prompt", "SchedcError", "Solved", "__vers
 
 
 def __getattr__(name: str) -> Any:
-    """Import the API's names, and submodules (``schedc.pipeline.steps``), on first use (PEP 562)."""
+    """Import the API's names, and submodules (``schedc.pipeline``), on first use (PEP 562)."""
     import importlib
 
     module = _EXPORTS.get(name)

@@ -1,9 +1,9 @@
 """The Python API: ``schedc.load``, ``schedc.solve``, ``schedc.render``, ``schedc.check``, ``schedc.grammar``.
 
-Each takes an instance as a :data:`~schedc.pipeline.steps.Source` — the path of a ``.sched`` file (``str``
+Each takes an instance as a :data:`~schedc.lang.load.Source` — the path of a ``.sched`` file (``str``
 or :class:`~pathlib.Path`), the text of one, or an :class:`~schedc.ir.Instance` — and returns a
 plain result object. Bad input raises :class:`~schedc.core.diagnostics.SchedcError` (its ``str`` is the
-positioned report the CLI prints). Guide: ``docs/api.md``.
+positioned report the CLI prints). Guide: ``docs/pipeline.md``.
 
 >>> import schedc
 >>> job_shop = schedc.load("examples/ft06.sched")                  # doctest: +SKIP
@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from schedc import pipeline
 from schedc.ir import Instance
-from schedc.pipeline import steps as api
-from schedc.pipeline.steps import Source
+from schedc.lang.load import Source
 from schedc.verify.verifier import CheckReport
 
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ def load(source: Source, *, search: Search = ()) -> Instance:
 
     ``search`` lists folders where the instance's family spec may be (before the built-in ones).
     """
-    return api.resolve(source, search).instance
+    return pipeline.resolve(source, search).instance
 
 
 def solve(instance: Source, *, time_limit: float = 10.0, backend: str = "cpsat", workers: int = 2, seed: int = 0,
@@ -87,7 +87,7 @@ def solve(instance: Source, *, time_limit: float = 10.0, backend: str = "cpsat",
     prompt would. ``seed`` fixes the solver's randomness. An infeasible instance's ``conflict``
     lists hard constraints that cannot hold together, searched for ``explain`` seconds (None: not searched).
     """
-    result, answer = api.solve_file(instance, backend, time_limit, workers, seed, None, solver=solver,
+    result, answer = pipeline.solve_file(instance, backend, time_limit, workers, seed, None, solver=solver,
                                     variant=variant, variant_seed=variant_seed, search=search, explain=explain,
                                     hint=hint)
     return Solved(instance=result.instance, status=result.status, objective=result.objective,
@@ -104,7 +104,7 @@ def integer_bound(bound: float | None) -> int | None:
 
 def render(instance: Source, *, variant: str = "v1", seed: int = 42, search: Search = ()) -> Prompt:
     """The natural-language prompt of an instance in one variant (v1, v2, v3a, v3b, v4) and seed."""
-    rendering = api.render_file(instance, variant, seed, search)
+    rendering = pipeline.render_file(instance, variant, seed, search)
     return Prompt(text=rendering.text(), system=rendering.system, user=rendering.user_prompt(), variant=variant,
                   seed=seed, names=dict(rendering.names), rendering=rendering)
 
@@ -117,26 +117,24 @@ def check(instance: Source, answer: str | os.PathLike[str], *, variant: str | No
     single entries. ``duplicates="warn"`` reports a repeated assignment without counting it (the
     official ITC-2007 validator's policy). The report has ``feasible``, ``objective``, ``violations``, …
     """
-    text = api.read_answer(Path(answer)) if isinstance(answer, os.PathLike) else answer
-    return api.verifier_for(instance, names, variant, seed, search, duplicates).check(text)
+    text = pipeline.read_answer(Path(answer)) if isinstance(answer, os.PathLike) else answer
+    return pipeline.verifier_for(instance, names, variant, seed, search, duplicates).check(text)
 
 
 def grammar(instance: Source, *, format: str = "text", variant: str | None = None, seed: int = 42,  # noqa: A002
             names: Mapping[str, str] | None = None, search: Search = ()) -> str:
     """The answer format of a rendering: ``text`` (the prompt stanza), ``lark``, ``gbnf`` or ``json-schema``."""
-    return api.grammar_file(instance, format, variant, seed, names, search)
+    return pipeline.grammar_file(instance, format, variant, seed, names, search)
 
 
 __all__ = ["Prompt", "Solved", "check", "grammar", "integer_bound", "load", "render", "solve"]
 
 
 def __getattr__(name: str) -> object:
-    """The command functions that lived here before 0.2 (``schedc.api.load_instance``, …), with a warning."""
-    from schedc.pipeline import steps
-
-    if name.startswith("__") or not hasattr(steps, name):
+    """The command functions that lived here before 0.2 (``schedc.pipeline.load_instance``, …), with a warning."""
+    if name.startswith("__") or name not in pipeline.__all__:
         raise AttributeError(f"module 'schedc.api' has no attribute {name!r}")
     import warnings
 
-    warnings.warn(f"schedc.api.{name} moved to schedc.pipeline.steps.{name}", DeprecationWarning, stacklevel=2)
-    return getattr(steps, name)
+    warnings.warn(f"schedc.api.{name} moved to schedc.pipeline.{name}", DeprecationWarning, stacklevel=2)
+    return getattr(pipeline, name)

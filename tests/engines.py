@@ -29,7 +29,7 @@ from schedc.backends.cpsat import SolveOptions, solve
 from schedc.grammars import AnswerSpec, IntRange, answer_spec, gbnf_grammar, json_schema, lark_grammar
 from schedc.ir import Family, Instance
 from schedc.lang.family import load_family
-from schedc.pipeline.steps import load_instance
+from schedc.lang.load import load_instance
 from schedc.render import display_names
 from schedc.verify.answers import AnswerFormat, extract
 from schedc.verify.verifier import Verifier

@@ -225,7 +225,7 @@ def _answers(built: Path) -> tuple[list[dict], dict[str, float]]:
     from schedc.backends.cpsat import SolveOptions, solve
     from schedc.core.solution import Solution
     from schedc.lang.family import load_family
-    from schedc.pipeline.steps import load_instance
+    from schedc.lang.load import load_instance
     from schedc.verify.verifier import Verifier
 
     records = {json.loads(line)["id"]: json.loads(line) for line in (built / "dataset.jsonl").read_text().splitlines()}
@@ -306,7 +306,7 @@ def test_eval_pairs_an_ablation_folder_with_a_seed_study_folder(sources: Path, t
     """The paper's design: variants at seed 42 in one folder, the reseeded condition in another."""
     from schedc.core.solution import Solution
     from schedc.lang.family import load_family
-    from schedc.pipeline.steps import load_instance
+    from schedc.lang.load import load_instance
     from schedc.verify.verifier import Verifier
 
     ablation, seeds = tmp_path / "ablation", tmp_path / "seed"
@@ -514,7 +514,7 @@ def test_validate_computes_references_where_none_exists(built: Path, sources: Pa
     tiers = {r["instance"]: r["difficulty"] for r in records if r["family"] == "nsplib"}
     assert [tiers[r["instance"]] for r in ranked] == ["easy", "medium", "hard"]
     # and bench eval judges NSPLib answers against them
-    from schedc.pipeline.steps import load_instance
+    from schedc.lang.load import load_instance
     from schedc.verify.verifier import Verifier
 
     record = next(r for r in records if r["family"] == "nsplib" and r["variant"] == "v1")
@@ -732,7 +732,7 @@ def _records(out: Path) -> list[dict]:
 def test_a_perturbed_build_holds_verified_variants_that_name_their_base(tmp_path: Path) -> None:
     from schedc.bench.derive import Derivation
     from schedc.lang.family import load_family
-    from schedc.pipeline.steps import load_instance
+    from schedc.lang.load import load_instance
     from schedc.variants import solve_instance
     from schedc.verify.evaluate import evaluate as evaluate_solution
     from schedc.verify.evaluate import make_context
@@ -778,7 +778,7 @@ def test_a_tightened_build_accepts_the_optimum_and_rejects_a_worse_answer(tmp_pa
     """End to end through ``bench eval``: makespan 55 is feasible under ⌊1.15 × 55⌋ = 63, makespan 65 is not."""
     from schedc.core.solution import Solution
     from schedc.lang.family import load_family
-    from schedc.pipeline.steps import load_instance
+    from schedc.lang.load import load_instance
     from schedc.variants import solve_instance
     from schedc.verify.verifier import Verifier
 

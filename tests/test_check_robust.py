@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from schedc.cli import app
-from schedc.pipeline.steps import check_batch, decode_answer
+from schedc.pipeline.checking import check_batch, decode_answer
 from schedc.verify.answers import AnswerFormat, extract
 from schedc.verify.verifier import CheckReport
 from tests.test_extraction import ALL_EXAMPLES, EXAMPLES, valid_answer, verifier

@@ -19,8 +19,8 @@ from schedc.importers import import_paths
 from schedc.ir import Instance
 from schedc.lang.family import load_family
 from schedc.lang.family_parser import parse_family_text
+from schedc.lang.load import load_instance
 from schedc.lang.parser import parse_instance_text
-from schedc.pipeline.steps import load_instance
 from schedc.render import VARIANTS, render
 from schedc.verify.verifier import Verifier
 from tests import claim_audit as audit

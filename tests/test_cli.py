@@ -11,7 +11,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from schedc.cli import app
-from schedc.pipeline.steps import load_instance
+from schedc.lang.load import load_instance
 from schedc.render import render
 from tests.conftest import DATA, ROOT
 

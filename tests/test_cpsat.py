@@ -17,7 +17,7 @@ from schedc.importers import import_paths
 from schedc.ir import Instance
 from schedc.kinds import KINDS, Constraint, UnaryNoOverlap, kind_name
 from schedc.lang.family import load_family
-from schedc.pipeline.steps import load_instance
+from schedc.lang.load import load_instance
 from schedc.verify.evaluate import evaluate, make_context
 from schedc.verify.verifier import Verifier
 from tests.conftest import DATA, ROOT
@@ -94,7 +94,7 @@ def test_an_unsupported_form_is_a_clear_error() -> None:
 
 
 def test_emitted_model_is_a_text_proto(tmp_path: Path) -> None:
-    from schedc.pipeline.steps import emit_cpsat
+    from schedc.pipeline.solving import emit_cpsat
 
     out = tmp_path / "ft06.pb.txt"
     emit_cpsat(ROOT / "examples" / "ft06.sched", out)

@@ -19,9 +19,9 @@ from schedc.dynamic.spec import instance_to_world, world_to_instance
 from schedc.dynamic.world import Event, Job, Machine, Operation, Outage, World
 from schedc.ir import equal_ignoring_spans
 from schedc.lang.family import load_family
+from schedc.lang.load import load_instance
 from schedc.lang.parser import parse_instance_text
 from schedc.lang.printer import print_instance
-from schedc.pipeline.steps import load_instance
 from schedc.verify.evaluate import evaluate, make_context
 from tests.conftest import ROOT
 

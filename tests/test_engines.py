@@ -16,7 +16,7 @@ import jsonschema
 import pytest
 
 from schedc.grammars import answer_spec, gbnf_grammar, lark_grammar
-from schedc.pipeline.steps import load_instance
+from schedc.lang.load import load_instance
 from tests.engines import (
     FAMILY_EXAMPLES,
     ROOT,

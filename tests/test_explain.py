@@ -23,7 +23,7 @@ from schedc.backends.cpsat.explain import explain_infeasibility
 from schedc.cli import app
 from schedc.core.diagnostics import SchedcError
 from schedc.ir import Instance
-from schedc.pipeline import steps
+from schedc.lang.load import resolve
 from tests.conftest import ROOT
 from tests.test_kinds import complete_spec  # noqa: F401  (fixture)
 
@@ -53,7 +53,7 @@ def edited(example: str, old: str, new: str, tmp_path: Path) -> Path:
 def feasible_with(instance: Instance, ids: set[str]) -> bool:
     """Whether the ordinary model with only the hard constraints ``ids`` (and every soft one) has a solution."""
     kept = tuple(c for c in instance.constraints if not c.hard or c.id in ids)
-    model = CpsatModel(msgspec.structs.replace(instance, constraints=kept), steps.resolve(instance).family, named=False)
+    model = CpsatModel(msgspec.structs.replace(instance, constraints=kept), resolve(instance).family, named=False)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_time_in_seconds = 30
@@ -66,7 +66,7 @@ def feasible_with(instance: Instance, ids: set[str]) -> bool:
 def test_the_explanation_is_the_conflict_and_minimal(case: str, tmp_path: Path) -> None:
     example, (old, new), expected = CASES[case]
     instance = schedc.load(edited(example, old, new, tmp_path))
-    conflict = explain_infeasibility(instance, steps.resolve(instance).family, budget=60, seed=0)
+    conflict = explain_infeasibility(instance, resolve(instance).family, budget=60, seed=0)
     assert conflict is not None
     ids = {item.id for item in conflict.constraints}
     assert ids == expected
@@ -82,7 +82,7 @@ def test_the_explanation_is_the_conflict_and_minimal(case: str, tmp_path: Path) 
 @pytest.mark.parametrize("example", ["ft06", "rcpsp_small", "inrc2010_small", "nsplib_small"])
 def test_a_feasible_instance_has_no_explanation(example: str) -> None:
     instance = schedc.load(EXAMPLES / f"{example}.sched")
-    assert explain_infeasibility(instance, steps.resolve(instance).family, budget=30) is None
+    assert explain_infeasibility(instance, resolve(instance).family, budget=30) is None
 
 
 def test_solve_prints_the_explanation_with_positions(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ import pytest
 from schedc.core.solution import Assignment, Solution
 from schedc.kinds.precedence_lag import PrecedenceLag
 from schedc.lang.family import load_family
-from schedc.pipeline.steps import load_instance
+from schedc.lang.load import load_instance
 from schedc.verify.evaluate import evaluate
 from schedc.verify.verifier import CheckReport, Verifier, format_report
 from tests.conftest import ROOT

@@ -14,7 +14,7 @@ import schedc
 from schedc.backends import cpsat
 from schedc.backends import pyomo as milp
 from schedc.lang.family import builtin_family_names, load_family
-from schedc.pipeline.steps import load_instance
+from schedc.lang.load import load_instance
 from schedc.verify.verifier import Verifier
 from tests.conftest import ROOT
 

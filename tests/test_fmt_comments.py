@@ -19,7 +19,7 @@ from schedc.cli import app
 from schedc.ir import equal_ignoring_spans
 from schedc.lang.comments import split_comments
 from schedc.lang.parser import parse_file, parse_instance_text
-from schedc.pipeline.steps import format_text
+from schedc.pipeline.files import format_text
 from tests.conftest import ROOT
 from tests.test_extraction import ALL_EXAMPLES
 

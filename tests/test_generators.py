@@ -91,7 +91,7 @@ def test_the_cli_writes_checkable_files(tmp_path) -> None:
 
 
 def test_generated_files_are_canonical() -> None:
-    from schedc.pipeline.steps import format_text
+    from schedc.pipeline.files import format_text
 
     for text in (wt_instance(WtParams(jobs=5), 1), sdst_instance(SdstParams(jobs=3), 1)):
         assert format_text(text) == text

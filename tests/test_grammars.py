@@ -37,7 +37,7 @@ from schedc.grammars import (
 from schedc.importers import import_paths
 from schedc.ir import Activity, Family, Instance, Mode, Objective, Resource, Use
 from schedc.lang.family import load_family
-from schedc.pipeline.steps import load_instance
+from schedc.lang.load import load_instance
 from schedc.verify.answers import AnswerFormat, extract
 from schedc.verify.verifier import Verifier
 from tests.conftest import DATA, ROOT

@@ -173,7 +173,7 @@ def test_bks_table_is_read(tmp_path: Path) -> None:
 
 
 def test_a_bad_file_among_many_writes_nothing(tmp_path: Path) -> None:
-    from schedc.pipeline.steps import import_sources
+    from schedc.pipeline.files import import_sources
 
     bad = tmp_path / "bad.txt"
     bad.write_text("2 2\n0 1 1 1\n0 x 1 1\n")

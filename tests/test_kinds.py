@@ -24,8 +24,8 @@ from schedc.ir import Family, Instance
 from schedc.kinds import ANY_STRUCTURE_KINDS, INTERVAL_KINDS, KINDS, SLOT_KINDS, kind_name
 from schedc.kinds.context import EvalContext, Violation
 from schedc.lang.family import load_family
+from schedc.lang.load import load_instance
 from schedc.lang.parser import parse_instance_text
-from schedc.pipeline.steps import load_instance
 from schedc.verify.evaluate import Evaluation, evaluate, make_context
 
 # ============================================================================ helpers

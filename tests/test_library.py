@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 import schedc
+from schedc import pipeline
 from schedc.core.diagnostics import SchedcError
 from schedc.ir import equal_ignoring_spans
-from schedc.pipeline import steps as api
 from tests.conftest import ROOT
 
 FT06 = ROOT / "examples" / "ft06.sched"
@@ -91,7 +91,7 @@ def test_bad_input_is_a_schedc_error() -> None:
 
 
 def test_the_cli_library_functions_take_strings_too() -> None:
-    result, answer = api.solve_file(str(RCPSP), time_limit=10, workers=1)
+    result, answer = pipeline.solve_file(str(RCPSP), time_limit=10, workers=1)
     assert result.status == "optimal" and answer is not None
 
 

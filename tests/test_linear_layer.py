@@ -28,7 +28,7 @@ from schedc.backends.pyomo.model import PyomoModel
 from schedc.importers import import_paths
 from schedc.ir import Family, Instance
 from schedc.lang.family import load_family
-from schedc.pipeline.steps import load_instance
+from schedc.lang.load import load_instance
 from tests.conftest import DATA, ROOT
 from tests.test_kinds import Spec, complete_spec  # noqa: F401  (fixture)
 
@@ -130,7 +130,7 @@ def test_the_arithmetic_follows_pyomos_semantics() -> None:
 
 def test_the_default_path_never_imports_pyomo() -> None:
     code = ("import sys\n"
-            "from schedc.pipeline.steps import load_instance\n"
+            "from schedc.pipeline import load_instance\n"
             "from schedc.lang.family import load_family\n"
             "from schedc.backends import pyomo as milp\n"
             f"inst = load_instance({str(ROOT / 'examples' / 'ft06.sched')!r})\n"

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from schedc.cli import app
 from schedc.lang.family import load_family
-from schedc.pipeline.steps import load_instance
+from schedc.lang.load import load_instance
 from schedc.render import render
 from schedc.variants import solve_instance
 from schedc.variants.perturb import perturb

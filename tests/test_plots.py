@@ -23,7 +23,7 @@ from schedc.core.solution import Solution
 from schedc.dynamic.world import Event, Job, Machine, Operation, Outage, World
 from schedc.ir import Instance
 from schedc.kinds import Constraint
-from schedc.pipeline.steps import load_instance
+from schedc.lang.load import load_instance
 from schedc.plotting import (
     DowntimeRow,
     GanttRow,

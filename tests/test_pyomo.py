@@ -36,7 +36,8 @@ from schedc.kinds import (
 )
 from schedc.kinds.timing import Downtime
 from schedc.lang.family import load_family
-from schedc.pipeline.steps import emit_milp, load_instance
+from schedc.lang.load import load_instance
+from schedc.pipeline.solving import emit_milp
 from schedc.verify.evaluate import evaluate, make_context
 from schedc.verify.verifier import Verifier
 from tests.conftest import DATA, ROOT

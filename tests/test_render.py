@@ -32,8 +32,8 @@ from schedc.importers import import_paths
 from schedc.ir import Family, Instance
 from schedc.kinds import KINDS, PrecedenceLag
 from schedc.lang.family import builtin_family_names, load_family
+from schedc.lang.load import load_instance
 from schedc.lang.resources import data_dir
-from schedc.pipeline.steps import load_instance
 from schedc.render import VARIANTS, Rendering, display_names, engine, facts, printed_numbers, render
 from schedc.render.facts import CONSTRAINT_FACTS
 from schedc.render.model import stream
@@ -439,7 +439,7 @@ def test_response_formats_use_the_rendering_names() -> None:
 
 DUMP = """
 import json, sys
-from schedc.pipeline.steps import load_instance
+from schedc.lang.load import load_instance
 from schedc.render import render, VARIANTS
 for path in sys.argv[1:]:
     for v in VARIANTS:

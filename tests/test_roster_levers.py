@@ -19,7 +19,7 @@ from schedc.importers import import_paths
 from schedc.ir import Instance
 from schedc.kinds import Constraint, Coverage
 from schedc.lang.family import load_family
-from schedc.pipeline.steps import load_instance
+from schedc.lang.load import load_instance
 from schedc.verify.evaluate import evaluate, make_context
 from tests.conftest import DATA, ROOT
 

@@ -44,7 +44,7 @@ def test_examples_parse_and_format_idempotently() -> None:
     examples = sorted((ROOT / "examples").glob("*.sched"))
     assert len(examples) >= 7
     for path in examples:
-        from schedc.pipeline.steps import format_text
+        from schedc.pipeline.files import format_text
 
         text = path.read_text()
         once = format_text(text, str(path), [path.parent])

@@ -32,7 +32,7 @@ from schedc.core.diagnostics import SchedcError
 from schedc.grammars import answer_spec, answer_text, gbnf_grammar, json_schema, lark_grammar
 from schedc.importers import import_paths
 from schedc.lang.family import load_family
-from schedc.pipeline.steps import load_instance
+from schedc.lang.load import load_instance
 from schedc.render import render
 from schedc.verify.verifier import Verifier
 from tests.conftest import DATA, ROOT

@@ -18,8 +18,8 @@ from schedc.ir import Instance
 from schedc.kinds import SameSequence
 from schedc.kinds.context import View
 from schedc.lang.family import load_family
+from schedc.lang.load import load_instance
 from schedc.lang.parser import parse_instance_text
-from schedc.pipeline.steps import load_instance
 from schedc.verify.evaluate import evaluate, make_context
 from tests.conftest import ROOT
 

@@ -166,7 +166,7 @@ def test_solver_code_build_and_eval(tmp_path: Path) -> None:
 
     from schedc.backends.cpsat import SolveOptions, solve
     from schedc.lang.family import load_family
-    from schedc.pipeline.steps import load_instance
+    from schedc.lang.load import load_instance
 
     instance = load_instance(out / ft06["spec"])
     family = load_family(instance.family)

@@ -27,8 +27,8 @@ from schedc.importers import import_paths
 from schedc.ir import Family, Instance
 from schedc.ir.names import canonical_names
 from schedc.lang.family import load_family
+from schedc.lang.load import load_instance
 from schedc.lang.resources import data_dir
-from schedc.pipeline.steps import load_instance
 from schedc.render.engine import naming
 from schedc.render.model import variant as find_variant
 from schedc.render.themes import (
@@ -229,7 +229,7 @@ def test_canonical_variants_keep_canonical_names(case: str) -> None:
 DETERMINISM = """
 import json, sys
 from pathlib import Path
-from schedc.pipeline.steps import load_instance
+from schedc.lang.load import load_instance
 from schedc.render.engine import display_names
 out = {}
 for name in sys.argv[1:]:

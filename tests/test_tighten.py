@@ -17,8 +17,8 @@ from schedc.core.diagnostics import SchedcError
 from schedc.core.solution import Solution
 from schedc.kinds import ObjectiveBound
 from schedc.lang.family import load_family
+from schedc.lang.load import load_instance
 from schedc.lang.parser import parse_instance_text
-from schedc.pipeline.steps import load_instance
 from schedc.render import VARIANTS, render
 from schedc.variants import solve_instance, tighten
 from schedc.verify.evaluate import evaluate, make_context

@@ -19,9 +19,9 @@ from schedc.core.diagnostics import SchedcError
 from schedc.kinds import AttrRef
 from schedc.lang.family import load_family
 from schedc.lang.kind_checks import field_minimums
+from schedc.lang.load import load_instance
 from schedc.lang.parser import parse_file, parse_instance_text
 from schedc.lang.semantic import check_instance
-from schedc.pipeline.steps import load_instance
 from tests.test_extraction import ALL_EXAMPLES, EXAMPLES
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"

@@ -24,7 +24,7 @@ from schedc.cli import app
 from schedc.core.solution import Solution
 from schedc.kinds.context import View
 from schedc.lang.family import load_family
-from schedc.pipeline.steps import load_instance
+from schedc.lang.load import load_instance
 from schedc.verify.evaluate import evaluate, make_context, tally
 from schedc.verify.verifier import Verifier
 from tests.test_kinds import complete_spec, random_solution  # noqa: F401  (fixture)

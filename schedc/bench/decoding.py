@@ -115,7 +115,7 @@ class Constraints:
     def _build(self, spec: Path, names: dict[str, str], record_id: str) -> Any:
         from schedc.grammars import answer_spec, gbnf_grammar, json_schema, lark_grammar
         from schedc.lang.family import load_family
-        from schedc.pipeline.steps import load_instance
+        from schedc.lang.load import load_instance
 
         instance = load_instance(spec)
         family = load_family(instance.family, [spec.parent])

@@ -154,7 +154,7 @@ def check_group(task: dict[str, Any]) -> list[dict[str, Any]]:
     """Worker: verify every answer of one instance (the spec is parsed once, one verifier per naming)."""
     from schedc.grammars import answer_text
     from schedc.lang.family import load_family
-    from schedc.pipeline.steps import load_instance
+    from schedc.lang.load import load_instance
     from schedc.verify.verifier import Verifier
 
     spec = Path(task["spec"])

@@ -39,7 +39,7 @@ def validate_one(task: dict[str, Any]) -> dict[str, Any]:
     from schedc.backends.base import SolverDisagreement
     from schedc.backends.portfolio import SolveOptions, solve
     from schedc.lang.family import load_family
-    from schedc.pipeline.steps import load_instance
+    from schedc.lang.load import load_instance
     from schedc.verify.verifier import Verifier
 
     target = Path(task["result"])

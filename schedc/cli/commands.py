@@ -1,4 +1,4 @@
-"""The ``schedc`` command line: a thin layer over :mod:`schedc.pipeline.steps`.
+"""The ``schedc`` command line: a thin layer over :mod:`schedc.pipeline`.
 
 Bad input is reported as diagnostics on standard error with exit status 2; only the
 project's own error type is caught, so the CLI framework's exits pass through.
@@ -13,11 +13,11 @@ from typing import Annotated, Any
 
 import typer
 
+from schedc import pipeline
 from schedc.cli.application import AsJson, app, echo_json, reports_errors
 from schedc.cli.choices import Backend, Duplicates, GrammarFormat, Variant, choice_value
 from schedc.core.diagnostics import SchedcError
 from schedc.importers import ALL_FORMATS
-from schedc.pipeline import steps as api
 
 
 @app.command("import", epilog="Example: schedc import jsplib examples/sources/ft06.txt "
@@ -32,7 +32,7 @@ def import_cmd(
     as_json: AsJson = False,
 ) -> None:
     """Convert canonical instance files into canonical .sched files."""
-    written = api.import_sources(fmt, paths, out, bks, case or [])
+    written = pipeline.import_sources(fmt, paths, out, bks, case or [])
     if as_json:
         echo_json({"written": [str(p) for p in written]})
         return
@@ -48,7 +48,7 @@ def fmt_cmd(
     as_json: AsJson = False,
 ) -> None:
     """Rewrite .sched files in canonical form (or check that they are)."""
-    unformatted = [f for f in files if not api.format_file(f, check=check)]
+    unformatted = [f for f in files if not pipeline.format_file(f, check=check)]
     if as_json:
         echo_json({"files": [{"file": str(f), "canonical": f not in unformatted,
                               "rewritten": f in unformatted and not check} for f in files]})
@@ -65,7 +65,7 @@ def parse_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="print the IR as JSON")] = False,
 ) -> None:
     """Parse and check a .sched file; print its IR as JSON with --json."""
-    data = api.to_json(file)
+    data = pipeline.to_json(file)
     if as_json:
         sys.stdout.write(data.decode() + "\n")
     else:
@@ -81,7 +81,7 @@ def info_cmd(
     """Show family, sizes, constraints by kind and reference values of a .sched file."""
     from schedc.lang.parser import parse_file
 
-    info = api.describe(parse_file(file))
+    info = pipeline.describe(parse_file(file))
     if as_json:
         typer.echo(json.dumps(info, indent=2))
         return
@@ -111,7 +111,7 @@ def check_cmd(
     = Duplicates.error,
 ) -> None:
     """Verify an answer constraint by constraint (exit 0 feasible, 1 infeasible, 2 bad input)."""
-    mapping = api.read_names(names)
+    mapping = pipeline.read_names(names)
     if batch is not None:
         _check_batch(spec, batch, mapping, out, choice_value(variant), seed, str(duplicates.value))
         return
@@ -119,8 +119,8 @@ def check_cmd(
         raise SchedcError.at("E404", "usage: schedc check SPEC ANSWER (or --batch FILE.jsonl)")
     from schedc.verify.verifier import format_report
 
-    verifier = api.verifier_for(spec, mapping, choice_value(variant), seed, duplicates=str(duplicates.value))
-    report = verifier.check(api.read_answer(answer))
+    verifier = pipeline.verifier_for(spec, mapping, choice_value(variant), seed, duplicates=str(duplicates.value))
+    report = verifier.check(pipeline.read_answer(answer))
     if as_json:
         import msgspec
 
@@ -138,7 +138,7 @@ def _check_batch(spec: Path | None, batch: Path, mapping: dict[str, str], out: P
     except OSError as exc:
         raise SchedcError.at("E403", f"cannot read the batch: {exc.strerror or exc}", file=str(batch)) from None
     with handle:
-        reports = api.check_batch(spec, handle, mapping, variant, seed, duplicates)
+        reports = pipeline.check_batch(spec, handle, mapping, variant, seed, duplicates)
         if out is None:
             for line in reports:
                 sys.stdout.write(line.decode() + "\n")
@@ -184,7 +184,7 @@ def solve_cmd(
     def progress(objective: int, bound: float, seconds: float) -> None:
         typer.echo(f"  {seconds:7.2f}s  objective {objective}  bound {_shown(integer_bound(bound))}", err=True)
 
-    result, answer = api.solve_file(spec, str(backend.value), time_limit, workers, seed,
+    result, answer = pipeline.solve_file(spec, str(backend.value), time_limit, workers, seed,
                                     progress if show_progress else None, solver=solver, variant=choice_value(variant),
                                     variant_seed=variant_seed, explain=explain_time, hint=hint)
     if answer is not None:
@@ -231,7 +231,7 @@ def render_cmd(
     = False,
 ) -> None:
     """Render an instance as a natural-language prompt (identical bytes for identical spec, variant, seed)."""
-    rendering = api.render_file(spec, str(variant.value), seed)
+    rendering = pipeline.render_file(spec, str(variant.value), seed)
     if as_json:
         sys.stdout.write(json.dumps(rendering.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
@@ -250,7 +250,7 @@ def emit_cpsat_cmd(
     as_json: AsJson = False,
 ) -> None:
     """Write the CP-SAT model proto."""
-    api.emit_cpsat(spec, out)
+    pipeline.emit_cpsat(spec, out)
     _written(out, as_json)
 
 
@@ -263,7 +263,7 @@ def _written(out: Path, as_json: bool) -> None:
 
 
 def _emit_milp(spec: Path, out: Path, fmt: str, as_json: bool) -> None:
-    api.emit_milp(spec, out, fmt)
+    pipeline.emit_milp(spec, out, fmt)
     _written(out, as_json)
 
 
@@ -304,7 +304,8 @@ def grammar_cmd(
     as_json: AsJson = False,
 ) -> None:
     """The answer format an LLM must follow: the prompt stanza, a Lark or GBNF grammar, or a JSON Schema."""
-    text = api.grammar_file(spec, str(fmt.value), choice_value(variant), seed, api.read_names(names), lines=lines)
+    text = pipeline.grammar_file(spec, str(fmt.value), choice_value(variant), seed, pipeline.read_names(names),
+                                 lines=lines)
     if as_json:  # the grammar as a string (a JSON Schema too), with what it was made for
         echo_json({"spec": str(spec), "format": str(fmt.value), "variant": choice_value(variant), "seed": seed,
                    "lines": lines, "grammar": text})

@@ -29,7 +29,7 @@ def load_world(path: Path) -> World:
     if path.name.endswith(WORLD_SUFFIX):
         return _read_world_json(path)
     from schedc.dynamic.spec import instance_to_world
-    from schedc.pipeline.steps import load_instance
+    from schedc.lang.load import load_instance
 
     instance = load_instance(path)
     try:
@@ -197,7 +197,8 @@ def plot_file(spec: Path, answer: Path | None, out: Path, view: str = "machines"
         return plotting.plot_event_timeline(load_world(spec), out)
     if answer is None:
         raise SchedcError.at("E708", f"the {view} view draws an answer: give SPEC and ANSWER")
-    from schedc.pipeline.steps import load_instance, read_answer, verifier_for
+    from schedc.lang.load import load_instance
+    from schedc.pipeline.checking import read_answer, verifier_for
 
     instance = load_instance(spec)
     verifier = verifier_for(spec, variant=variant, seed=seed)

@@ -158,7 +158,7 @@ def solution_from_answer(verifier: Verifier, text: str) -> Solution:
 
     Lines the verifier would flag (unknown names, duplicates) are left out of the solution;
     reporting them is ``schedc check``'s job, drawing what remains is ours. Build the
-    verifier with :func:`schedc.pipeline.steps.verifier_for` to read answers in a rendering's names.
+    verifier with :func:`schedc.pipeline.checking.verifier_for` to read answers in a rendering's names.
     """
     from schedc.verify.answers import extract
 

@@ -92,7 +92,7 @@ def perturb_file(spec: str | os.PathLike[str], outdir: Path, mode: str = "bounda
                  time_limit: float = 2.0, search: Sequence[str | os.PathLike[str]] = (),
                  strength: float = 0.2) -> dict[str, Any]:
     """``schedc perturb``: the variants of the instance in ``spec``, written to ``outdir``."""
-    from schedc.pipeline.steps import resolve
+    from schedc.lang.load import resolve
 
     instance, family, folders = resolve(Path(spec), search)
     return perturb(instance, family, outdir, mode, count, seed, time_limit, folders, strength=strength)

@@ -82,7 +82,7 @@ def _free_id(instance: Instance) -> str:
 def tighten_file(spec: str | os.PathLike[str], out: Path, factor: str | float = "1.15", time_limit: float = 2.0,
                  seed: int = 0, search: Sequence[str | os.PathLike[str]] = ()) -> Tightened:
     """``schedc tighten SPEC -o OUT``: tighten the instance in ``spec`` and write it to ``out``."""
-    from schedc.pipeline.steps import resolve
+    from schedc.lang.load import resolve
 
     parse_factor(factor)  # a bad factor fails before any solving
     instance, family, folders = resolve(Path(spec), search)
