@@ -14,7 +14,6 @@ True
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING
 from schedc import pipeline
 from schedc.ir import Instance
 from schedc.lang.load import Source
+from schedc.pipeline.solving import integer_bound
 from schedc.verify.verifier import CheckReport
 
 if TYPE_CHECKING:
@@ -93,13 +93,6 @@ def solve(instance: Source, *, time_limit: float = 10.0, backend: str = "cpsat",
     return Solved(instance=result.instance, status=result.status, objective=result.objective,
                   bound=integer_bound(result.bound), bks=result.bks, gap_pct=result.gap_pct,
                   seconds=result.seconds, answer=answer, conflict=result.conflict, result=result)
-
-
-def integer_bound(bound: float | None) -> int | None:
-    """A solver's lower bound of an integer objective as an integer (rounded up: no smaller value is possible)."""
-    if bound is None or not math.isfinite(bound):
-        return None
-    return math.ceil(bound - 1e-6)
 
 
 def render(instance: Source, *, variant: str = "v1", seed: int = 42, search: Search = ()) -> Prompt:

@@ -20,6 +20,7 @@ import pytest
 from schedc.backends.search.heuristics import serial_schedule
 from schedc.core.diagnostics import SchedcError
 from schedc.core.solution import Solution
+from schedc.dynamic.timeline_plot import plot_event_timeline
 from schedc.dynamic.world import Event, Job, Machine, Operation, Outage, World
 from schedc.ir import Instance
 from schedc.kinds import Constraint
@@ -31,7 +32,6 @@ from schedc.plotting import (
     format_gantt_table,
     gantt_table,
     load_profile,
-    plot_event_timeline,
     plot_gantt,
     plot_job_gantt,
     plot_metric_curves,

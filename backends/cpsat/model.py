@@ -30,6 +30,17 @@ ENCODERS: dict[type[Constraint], Encoder] = {}
 
 
 encoder = registrar(ENCODERS)
+
+#: The objective of a measure other than makespan and penalty (due dates, setups, weighted sums). It is
+#: registered by ``measures.py`` (:func:`measure_objective`), which builds on this module's variables;
+#: the package imports it with the encoders.
+_MEASURE_OBJECTIVE: list[Callable[[Any], cp_model.LinearExprT]] = []
+
+
+def measure_objective(build: Callable[[Any], cp_model.LinearExprT]) -> Callable[[Any], cp_model.LinearExprT]:
+    """Register the builder of measure objectives (a decorator)."""
+    _MEASURE_OBJECTIVE[:] = [build]
+    return build
 """``@encoder(Kind)`` registers the CP-SAT encoder of a constraint kind."""
 
 
@@ -417,9 +428,7 @@ class CpsatModel:
         if measure == "makespan" and self.instance.activities:
             self.model.minimize(self.makespan_var())
         elif measure != "penalty" and self.instance.activities:
-            from schedc.backends.cpsat.measures import objective_expr  # measures imports this module
-
-            self.objective_expr = objective_expr(self)
+            self.objective_expr = _MEASURE_OBJECTIVE[0](self)
             self.model.minimize(self.objective_expr)
         else:
             self.model.minimize(self.penalty())

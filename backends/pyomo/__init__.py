@@ -9,7 +9,7 @@ files; ``solve.py`` runs the solver and verifies what it returns.
 
 from __future__ import annotations
 
-from schedc.backends.pyomo import interval, objective, optional, sequencing, slot, ties  # noqa: F401  (registers the encoders)
+from schedc.backends.pyomo import interval, measures, objective, optional, sequencing, slot, ties  # noqa: F401  (registers the encoders)
 from schedc.backends.pyomo.model import ENCODERS, PyomoModel, StoreName
 from schedc.backends.pyomo.solve import SolveOptions, check_solver, fixed_verdict, solve
 from schedc.core.solution import Solution

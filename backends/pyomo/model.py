@@ -57,6 +57,17 @@ WORK = ValueFilter(mode="work")
 
 
 encoder = registrar(ENCODERS)
+
+#: The objective of a measure other than makespan and penalty (due dates, setups, weighted sums). It is
+#: registered by ``measures.py`` (:func:`measure_objective`), which builds on this module's variables;
+#: the package imports it with the encoders.
+_MEASURE_OBJECTIVE: list[Callable[[Any], Any]] = []
+
+
+def measure_objective(build: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """Register the builder of measure objectives (a decorator)."""
+    _MEASURE_OBJECTIVE[:] = [build]
+    return build
 """``@encoder(Kind)`` registers the Pyomo encoder of a constraint kind."""
 
 
@@ -348,9 +359,7 @@ class PyomoModel:
         if measure == "makespan" and self.instance.activities:
             self.objective = self.makespan_var()
         elif measure != "penalty" and self.instance.activities:
-            from schedc.backends.pyomo.measures import objective_expr  # measures imports this module
-
-            self.objective = self.objective_expr = objective_expr(self)
+            self.objective = self.objective_expr = _MEASURE_OBJECTIVE[0](self)
         else:
             self.objective = self.penalty()
         self.store.set_objective(self.objective, "objective")

@@ -44,8 +44,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from schedc.bench.dataset import filter_records
 from schedc.bench.decoding import Constraints, Options, request_body
-from schedc.bench.evaluate import filter_records
 from schedc.bench.jsonl import JsonlAppender, read_records
 from schedc.bench.retry import RETRY_STATUS, Backoff, retry_after
 from schedc.core.diagnostics import SchedcError

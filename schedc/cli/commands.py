@@ -179,7 +179,7 @@ def solve_cmd(
     """
     import msgspec
 
-    from schedc.api import integer_bound
+    from schedc.pipeline.solving import integer_bound
 
     def progress(objective: int, bound: float, seconds: float) -> None:
         typer.echo(f"  {seconds:7.2f}s  objective {objective}  bound {_shown(integer_bound(bound))}", err=True)

@@ -104,8 +104,8 @@ def generate_dir(config: Path, out: Path, calibrate: bool | None = None, limit: 
 
 def realise_point(point: Any) -> tuple[list[tuple[str, str | bytes]], dict[str, Any]]:
     """One grid point realised: its two files (name, content) and its manifest entry."""
-    from schedc.dynamic.calibrate import realise
     from schedc.dynamic.metrics import compute_metrics
+    from schedc.dynamic.realise import realise
     from schedc.dynamic.spec import world_to_instance
     from schedc.dynamic.ssi import stress_index
     from schedc.lang.printer import print_instance
@@ -194,7 +194,9 @@ def plot_file(spec: Path, answer: Path | None, out: Path, view: str = "machines"
     if view not in PLOT_VIEWS:
         raise SchedcError.at("E708", f"unknown view {view!r}; views: {', '.join(PLOT_VIEWS)}")
     if view == "timeline":
-        return plotting.plot_event_timeline(load_world(spec), out)
+        from schedc.dynamic.timeline_plot import plot_event_timeline
+
+        return plot_event_timeline(load_world(spec), out)
     if answer is None:
         raise SchedcError.at("E708", f"the {view} view draws an answer: give SPEC and ANSWER")
     from schedc.lang.load import load_instance

@@ -16,11 +16,9 @@ from schedc.verify.verifier import Verifier
 FORMATS: tuple[str, ...] = ("text", "lark", "gbnf", "json-schema")
 SCHEMA_DRAFT = "https://json-schema.org/draft/2020-12/schema"
 _PLACEHOLDER = re.compile(r"<([a-z_]+)>")
-_NAME_FIELDS = ("job", "activity", "machine", "agent", "value")
 #: Characters the verifier reads as field separators: a name holding one could not be read back.
 _SEPARATORS = frozenset("|,;:=")
 #: Numbers of a structured answer are below 10**100, as in a text answer (:data:`schedc.verify.answers._INT`).
-_MAX_INT = 10**100
 
 
 @dataclass(frozen=True)
@@ -251,7 +249,3 @@ def _example(verifier: Verifier, group: LineGroup) -> dict[str, object]:
 
 
 # ---------------------------------------------------------------------------------------- integer ranges
-
-
-def _fill(template: str, values: Mapping[str, str]) -> str:
-    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)

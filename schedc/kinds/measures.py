@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Literal
 import msgspec
 
 if TYPE_CHECKING:
-    from schedc.ir import Instance
     from schedc.kinds.context import EvalContext, View
+    from schedc.kinds.shapes import InstanceShape
 
 Measure = Literal["makespan", "penalty", "completion", "flow_time", "tardy_jobs", "tardiness", "earliness",
                   "max_tardiness", "max_lateness", "setup_time", "sum"]
@@ -53,7 +53,7 @@ class TargetData(msgspec.Struct, frozen=True, kw_only=True):
     release: int = 0
 
 
-def targets(instance: Instance) -> list[TargetData]:
+def targets(instance: InstanceShape) -> list[TargetData]:
     """The objective targets with their weights, due dates and release dates (from hard, active
     ``time_window`` rows), in declaration order."""
     from schedc.kinds.timing import TimeWindow

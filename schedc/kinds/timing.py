@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
 
+from schedc.core.literals import quote_word
 from schedc.kinds.base import Constraint, NonNegative, Row, TableContext, ascii_int
 
 if TYPE_CHECKING:
-    from schedc.ir import Instance
     from schedc.kinds.context import EvalContext, View, Violation
+    from schedc.kinds.shapes import InstanceShape
 
 
 def members(ctx: EvalContext, target: str) -> list[str]:
@@ -175,8 +176,6 @@ class ResourceDowntime(Constraint, frozen=True, kw_only=True, tag="resource_down
         return tuple(out)
 
     def format_rows(self, ctx: TableContext) -> list[str]:
-        from schedc.lang.params import quote_word  # params imports the kinds package
-
         return [f"{w.resource} {w.start} {w.end}" + (f" {quote_word(w.label)}" if w.label else "")
                 for w in self.windows]
 
@@ -290,7 +289,7 @@ def stretched_end(start: int, duration: int, breaks: Sequence[tuple[int, int]]) 
     return t + left
 
 
-def pause_breaks(instance: Instance) -> dict[str, list[tuple[int, int]]]:
+def pause_breaks(instance: InstanceShape) -> dict[str, list[tuple[int, int]]]:
     """The merged breaks of every resource with an active pausable downtime rule."""
     spans: dict[str, list[tuple[int, int]]] = {}
     for c in instance.constraints:
@@ -303,7 +302,7 @@ def pause_breaks(instance: Instance) -> dict[str, list[tuple[int, int]]]:
 # --------------------------------------------------------------------------- shared by solvers and heuristics
 
 
-def release_dates(instance: Instance) -> dict[str, int]:
+def release_dates(instance: InstanceShape) -> dict[str, int]:
     """The latest hard, active release date of every activity that has one (for bounds and heuristics)."""
     jobs: dict[str, list[str]] = {}
     for a in instance.activities:
@@ -318,13 +317,13 @@ def release_dates(instance: Instance) -> dict[str, int]:
     return out
 
 
-def downtime_windows(instance: Instance) -> list[Downtime]:
+def downtime_windows(instance: InstanceShape) -> list[Downtime]:
     """Every hard, active downtime window of the instance."""
     return [w for c in instance.constraints if isinstance(c, ResourceDowntime) and c.hard and c.active
             for w in c.windows]
 
 
-def time_offset(instance: Instance) -> int:
+def time_offset(instance: InstanceShape) -> int:
     """A time after every release date and downtime: from it on, activities run back to back
     without waiting for anything but each other (used in horizon bounds)."""
     return max([0, *release_dates(instance).values(), *(w.end for w in downtime_windows(instance))])

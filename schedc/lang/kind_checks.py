@@ -48,12 +48,13 @@ from schedc.kinds import (
     Unavailability,
     WindowPatternCost,
 )
-from schedc.kinds.check_common import activity_names as _activity_names
-from schedc.kinds.check_common import known_names
-from schedc.kinds.check_common import resource_scope as _resource_scope
-from schedc.kinds.check_common import sequenced as _sequenced
 from schedc.kinds.costs import ANY_DAY
-from schedc.kinds.same_sequence import SameSequence, semantic_check
+from schedc.kinds.same_sequence import SameSequence
+from schedc.lang.check_common import activity_names as _activity_names
+from schedc.lang.check_common import known_names
+from schedc.lang.check_common import resource_scope as _resource_scope
+from schedc.lang.check_common import sequenced as _sequenced
+from schedc.lang.sequence_checks import check_same_sequence
 
 if TYPE_CHECKING:
     from schedc.lang.semantic import Checker
@@ -458,5 +459,5 @@ CONSTRAINT_CHECKS: dict[type, Callable[[Checker, Any], None]] = {
     NoIdle: _no_idle,
     Consecutive: _consecutive,
     ResourceTies: _ties,
-    SameSequence: semantic_check,
+    SameSequence: check_same_sequence,
 }

@@ -3,6 +3,7 @@ in the family's (or a rendering's) names; hints read as answers; the CP-SAT mode
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -121,3 +122,10 @@ def emit_milp(spec: Source, out: Path, fmt: str = "lp") -> None:
         tmp.unlink(missing_ok=True)
         raise SchedcError.at("E502", f"cannot write the model to {out}: {exc}") from None
     tmp.replace(out)
+
+
+def integer_bound(bound: float | None) -> int | None:
+    """A solver's lower bound of an integer objective as an integer (rounded up: no smaller value is possible)."""
+    if bound is None or not math.isfinite(bound):
+        return None
+    return math.ceil(bound - 1e-6)

@@ -38,12 +38,11 @@ from schedc.plotting.slots import (
     timetable_figure,
     timetable_grid,
 )
-from schedc.plotting.timeline import plot_event_timeline
 
 __all__ = [
     "FORMATS", "DowntimeRow", "GanttRow", "ScheduledActivity",
     "downtime_rows", "format_gantt_table", "gantt_table", "load_profile", "scheduled_activities",
-    "solution_from_answer", "plot_event_timeline", "plot_gantt", "plot_job_gantt", "plot_metric_curves",
+    "solution_from_answer", "plot_gantt", "plot_job_gantt", "plot_metric_curves",
     "plot_roster", "plot_slots", "plot_timetable", "roster_grid", "timetable_grid", "gantt_figure",
     "job_gantt_figure", "roster_figure", "timetable_figure",
 ]

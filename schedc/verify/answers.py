@@ -13,6 +13,7 @@ them with the recomputed one — never trust them.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 import msgspec
 
@@ -235,3 +236,8 @@ def _why_skipped(cleaned: str, fmt: AnswerFormat) -> str:
         return "prose (no schedule values)"
     return f"does not match the answer format {fmt.template!r}"
 
+
+
+def fill_template(template: str, values: Mapping[str, str]) -> str:
+    """An answer (or header) template with each ``<field>`` replaced by its value."""
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)

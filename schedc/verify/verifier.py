@@ -27,6 +27,7 @@ from schedc.verify import failure_modes
 from schedc.verify.answers import AnswerFormat, AnswerLine, Extraction, Skipped, extract
 from schedc.verify.evaluate import Evaluation, Tally, evaluate, make_context, tally
 from schedc.verify.report_text import format_report as format_report  # the text form, kept importable here
+from schedc.verify.structured import decode_structured, structured_to_text
 
 EPSILONS = (0.1, 0.5, 1.0, 5.0)
 _FENCED_JSON = re.compile(r"^\s*```(?:json)?\s*\n(.*?)\n\s*```\s*$", re.DOTALL)
@@ -143,8 +144,6 @@ class Verifier:
 
     def _structured_as_text(self, text: str) -> tuple[str, str | None]:
         """(the answer as text, why a structured answer could not be read or None)."""
-        from schedc.grammars import decode_structured, structured_to_text
-
         body = _FENCED_JSON.sub(r"\1", text).strip()
         if not body.startswith(("{", "[")):
             return text, None
