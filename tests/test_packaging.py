@@ -21,3 +21,10 @@ def test_every_folder_of_python_code_is_a_listed_package():
     expected = {".".join(("schedc", *f.relative_to(ROOT / "schedc").parts)) for f in folders}
     assert expected == listed
     assert "schedc.variants" in listed and "schedc.grammars" in listed
+
+
+def test_every_backend_folder_is_a_listed_package():
+    listed = set(_setup_module().backend_packages())
+    folders = {p.parent for p in (ROOT / "backends").rglob("*.py") if "__pycache__" not in p.parts}
+    assert {".".join(("schedc", "backends", *f.relative_to(ROOT / "backends").parts)) for f in folders} == listed
+    assert {"schedc.backends", "schedc.backends.search", "schedc.backends.cpsat"} <= listed

@@ -1,10 +1,11 @@
-"""The ``schedc`` command line, one module per command group; the top stage besides :mod:`schedc.api`.
+"""The ``schedc`` command line, one module per command group.
 
-Takes in command-line arguments; gives out files, reports and exit statuses by calling
-:mod:`schedc.pipeline` and the stages' library functions (every command is usable from Python
-without it). :mod:`schedc.cli.application` holds the Typer application; :mod:`schedc.cli.commands` the core
-commands and ``main``; ``bench``, ``dynamic``, ``generators`` and ``variants`` their groups.
-Nothing below imports this package.
+Stage 16, the top (see ``tests/test_import_graph.py``; only :mod:`schedc.api` stands beside it). Takes
+in command-line arguments; gives out files, reports and exit statuses by calling :mod:`schedc.pipeline`
+and the stages' library functions (every command is usable from Python without it).
+:mod:`schedc.cli.application` holds the Typer application; :mod:`schedc.cli.commands` the core commands
+and ``main``; ``bench``, ``dynamic``, ``generators`` and ``variants`` their groups. Nothing below
+imports this package.
 """
 
 from __future__ import annotations

@@ -1,9 +1,12 @@
-"""Plots of schedules and of dynamic shops, written with matplotlib (PNG, SVG or PDF by suffix).
+"""Plots of schedules, written with matplotlib (PNG, SVG or PDF by suffix).
+
+Stage 13 (see ``tests/test_import_graph.py``). Takes in an instance and a solution (or an answer read by
+the verifier); gives out image files. Imports the stages below; never benchmarks, dynamic shops
+(whose event timeline is drawn in :mod:`schedc.dynamic.timeline_plot`) or the CLI.
 
 * :func:`plot_gantt` — the schedule of an interval instance: a machine Gantt for unary
   resources, usage profiles and an activity Gantt for renewable ones;
 * :func:`plot_job_gantt` — one lane per job, bars coloured by machine;
-* :func:`plot_event_timeline` — what happens in a dynamic flexible job shop over time;
 * :func:`plot_roster` / :func:`plot_timetable` (:func:`plot_slots` picks by the family's grain) —
   a slot schedule as an agents × days heat map or a rooms × periods grid, violations marked;
 * :func:`plot_metric_curves` — generic curves (a metric per iteration) with target lines;
