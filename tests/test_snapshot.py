@@ -18,7 +18,7 @@ from schedc.cli import app
 from schedc.core.diagnostics import SchedcError
 from schedc.pipeline import grammar_file, render_file
 from schedc.snapshot import dumps, loads, observe, options
-from schedc.snapshot.diff import Hunk, compare, sentences, solve_changes, without_moves
+from schedc.snapshot.diff import Hunk, claim_changes, compare, sentences, solve_changes, without_moves
 from tests.conftest import ROOT
 from tests.test_claims import USER_FAMILY, USER_INSTANCE
 
@@ -81,6 +81,28 @@ def test_a_changed_bound_is_reported_as_its_claim_then_its_sentences(tmp_path: P
     assert run("snapshot", "check", folder).exit_code == 0
 
 
+def test_the_report_shown_in_the_docs_is_what_check_prints(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """README.md and docs/snapshots.md show a check run on the bundled examples: it is this one."""
+    shutil.copytree(EXAMPLES, tmp_path / "examples", ignore=shutil.ignore_patterns("sources", "dfjsp"))
+    monkeypatch.chdir(tmp_path)
+    assert run("snapshot", "update", "examples", "--dir", "snapshots", "--seeds", "42,43,44").exit_code == 0
+    before = (tmp_path / "snapshots" / "inrc2010_small.snap.json").read_text(encoding="utf-8").splitlines()
+    edit(tmp_path / "examples" / "inrc2010_small.sched", BOUND, BOUND.replace("max=4", "max=3"))
+    result = run("snapshot", "check", "examples", "--dir", "snapshots")
+    assert result.exit_code == 1
+    printed = result.stdout.splitlines()
+    for doc in (ROOT / "README.md", ROOT / "docs" / "snapshots.md"):
+        text = doc.read_text(encoding="utf-8")
+        shown = text[text.index("examples/inrc2010_small.sched: changed"):].split("```")[0].splitlines()
+        assert shown[-1] == printed[-1] and len(shown) > 10
+        assert [line for line in shown if line.strip() not in ("…", "")] == [
+            line for line in printed if line in shown and line.strip()], doc
+    assert run("snapshot", "update", "examples", "--dir", "snapshots").exit_code == 0
+    after = (tmp_path / "snapshots" / "inrc2010_small.snap.json").read_text(encoding="utf-8").splitlines()
+    changed = [line for line in difflib.unified_diff(before, after, lineterm="", n=0) if line[:1] == "+"][1:]
+    assert len(changed) == 14  # README: "`update` then changes 14 lines"
+
+
 def test_a_duration_is_a_data_change(tmp_path: Path) -> None:
     folder = copy(tmp_path, "ft06.sched")
     assert run("snapshot", "update", folder, "--variants", "v1").exit_code == 0
@@ -125,6 +147,25 @@ def test_a_new_job_changes_the_grammars(tmp_path: Path) -> None:
     schema = [c for c in report["grammars"] if c["format"] == "json-schema" and c["keys"] == ["v1/42"]]
     assert any(line.strip() == '"Job 7"' for hunk in schema[0]["hunks"] for line in hunk["added"])
     assert out.index("  data:") < out.index("  renderings, sentence by sentence:") < out.index("  grammars")
+
+
+def test_claim_changes_name_modality_weight_and_table_rows() -> None:
+    old = {"cover": {"kind": "coverage", "hard": True, "weight": 1,
+                     "requirements": [[0, None, "E", 1, 1], [2, None, "E", 2, 2], [3, None, "L", 1, 1]]},
+           "max_shifts": {"kind": "count_bounds", "hard": True, "weight": 1, "max": 12,
+                          "agents": {"cls": "employee", "names": [], "where": [["contract", "full"]]}}}
+    new = {"cover": {**old["cover"], "requirements": [[0, None, "E", 1, 1], [2, None, "E", 3, 3]]},
+           "max_shifts": {**old["max_shifts"], "hard": False, "weight": 5, "max": 11, "min": 2}}
+    assert claim_changes(old, new) == [
+        '`cover`: requirements row [2, null, "E", 2, 2] → [2, null, "E", 3, 3]',
+        '`cover`: requirements row [3, null, "L", 1, 1] removed',
+        "`max_shifts` of contract full: hard → soft",
+        "`max_shifts` of contract full: max 12 → 11",
+        "`max_shifts` of contract full: min 2 added",
+        "`max_shifts` of contract full: weight 1 → 5"]
+    part = {**new["max_shifts"], "agents": {"cls": "employee", "names": [], "where": [["contract", "part"]]}}
+    assert claim_changes(new, {**new, "max_shifts": part}) == [
+        '`max_shifts`: agents.where row ["contract", "full"] → ["contract", "part"]']
 
 
 def test_options_are_kept_in_the_snapshot(tmp_path: Path) -> None:
@@ -300,8 +341,12 @@ def test_exit_statuses_and_diagnostics_without_traceback(tmp_path: Path) -> None
         snap.write_text(text, encoding="utf-8")
         result = run("snapshot", "check", folder)
         assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output, text
-    snap.write_text(good.replace("\n", "\r\n"), encoding="utf-8")  # a checkout with Windows line ends
+    snap.write_bytes(good.replace("\n", "\r\n").encode("utf-8"))  # a checkout with Windows line ends
     assert run("snapshot", "check", folder).exit_code == 0
+    snap.write_text(json.dumps(json.loads(good), indent=4), encoding="utf-8")  # the same document, hand-laid
+    relaid = run("snapshot", "check", folder)
+    assert relaid.exit_code == 1 and "the file holds the same snapshot in another layout" in relaid.stdout
+    assert run("snapshot", "update", folder).exit_code == 0 and snap.read_text(encoding="utf-8") == good
 
 
 def test_a_malformed_spec_stops_every_write(tmp_path: Path) -> None:

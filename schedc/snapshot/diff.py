@@ -26,6 +26,7 @@ from typing import Any
 import msgspec
 
 from schedc.snapshot.document import expanded
+from schedc.snapshot.store import dumps
 
 _MISSING: Any = object()
 
@@ -69,8 +70,10 @@ class SpecDiff(msgspec.Struct, kw_only=True):
         return [*self.options, *self.claims, *self.data, *self.solve]
 
 
-def compare(stored: dict[str, Any] | None, observed: dict[str, Any], spec: str, snapshot: str) -> SpecDiff:
-    """The changes from ``stored`` (None: no snapshot yet) to ``observed``."""
+def compare(stored: dict[str, Any] | None, observed: dict[str, Any], spec: str, snapshot: str,
+            stored_text: str | None = None) -> SpecDiff:
+    """The changes from ``stored`` (None: no snapshot yet) to ``observed``. With the ``stored_text`` of the
+    file, a file that holds the same document in another layout (a hand edit) is a change too."""
     if stored is None:
         return SpecDiff(spec=spec, snapshot=snapshot, status="new")
     solve, notes = solve_changes(stored.get("solve"), observed.get("solve"))
@@ -80,18 +83,16 @@ def compare(stored: dict[str, Any] | None, observed: dict[str, Any], spec: str, 
                     data=data_changes(stored["data"], observed["data"]), solve=solve,
                     renderings=rendering_changes(stored["renderings"], observed["renderings"]),
                     grammars=grammar_changes(stored["grammars"], observed["grammars"]), notes=notes)
-    differs = _canonical(stored, None) != _canonical(observed, stored.get("solve") if notes else None)
+    if notes:  # an unproven outcome is not compared: the stored one stands
+        observed = {**observed, "solve": stored["solve"]}
+    if stored_text is not None:
+        differs = stored_text != dumps(observed)
+    else:
+        differs = json.dumps(stored, sort_keys=True) != json.dumps(observed, sort_keys=True)
     if differs and not (diff.semantic or diff.renderings or diff.grammars):
-        diff.options = ["the file differs from the snapshot written now in its layout only"]
+        diff.options = ["the file holds the same snapshot in another layout (a hand edit?)"]
     diff.status = "changed" if differs else "unchanged"
     return diff
-
-
-def _canonical(document: dict[str, Any], solve: dict[str, Any] | None) -> str:
-    """The document as sorted JSON (``solve`` put in place of its own: an unproven outcome is not compared)."""
-    if solve is not None:
-        document = {**document, "solve": solve}
-    return json.dumps(document, sort_keys=True, ensure_ascii=False)
 
 
 def show(value: Any) -> str:
@@ -180,18 +181,37 @@ def _is_table(a: list[Any], b: list[Any]) -> bool:
 
 
 def row_changes(a: Sequence[Any], b: Sequence[Any]) -> list[str]:
-    """``row X → Y`` for rows replaced one for one, ``row X added`` / ``row X removed`` otherwise."""
+    """``row X → Y`` for a row that changed in place (most of its cells kept), ``row X removed`` and
+    ``row Y added`` otherwise, in the order of the table."""
     old, new = [show(r) for r in a], [show(r) for r in b]
     out: list[str] = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
-        if tag == "equal":
-            continue
-        if tag == "replace" and i2 - i1 == j2 - j1:
-            out += [f"row {x} → {y}" for x, y in zip(old[i1:i2], new[j1:j2], strict=True)]
-            continue
-        out += [f"row {x} removed" for x in old[i1:i2]]
-        out += [f"row {y} added" for y in new[j1:j2]]
+        if tag != "equal":
+            out += _paired(a[i1:i2], b[j1:j2])
     return out
+
+
+def _paired(old: Sequence[Any], new: Sequence[Any]) -> list[str]:
+    """The rows of one replaced block: each old row paired with the next new row sharing most of its cells."""
+    out: list[str] = []
+    start = 0
+    for row in old:
+        match = next((j for j in range(start, len(new)) if _alike(row, new[j])), None)
+        if match is None:
+            out.append(f"row {show(row)} removed")
+            continue
+        out += [f"row {show(added)} added" for added in new[start:match]]
+        out.append(f"row {show(row)} → {show(new[match])}")
+        start = match + 1
+    return out + [f"row {show(added)} added" for added in new[start:]]
+
+
+def _alike(a: Any, b: Any) -> bool:
+    """Two rows that share at least half of their cells, in order (a row that is not a list: never)."""
+    if not (isinstance(a, list) and isinstance(b, list)):
+        return False
+    cells = difflib.SequenceMatcher(None, [show(c) for c in a], [show(c) for c in b], autojunk=False)
+    return cells.ratio() >= 0.5
 
 
 # --------------------------------------------------------------------------- data facts and solve

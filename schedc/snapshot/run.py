@@ -134,6 +134,8 @@ def orphans(found: Found) -> list[Path]:
 
 
 class Observed(NamedTuple):
+    """A spec's snapshot as stored (None: none yet) and as built now, and the changes between them."""
+
     target: Target
     stored: dict[str, Any] | None
     document: dict[str, Any]
@@ -147,13 +149,14 @@ def observe_all(found: Found, given: Given) -> list[Observed]:
     errors: list[SchedcError] = []
     for target in found.targets:
         try:
-            stored = store.read(target.snapshot)
+            found = store.read(target.snapshot)
+            stored, text = found if found is not None else (None, None)
             document = observe(target.spec, given.merged(stored, str(target.snapshot)))
         except SchedcError as exc:
             errors.append(exc)
             continue
         out.append(Observed(target, stored, document, compare(stored, document, str(target.spec),
-                                                              str(target.snapshot))))
+                                                              str(target.snapshot), text)))
     if errors:
         raise SchedcError.merge(errors)
     return out

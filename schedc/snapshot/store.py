@@ -164,8 +164,9 @@ def _check_entries(section: str, entries: dict[str, _Entry], file: str) -> None:
             raise SchedcError.at("E953", f"{section}.{name}: neither {content!r} nor 'same_as'", file=file)
 
 
-def read(path: Path) -> dict[str, Any] | None:
-    """The document stored at ``path``, or None when there is no such file."""
+def read(path: Path) -> tuple[dict[str, Any], str] | None:
+    """The document stored at ``path`` and its text (``\r\n`` read as ``\n``), or None when there is no
+    such file."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -173,10 +174,10 @@ def read(path: Path) -> dict[str, Any] | None:
     except OSError as exc:
         raise SchedcError.at("E952", f"cannot read the snapshot: {exc.strerror or exc}", file=str(path)) from None
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8").replace("\r\n", "\n")
     except UnicodeDecodeError as exc:
         raise SchedcError.at("E952", f"the snapshot is not UTF-8 (byte {exc.start})", file=str(path)) from None
-    return loads(text.replace("\r\n", "\n"), str(path))
+    return loads(text, str(path)), text
 
 
 def write(path: Path, document: dict[str, Any]) -> None:

@@ -52,7 +52,7 @@ class SchedcSnapshotExtension(SingleFileSnapshotExtension):
         except SchedcError as exc:
             yield from str(exc).splitlines()
             return
-        yield from spec_lines(compare(old, new, new["instance"], "syrupy snapshot"))
+        yield from spec_lines(compare(old, new, new["instance"], "syrupy snapshot", old_text))
 
 
 def _text(data: Any) -> str:
