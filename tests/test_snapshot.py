@@ -250,7 +250,7 @@ def test_a_spec_gone_is_reported_and_update_deletes_its_snapshot(tmp_path: Path)
     (folder / "ft06.sched").unlink()
     result = run("snapshot", "check", folder)
     assert result.exit_code == 1
-    assert f": snapshot without a spec ({folder / '__snapshots__' / 'ft06.snap.json'})" in result.stdout
+    assert f"{folder / '__snapshots__' / 'ft06.snap.json'}: snapshot without a spec\n" in result.stdout
     assert "removed " + str(folder / "__snapshots__" / "ft06.snap.json") in run("snapshot", "update", folder).stdout
     assert not (folder / "__snapshots__" / "ft06.snap.json").exists()
     assert run("snapshot", "check", folder).exit_code == 0

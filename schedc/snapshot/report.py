@@ -19,11 +19,12 @@ LIMIT = 60
 
 def spec_lines(diff: SpecDiff, limit: int = LIMIT) -> list[str]:
     """The report of one spec: a head line, then its changes indented."""
+    if diff.status == "removed":
+        return [f"{diff.snapshot}: {STATUS[diff.status]}",
+                "  its spec is gone or renamed; `schedc snapshot update` deletes it"]
     out = [f"{diff.spec}: {STATUS[diff.status]} ({diff.snapshot})"]
     if diff.status == "new":
         return out + ["  `schedc snapshot update` writes it; review it before committing"]
-    if diff.status == "removed":
-        return out + ["  its spec is gone or renamed; `schedc snapshot update` deletes it"]
     for title, lines in (("snapshot", diff.options), ("claims", diff.claims), ("data", diff.data),
                          ("reference solve", diff.solve), ("note", diff.notes)):
         if lines:
