@@ -317,9 +317,9 @@ from schedc.cli.bench import bench_app  # noqa: E402
 
 app.add_typer(bench_app, name="bench")
 
-# registers generate, calibrate, ssi, simulate, plot; tighten, perturb; and generate-classic (each imports
-# the app from schedc.cli.application, not from here, so no module imports back into this one)
-from schedc.cli import dynamic, generators, variants  # noqa: E402, F401
+# registers generate, calibrate, ssi, simulate, plot; tighten, perturb; generate-classic; and snapshot (each
+# imports the app from schedc.cli.application, not from here, so no module imports back into this one)
+from schedc.cli import dynamic, generators, snapshot, variants  # noqa: E402, F401
 
 
 def main() -> None:
