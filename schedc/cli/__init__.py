@@ -1,6 +1,6 @@
 """The ``schedc`` command line, one module per command group.
 
-Stage 16, the top (see ``tests/test_import_graph.py``; only :mod:`schedc.api` stands beside it). Takes
+The top stage (see ``tests/test_import_graph.py``; only :mod:`schedc.api` stands beside it). Takes
 in command-line arguments; gives out files, reports and exit statuses by calling :mod:`schedc.pipeline`
 and the stages' library functions (every command is usable from Python without it).
 :mod:`schedc.cli.application` holds the Typer application; :mod:`schedc.cli.commands` the core commands

@@ -1,6 +1,6 @@
 """The typed scheduling IR (see :mod:`schedc.ir.nodes` and :mod:`schedc.ir.instance`).
 
-Stage 3 of the package (see ``tests/test_import_graph.py``). Takes in nothing but the kinds (the
+A stage of the package (see ``tests/test_import_graph.py``). Takes in nothing but the kinds (the
 constraint structs an instance holds); gives out the frozen nodes every later stage reads —
 :class:`Instance`, :class:`Family`, entities, activities — and the canonical display names
 (:mod:`schedc.ir.names`). Imports only :mod:`schedc.core` and :mod:`schedc.kinds`.

@@ -8,8 +8,9 @@ and data, then the sentences of each rendering, then the grammars (:mod:`~schedc
 pytest fixture ``schedc_snapshot`` (:mod:`schedc.testing`) are thin layers over it. Guide:
 ``docs/snapshots.md``.
 
-It sits at the pipeline stage: it imports the language, the renderings, the grammars, the backends and
-:mod:`schedc.pipeline`; nothing below imports it.
+A stage of its own just above :mod:`schedc.pipeline` (see ``tests/test_import_graph.py``): it imports the
+language, the renderings, the grammars, the backends and the pipeline; only the CLI and :mod:`schedc.testing`
+import it.
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ each rendering, then the grammars.
 :mod:`schedc.testing.plugin` is the pytest plugin (the ``pytest11`` entry point ``schedc``, loaded by
 pytest in every environment where schedc is installed: it imports nothing but pytest until the fixture is
 used); :mod:`schedc.testing.extension` holds the syrupy parts and imports syrupy, which is needed only
-there (``pip install 'schedc[testing]'``). The top stage, beside :mod:`schedc.cli`: nothing imports it.
+there (``pip install 'schedc[testing]'``). A stage just below :mod:`schedc.cli` (see
+``tests/test_import_graph.py``): nothing in schedc imports it.
 """
 
 from __future__ import annotations
