@@ -47,6 +47,7 @@ from schedc.kinds import (
     UnaryNoOverlap,
     Unavailability,
     WindowPatternCost,
+    kind_name,
 )
 from schedc.kinds.check_common import activity_names as _activity_names
 from schedc.kinds.check_common import known_names
@@ -348,8 +349,46 @@ def _coverage(ch: Checker, c: Coverage) -> None:
         ch.bounds(r.min, r.max, c, at)
 
 
+def _own_agents(ch: Checker, c: Any) -> None:
+    """A rule that counts each selected agent's own assignments must select agents of the decision:
+    the entities of another class hold no assignments, so the rule would count nothing for them."""
+    decision = ch.family.decision
+    cls = c.agents.cls
+    if decision is None or cls == decision.agent or ch.family.entity_class(cls) is None:
+        return
+    ch.error("E209", f"{c.id}: {kind_name(c)} counts the assignments of each {decision.agent}, but agents= "
+             f"selects {cls}, which holds no assignments", c.span,
+             f"select {decision.agent}s (agents={decision.agent}, {decision.agent}[attr=value] or "
+             f"{decision.agent}[name,...])")
+
+
+def _spread(ch: Checker, c: Spread) -> None:
+    """``agents=`` selects agents (their own days) or groups that list agents (the days of any member)."""
+    ch.selector(c.agents, c)
+    ch.bound(c.min, c.agents, c)
+    decision = ch.family.decision
+    cls = c.agents.cls
+    if decision is None or ch.family.entity_class(cls) is None:
+        return
+    if cls == decision.agent:
+        if c.members is not None:
+            ch.error("E210", f"{c.id}: members= applies to groups; spread over {cls} counts the days of each "
+                     f"{cls} itself", c.span, "drop members=, or select a class of groups listing "
+                     f"{decision.agent}s")
+        return
+    attr = c.members or "members"
+    decl = ch.family.entity_class(cls).attribute(attr)  # type: ignore[union-attr]
+    if decl is None or decl.type != "names":
+        ch.error("E209", f"{c.id}: spread over {cls} counts the days on which any {decision.agent} of a {cls} "
+                 f"is assigned, but {cls} has no list attribute {attr!r} naming its {decision.agent}s", c.span,
+                 f"select {decision.agent}s, or give members=ATTR: a names attribute of {cls}")
+        return
+    ch.group_class(cls, attr, c)
+
+
 def _count_bounds(ch: Checker, c: CountBounds) -> None:
     ch.selector(c.agents, c)
+    _own_agents(ch, c)
     ch.value_filter(c.values, c)
     ch.bound(c.min, c.agents, c)
     ch.bound(c.max, c.agents, c)
@@ -358,6 +397,7 @@ def _count_bounds(ch: Checker, c: CountBounds) -> None:
 
 def _runs(ch: Checker, c: ConsecutiveRunBounds) -> None:
     ch.selector(c.agents, c)
+    _own_agents(ch, c)
     ch.value_filter(c.values, c)
     ch.windows(c.over, c)
     ch.bounds(c.min, c.max, c)
@@ -365,6 +405,7 @@ def _runs(ch: Checker, c: ConsecutiveRunBounds) -> None:
 
 def _pattern(ch: Checker, c: PatternProhibition) -> None:
     ch.selector(c.agents, c)
+    _own_agents(ch, c)
     if not c.pattern:
         ch.error("E210", f"{c.id}: empty pattern", c.span)
     for entry in c.pattern:
@@ -378,15 +419,15 @@ def _pattern(ch: Checker, c: PatternProhibition) -> None:
 
 def _window(ch: Checker, c: WindowPatternCost) -> None:
     ch.selector(c.agents, c)
+    _own_agents(ch, c)
     ch.windows(c.windows, c)
     if c.cost == "table" and not c.table:
         ch.error("E210", f"{c.id}: cost=table needs a table of W/F patterns", c.span)
 
 
-def _agents_only(ch: Checker, c: Any) -> None:
+def _stability(ch: Checker, c: Stability) -> None:
     ch.selector(c.agents, c)
-    if isinstance(c, Spread):
-        ch.bound(c.min, c.agents, c)
+    _own_agents(ch, c)
 
 
 def _unavailability(ch: Checker, c: Unavailability) -> None:
@@ -441,8 +482,8 @@ CONSTRAINT_CHECKS: dict[type, Callable[[Checker, Any], None]] = {
     ConsecutiveRunBounds: _runs,
     PatternProhibition: _pattern,
     WindowPatternCost: _window,
-    Spread: _agents_only,
-    Stability: _agents_only,
+    Spread: _spread,
+    Stability: _stability,
     Unavailability: _unavailability,
     AssignmentCost: _assignment_cost,
     CapacityOverflow: _capacity,
