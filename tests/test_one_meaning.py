@@ -132,3 +132,133 @@ def test_rules_over_classes_that_hold_no_assignments_are_rejected_where_written(
     diagnostic = caught.value.diagnostics[0]
     assert message in diagnostic.message
     assert (diagnostic.file, diagnostic.span.line, diagnostic.span.column) == ("t.sched", line, 1)
+
+
+# ============================================================================ the horizon
+
+MACHINE = """instance h family single_machine
+horizon 12
+resources table
+  M1 unary
+end
+jobs table
+  J1 M1:3
+  J2 M1:4
+  J3 M1:5
+end
+hard unary_no_overlap machines
+hard mode_choice modes
+{rules}
+minimize {objective}
+"""
+DUE = "hard time_window w table\n  J1 0 - due=20\n  J2 0 - due=16\n  J3 0 - due=30\nend"
+CHOICE = "hard optional choice table\n  exactly_one J2.1 J3.1\nend"
+
+
+def machine(rules: str = DUE, objective: str = "earliness", horizon: int | None = 12) -> Instance:
+    text = MACHINE.format(rules=rules, objective=objective)
+    if horizon is None:
+        text = text.replace("horizon 12\n", "")
+    else:
+        text = text.replace("horizon 12", f"horizon {horizon}")
+    return parse_instance_text(text)
+
+
+def test_check_rejects_an_end_after_the_horizon_and_accepts_one_at_it() -> None:
+    """Half-open intervals: an activity may end exactly at the horizon, not one unit later (check accepted
+    any start before)."""
+    instance = machine()
+    ctx = make_context(instance)
+    at = evaluate(ctx, Solution(starts={"J1.1": 0, "J2.1": 3, "J3.1": 7}))
+    assert at.feasible
+    late = evaluate(ctx, Solution(starts={"J1.1": 0, "J2.1": 3, "J3.1": 8}))
+    assert [(v.constraint, v.kind, v.amount) for v in late.violations] == [("horizon", "horizon", 1)]
+    assert late.hard_amounts["horizon"] == 1
+    far = evaluate(ctx, Solution(starts={"J1.1": 0, "J2.1": 3, "J3.1": 15}))
+    assert "J3" in far.violations[0].message and "ends at 20, after the horizon 12" in far.violations[0].message
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "pyomo"])
+def test_both_backends_keep_the_horizon(backend: str) -> None:
+    """Earliness rewards ending late: without the horizon every job ends at its due date (0); with it both
+    backends find 40, not 0 (CP-SAT ignored the horizon before), and their answers verify."""
+    assert solved(machine(horizon=None), backend) == ("optimal", 0)
+    instance = machine()
+    module = get_backend(backend)
+    result = module.solve(instance, load_family("single_machine"), module.SolveOptions(time_limit=20, workers=1))
+    # the machine is busy from 0 to 12 (3 + 4 + 5): the ends sum to at most 5 + 9 + 12, the dues to 66
+    assert (result.status, result.objective) == ("optimal", 66 - 26)
+    evaluation = evaluate(make_context(instance), result.solution)
+    assert evaluation.feasible and evaluation.objective == result.objective
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "pyomo"])
+def test_fixed_verdicts_at_the_horizon_agree_with_check_also_for_work_left_out(backend: str) -> None:
+    """An optional activity binds the horizon only when performed."""
+    instance = machine(rules=CHOICE, objective="makespan")
+    family = load_family("single_machine")
+    ctx = make_context(instance, family)
+    verdict = cpsat_verdict if backend == "cpsat" else pyomo_verdict
+    for starts in ({"J1.1": 0, "J3.1": 7}, {"J1.1": 0, "J3.1": 8}, {"J1.1": 8, "J2.1": 3},
+                   {"J1.1": 0, "J2.1": 9}):
+        solution = Solution(starts=starts)
+        evaluation = evaluate(ctx, solution)
+        feasible, value, _ = verdict(instance, family, solution)
+        assert feasible == evaluation.feasible, starts
+        assert not feasible or value == evaluation.objective
+    assert not evaluate(ctx, Solution(starts={"J1.1": 0, "J2.1": 9})).feasible
+
+
+def test_every_variant_states_the_horizon() -> None:
+    instance = machine()
+    family = load_family("single_machine")
+    for variant in VARIANTS:
+        rendering = render(instance, family, variant, 3)
+        closing = next(s for s in rendering.statements if s.category == "closing")
+        assert ("horizon",) in closing.facts and "horizon" in closing.text and "time 12" in closing.text
+        assert "after it" in closing.text or "later is not" in closing.text or "at or before" in closing.text
+    optional = render(machine(rules=CHOICE, objective="makespan"), family, "v1")
+    assert "every performed" in optional.text().lower()
+
+
+def test_the_answer_grammar_bounds_starts_by_the_horizon() -> None:
+    from schedc.grammars import answer_grammar
+
+    schema = answer_grammar(machine(), load_family("single_machine"), None, "json-schema")
+    assert '"maximum": 12' in schema and "ends by the horizon" in schema
+
+
+def test_a_horizon_is_rejected_where_it_means_nothing_or_its_name_is_taken() -> None:
+    text = itc().replace("calendar days=3", "horizon 5\ncalendar days=3")
+    with pytest.raises(SchedcError) as caught:
+        parse_instance_text(text, file="t.sched")
+    diagnostic = caught.value.diagnostics[0]
+    assert diagnostic.code == "E117" and diagnostic.span.line == text.splitlines().index("horizon 5") + 1
+    clash = MACHINE.format(rules=DUE, objective="earliness").replace("mode_choice modes", "mode_choice horizon")
+    with pytest.raises(SchedcError, match="constraint id 'horizon' is taken"):
+        parse_instance_text(clash)
+
+
+# ============================================================================ skills
+
+INRC = (ROOT / "examples" / "inrc2010_small.sched").read_text(encoding="utf-8")
+
+
+def test_skills_are_data_in_every_variant_and_a_nurse_without_the_skill_is_not_penalised() -> None:
+    """The INRC-2010 evaluator scores skills only through AlternativeSkillCategory (an assignment_cost rule,
+    stated with its costs); a shift's skill is no requirement, and the prompt no longer says it is."""
+    text = INRC.replace("  L 14:30:00 22:30:00 Nurse Late", "  L 14:30:00 22:30:00 Senior Late")
+    instance = parse_instance_text(text)
+    family = load_family("inrc2010")
+    for variant in VARIANTS:
+        rendered = render(instance, family, variant, 8).text()
+        skill_lines = [line for line in rendered.splitlines() if "skill" in line.lower()]
+        assert skill_lines and not any("requir" in line or "need" in line for line in skill_lines), skill_lines
+        assert "may work any" in rendered or "may take any" in rendered or "nothing forbids" in rendered
+    ctx = make_context(instance, family)
+    cover = {0: "EL", 1: "EL", 2: "EEL", 3: "EL", 4: "EL", 5: "E", 6: "L"}
+    nurses = ["Ann", "Bob", "Cleo", "Dan"]
+    out = [Assignment(nurses[i], day, 0, shift) for day, shifts in cover.items() for i, shift in enumerate(shifts)]
+    evaluation = evaluate(ctx, Solution(assignments=tuple(out)))  # Bob (no Senior skill) works L: not forbidden
+    assert evaluation.feasible
+    assert not any("skill" in key for key in evaluation.components)
