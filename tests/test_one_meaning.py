@@ -262,3 +262,32 @@ def test_skills_are_data_in_every_variant_and_a_nurse_without_the_skill_is_not_p
     evaluation = evaluate(ctx, Solution(assignments=tuple(out)))  # Bob (no Senior skill) works L: not forbidden
     assert evaluation.feasible
     assert not any("skill" in key for key in evaluation.components)
+
+
+# ============================================================================ forms no backend encodes
+
+RCPSP = (ROOT / "examples" / "rcpsp_small.sched").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("text", "written", "message"), [
+    (MACHINE.format(rules=DUE + "\nsoft 1 unary_no_overlap u", objective="earliness"),
+     "soft 1 unary_no_overlap u", "no solver backend encodes a soft unary_no_overlap"),
+    (MACHINE.format(rules="soft 1 resource_downtime d table\n  M1 2 4\nend", objective="makespan"),
+     "soft 1 resource_downtime d table", "no solver backend encodes a soft resource_downtime"),
+    (MACHINE.format(rules=CHOICE + "\nsoft 1 time_window w2 table\n  J3 1\nend", objective="makespan"),
+     "  J3 1", "a soft time window of 'J3', whose activity J3.1 is optional"),
+    (MACHINE.format(rules=CHOICE + "\nhard tardiness t table\n  J1 9\n  J2 5\nend", objective="makespan"),
+     "  J2 5", "a hard tardiness row of 'J2', whose activity J2.1 is optional"),
+    (RCPSP.replace("hard cumulative_renewable", "soft 2 cumulative_renewable"), "soft 2 cumulative_renewable",
+     "no solver backend encodes a soft cumulative_renewable"),
+    (itc().replace("soft 2 compactness", "hard compactness"), "hard compactness",
+     "no solver backend encodes a hard compactness"),
+])
+def test_forms_that_no_backend_encodes_are_rejected_where_written(text: str, written: str, message: str) -> None:
+    """Both backends refuse these forms (E501 at solve time); parse, render and check accepted them."""
+    with pytest.raises(SchedcError) as caught:
+        parse_instance_text(text, file="t.sched")
+    diagnostic = caught.value.diagnostics[0]
+    line = next(k for k, row in enumerate(text.splitlines(), start=1) if row.startswith(written))
+    assert diagnostic.code == "E213" and message in diagnostic.message
+    assert (diagnostic.file, diagnostic.span.line) == ("t.sched", line)

@@ -472,6 +472,56 @@ def _compactness(ch: Checker, c: Compactness) -> None:
     ch.group_class(c.groups, c.members, c)
 
 
+# ------------------------------------------------------------------- forms no solver backend encodes
+
+HARD_ONLY = (UnaryNoOverlap, CumulativeRenewable, ResourceDowntime, SameSequence)
+"""Kinds whose soft form neither backend encodes (``backends/{cpsat,pyomo}`` raise E501 for it)."""
+
+
+def solver_forms(ch: Checker, c: Constraint) -> None:
+    """An active constraint in a form that neither solver backend encodes is an error where it is written,
+    rather than a spec that parses, renders and checks but that ``solve`` refuses (E213).
+
+    The forms: the soft form of the :data:`HARD_ONLY` kinds; hard ``compactness``; soft ``time_window``
+    rows and ``tardiness`` rows (either modality) whose target has an optional activity.
+    """
+    if not c.active:
+        return
+    if isinstance(c, HARD_ONLY) and not c.hard:
+        ch.error("E213", f"{c.id}: no solver backend encodes a soft {kind_name(c)}", c.span,
+                 f"write `hard {kind_name(c)} ...`, or leave the rule out")
+    elif isinstance(c, Compactness) and c.hard:
+        ch.error("E213", f"{c.id}: no solver backend encodes a hard compactness", c.span,
+                 "write `soft W compactness ...` (each isolated assignment costs W)")
+    elif isinstance(c, (TimeWindow, Tardiness)) and (isinstance(c, Tardiness) or not c.hard):
+        _optional_targets(ch, c)
+
+
+def _optional_targets(ch: Checker, c: TimeWindow | Tardiness) -> None:
+    """Rows whose target has an activity that may be left out (see :func:`solver_forms`)."""
+    from schedc.kinds.optional import optional_activities
+
+    optional = optional_activities(ch.instance)
+    if not optional:
+        return
+    rows = c.windows if isinstance(c, TimeWindow) else c.due_dates
+    what = "a soft time window" if isinstance(c, TimeWindow) else f"a {'hard' if c.hard else 'soft'} tardiness row"
+    for index, row in enumerate(rows):
+        left = [a for a in _row_activities(ch, row.target) if a in optional]
+        if left:
+            ch.error("E213", f"{c.id}: no solver backend encodes {what} of {row.target!r}, whose activity "
+                     f"{left[0]} is optional", row_of(c, index),
+                     "give the row only targets that are always performed, or make the rule hard"
+                     if isinstance(c, TimeWindow) else "give due dates only to targets that are always performed")
+
+
+def _row_activities(ch: Checker, target: str) -> list[str]:
+    """The activities a row target denotes: a job's, or the activity itself."""
+    if target in ch.activities:
+        return [target]
+    return [a.name for a in ch.instance.activities if a.job == target]
+
+
 CONSTRAINT_CHECKS: dict[type, Callable[[Checker, Any], None]] = {
     PrecedenceLag: _precedence,
     UnaryNoOverlap: _resource_scope("unary"),

@@ -33,6 +33,7 @@ from schedc.lang.kind_checks import (
     MAX_TIME,
     check_annotations,
     known_names,
+    solver_forms,
 )
 
 
@@ -191,6 +192,7 @@ class Checker:
 
     def check_constraint(self, c: Constraint) -> None:
         check_annotations(self, c)
+        solver_forms(self, c)
         handler = CONSTRAINT_CHECKS.get(type(c))
         if handler is not None:
             handler(self, c)
