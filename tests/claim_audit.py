@@ -445,11 +445,15 @@ def _capacity(p: dict[str, Any], s: Schedule) -> int:
 
 
 def _spread(p: dict[str, Any], s: Schedule) -> int:
+    """Days with an assignment of each selected agent, or of any member of each selected group."""
     w = s.world
+    cls = p["agents"]["cls"]
     total = 0
-    for agent in w.chosen(p["agents"]):
-        days = {d for (d, _), vals in s.held[agent].items() if vals}
-        lo = w.bound(p.get("min"), agent) or 0
+    for name in w.chosen(p["agents"]):
+        members = [name] if cls == w.agent_cls else w.attrs[(cls, name)].get(p.get("members", "members"), ())
+        days = {d for m in members for (d, _), vals in s.held[m].items() if vals}
+        low = p.get("min")
+        lo = (w.attrs[(cls, name)].get(low["attr"]) if isinstance(low, dict) else low) or 0
         total += max(0, lo - len(days))
     return total
 

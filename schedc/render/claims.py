@@ -252,6 +252,9 @@ def _derived(claim: Claim, constraint: Constraint, ctx: BuildContext) -> dict[st
                  "exactly_one": "exactly one of"}
         return {"groups": [f"{words[rule]} {', '.join(ctx.show(a) for a in members)}"
                            for rule, members in params.get("selections", [])]}
+    if kind == "spread":  # a group's days are those of any of its members (kinds/costs.py Spread)
+        decision = ctx.family.decision
+        return {"group": decision is not None and params["agents"]["cls"] != decision.agent}
     if kind == "tardiness":
         rows = params.get("due_dates", [])
         return {"weighted": any(row[2] != 1 for row in rows)}

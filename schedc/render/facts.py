@@ -93,6 +93,8 @@ def facts(instance: Instance) -> Facts:
     _size_facts(instance, out)
     _activity_facts(instance, out)
     _calendar_facts(instance, out)
+    if instance.horizon is not None and instance.activities:  # every end is at most the horizon
+        out[("horizon",)] = (instance.horizon,)
     _entity_facts(instance, out)
     for constraint in instance.constraints:
         if constraint.active:

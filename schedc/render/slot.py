@@ -149,10 +149,16 @@ def _attached_to(c: Constraint, entity: Entity) -> bool:
 
 
 def skills(ctx: BuildContext) -> list[Item]:
-    """The skill names the entities mention (no facts of their own: membership is stated per entity)."""
+    """The skill names the entities mention (no facts of their own: membership is stated per entity), and
+    what skills mean: nothing by themselves. No kind reads a ``skills`` attribute; where a skill matters
+    (INRC-2010's alternative skill category) it is an ``assignment_cost`` rule, stated with its costs."""
+    from schedc.render.claims import words_for  # claims imports this module's users
+
     names = list(dict.fromkeys(s for e in ctx.instance.entities for s in e.attrs.get("skills", ()) or ()))
     shown = [ctx.show(s, "skill") for s in names]
-    return [Item("skills", {"skills": shown}, (), tuple(shown))]
+    r = words_for(ctx)
+    return [Item("skills", {"skills": shown, "agent": r.get("agent", "agent"), "value": r.get("value", "value")},
+                 (), tuple(shown))]
 
 
 # --------------------------------------------------------------------------- tables per day or agent
