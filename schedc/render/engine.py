@@ -200,7 +200,10 @@ def _build(ctx: BuildContext) -> dict[str, list[Item]]:
 
 
 def _shared_context(ctx: BuildContext) -> dict[str, Any]:
-    theme = None if ctx.domain is None else {"id": ctx.domain.id, "setting": ctx.domain.setting}
+    # a domain without a setting (the generic ones, for families without a theme of their own) places the
+    # problem nowhere: templates see no theme, so a bakery is never said to be in a service depot
+    theme = None if ctx.domain is None or not ctx.domain.setting else {"id": ctx.domain.id,
+                                                                       "setting": ctx.domain.setting}
     return {"w": ctx.words, "theme": theme, "family": ctx.family.name, "title": ctx.family.title}
 
 
