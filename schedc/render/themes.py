@@ -445,9 +445,25 @@ def plural(word: str) -> str:
     return word + "s"
 
 
+INTERVAL_ROLES = ("job", "machine", "activity", "resource")
+"""The roles interval templates name without asking whether the family has them: a family that leaves
+one out gets the role's own name (``operation`` stays undefined when not named: templates that say
+"step" or "activity" ask for it)."""
+
+
 def vocabulary(family: Family, domain: Domain | None) -> dict[str, str]:
-    """Role words (singular and plural) and the time unit, themed when a domain is given."""
+    """Role words (singular and plural) and the time unit, themed when a domain is given. An interval
+    family's roles it does not name are called by their own names (``job``), so that a template of
+    the defaults never meets an undefined word; unary resources of a family that names its resources
+    but not its machines are called by its resource word (a surgery family's rooms and surgeons are
+    not "machines")."""
     words = {"unit": "time unit", "units": "time units"}
+    named = dict(family.roles)
+    if family.structure == "interval":
+        for role in INTERVAL_ROLES:
+            words[role], words[plural(role)] = role, plural(role)
+        if "machine" not in named and "resource" in named:
+            words["machine"], words["machines"] = named["resource"], plural(named["resource"])
     for role, word in family.roles:
         words[role] = word
         words[plural(role)] = plural(word)
