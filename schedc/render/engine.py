@@ -205,8 +205,8 @@ def _remembered(ctx: BuildContext, memo: Memo, templates: TemplateSet, step: Pla
     start = len(ctx.writer.log)
     statement = _statement(templates, step, index, item, context)
     written = ctx.writer.log[start:]
-    repeated = [text for text, n in Counter(text for _, text in written).items() if n > 1]
-    if repeated:
+    if len(written) > 1 and len({text for _, text in written}) < len(written):
+        repeated = [text for text, n in Counter(text for _, text in written).items() if n > 1]
         statement = msgspec.structs.replace(statement, text=said_once(statement.text, repeated))
     memo.statements[key] = (statement, written)
     return statement

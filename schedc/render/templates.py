@@ -117,6 +117,8 @@ class Paraphrases:
         self.user_dirs = user_template_dirs(search)
         self._cache: dict[str, tuple[jinja2.Environment, tuple[str, ...]]] = {}
         self._templates: dict[str, jinja2.Template] = {}
+        self._articles: tuple[tuple[int, int] | None, re.Pattern[str] | None] = (None, None)
+        self._held: tuple[object, object] = (None, None)
 
     def candidates(self, key: str) -> list[tuple[str, str]]:
         """(family folder, category folder) pairs to look in, in order (subclasses define them)."""
@@ -157,7 +159,18 @@ class Paraphrases:
             text = template.render(context)
         except jinja2.TemplateError as exc:
             raise SchedcError.at("E604", f"template {name} failed: {exc}", file=self.source) from None
-        return name, agree_articles(reflow(text), role_words_in(context))
+        return name, self._agreeing(reflow(text), context)
+
+    def _agreeing(self, text: str, context: dict[str, object]) -> str:
+        """``text`` with its articles agreeing with the context's role words (the words of one rendering
+        are the same dicts in every call: their pattern is looked up once per pair)."""
+        w, r = context.get("w"), context.get("r")
+        key, pattern = self._articles
+        if key != (id(w), id(r)):
+            pattern = _article_pattern(frozenset(role_words_in(context)))
+            self._articles = ((id(w), id(r)), pattern)
+            self._held = (w, r)  # keeps the dicts alive, so that their ids are not reused meanwhile
+        return text if pattern is None else pattern.sub(_agreeing, text)
 
 
 class TemplateSet(Paraphrases):
