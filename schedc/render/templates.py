@@ -53,6 +53,9 @@ def agree_articles(text: str, words: Iterable[str]) -> str:
 
 
 def _agreeing(match: re.Match[str]) -> str:
+    start = match.start()
+    if start and (match.string[start - 1].isalnum() or match.string[start - 1] in "_-"):
+        return match.group(0)  # "Cobra oven", "Kappa order": the end of a word, not an article
     written, word = match.group(1), match.group(2)
     wanted = "an" if takes_an(word) else "a"
     return f"{wanted.capitalize() if written[0].isupper() else wanted} {word}"
@@ -63,7 +66,8 @@ def _article_pattern(words: frozenset[str]) -> re.Pattern[str] | None:
     if not words:
         return None
     alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    return re.compile(r"(?<![\w-])(an|a|An|A) (" + alternatives + r")(?![\w-])")
+    # no look-behind: it would cost a test at every position; _agreeing checks what precedes a match
+    return re.compile(r"(an|a|An|A) (" + alternatives + r")(?![\w-])")
 
 
 def upper_first(text: str) -> str:
