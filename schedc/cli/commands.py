@@ -119,8 +119,8 @@ def check_cmd(
         raise SchedcError.at("E404", "usage: schedc check SPEC ANSWER (or --batch FILE.jsonl)")
     from schedc.verify.verifier import format_report
 
-    verifier = pipeline.verifier_for(spec, mapping, choice_value(variant), seed, duplicates=str(duplicates.value))
-    report = verifier.check(pipeline.read_answer(answer))
+    report = pipeline.check_answer(spec, pipeline.read_answer(answer), mapping, choice_value(variant), seed,
+                                   duplicates=str(duplicates.value))
     if as_json:
         import msgspec
 

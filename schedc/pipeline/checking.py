@@ -16,8 +16,9 @@ from schedc.ir import Family, Instance
 from schedc.lang.load import Source, resolve, source_label
 
 if TYPE_CHECKING:
+    from schedc.pipeline.hints import NamingHints
     from schedc.render.model import Rendering
-    from schedc.verify.verifier import Verifier
+    from schedc.verify.verifier import CheckReport, Verifier
 
 def read_names(path: Path | None) -> dict[str, str]:
     """A display-name mapping file: a JSON object {IR name: displayed name}."""
@@ -41,14 +42,32 @@ def verifier_for(spec: Source, names: Mapping[str, str] | None = None, variant: 
     ``duplicates``: ``error`` (a repeated assignment is a hard violation) or ``warn`` (reported,
     not counted: the official ITC-2007 validator's policy).
     """
+    return _checker(spec, names, variant, seed, search, duplicates)[0]
+
+def _checker(spec: Source, names: Mapping[str, str] | None, variant: str | None, seed: int,
+             search: Sequence[str | os.PathLike[str]], duplicates: str) -> tuple[Verifier, NamingHints | None]:
+    """The verifier of :func:`verifier_for` and, when answers are read with canonical names (no variant,
+    no names), the naming hints for them (:mod:`schedc.pipeline.hints`)."""
+    from schedc.pipeline.hints import NamingHints
     from schedc.verify.verifier import DUPLICATE_POLICIES, Verifier
 
     if duplicates not in DUPLICATE_POLICIES:
         raise SchedcError.at("E407", f"unknown duplicate policy {duplicates!r}",
                              hint="policies: " + ", ".join(DUPLICATE_POLICIES))
     instance, family, folders = resolve(spec, search)
-    return Verifier(instance, family, shown_names(instance, family, folders, variant, seed, names),
-                    duplicates)  # type: ignore[arg-type]
+    verifier = Verifier(instance, family, shown_names(instance, family, folders, variant, seed, names),
+                        duplicates)  # type: ignore[arg-type]
+    hints = None if variant is not None or names else NamingHints(instance, family, folders)
+    return verifier, hints
+
+def check_answer(spec: Source, text: str, names: Mapping[str, str] | None = None, variant: str | None = None,
+                 seed: int = 42, search: Sequence[str | os.PathLike[str]] = (),
+                 duplicates: str = "error") -> CheckReport:
+    """``schedc check``: the report on one answer text; read without a rendering's names, an answer whose
+    names are a themed rendering's gets a ``naming_hint`` saying which ``--variant``/``--seed`` to pass."""
+    verifier, hints = _checker(spec, names, variant, seed, search, duplicates)
+    report = verifier.check(text)
+    return report if hints is None else hints.add(report, text)
 
 def shown_names(instance: Instance, family: Family, search: Sequence[Path], variant: str | None, seed: int,
                 names: Mapping[str, str] | None = None) -> dict[str, str] | None:
@@ -105,10 +124,14 @@ def _batch_record(line: str, number: int, spec: Path | None, verifiers: dict[Pat
         if isinstance(record, dict):
             record_id = record.get("id", number)
         target = _record_spec(record, spec)
+        names, variant, seed, duplicates = reading
         if target not in verifiers:
-            names, variant, seed, duplicates = reading
-            verifiers[target] = verifier_for(target, names, variant, seed, duplicates=duplicates)
-        return {"id": record_id, **msgspec.to_builtins(verifiers[target].check(record["answer"]))}
+            verifiers[target] = _checker(target, names, variant, seed, (), duplicates)
+        verifier, hints = verifiers[target]
+        report = verifier.check(record["answer"])
+        if hints is not None:
+            report = hints.add(report, record["answer"])
+        return {"id": record_id, **msgspec.to_builtins(report)}
     except (ValueError, SchedcError) as exc:
         return {"id": record_id, "line": number, "error": str(exc)}
     except Exception as exc:  # noqa: BLE001 - one record's failure must not lose the other records

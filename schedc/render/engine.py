@@ -12,6 +12,8 @@ faithful or fails.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -166,8 +168,29 @@ def _statements(ctx: BuildContext, chosen: Variant, seed: int, templates: Templa
             order_rng.shuffle(group)
         step_context = {**shared, "say": ctx.writer.say(index), "style": index}
         made = [_remembered(ctx, memo, templates, step, index, item, step_context) for item in group]
+        made = _once(made, [i.id for i in items[step.category]])
         out += [s for s in made if s.text or s.facts]  # a category with nothing to say states nothing
     return out
+
+
+def _once(made: list[Statement], declared: list[str]) -> list[Statement]:
+    """The statements of one category with each text said once: two statements that came out the
+    same (two rules whose sentences coincide) become the one declared first, stating the facts of
+    both, at its own place in the (possibly shuffled) order."""
+    by_text: dict[str, list[Statement]] = {}
+    for s in made:
+        if s.text:
+            by_text.setdefault(s.text, []).append(s)
+    if all(len(group) == 1 for group in by_text.values()):
+        return made
+    rank = {name: i for i, name in enumerate(declared)}
+    keep: dict[str, Statement] = {}
+    for group in by_text.values():
+        group = sorted(group, key=lambda s: rank.get(s.id, len(rank)))
+        keep[group[0].id] = msgspec.structs.replace(
+            group[0], facts=tuple(dict.fromkeys(f for s in group for f in s.facts)),
+            verbatim=tuple(dict.fromkeys(v for s in group for v in s.verbatim)))
+    return [keep[s.id] if s.id in keep else s for s in made if s.id in keep or not s.text]
 
 
 def _remembered(ctx: BuildContext, memo: Memo, templates: TemplateSet, step: PlanStep, index: int, item: Item,
@@ -181,8 +204,25 @@ def _remembered(ctx: BuildContext, memo: Memo, templates: TemplateSet, step: Pla
         return found[0]
     start = len(ctx.writer.log)
     statement = _statement(templates, step, index, item, context)
-    memo.statements[key] = (statement, ctx.writer.log[start:])
+    written = ctx.writer.log[start:]
+    if len(written) > 1 and len({text for _, text in written}) < len(written):
+        repeated = [text for text, n in Counter(text for _, text in written).items() if n > 1]
+        statement = msgspec.structs.replace(statement, text=said_once(statement.text, repeated))
+    memo.statements[key] = (statement, written)
     return statement
+
+
+def said_once(text: str, sentences: list[str]) -> str:
+    """``text`` with every later occurrence of each of ``sentences`` left out: two rules whose
+    sentences coincide (INRC's day-off and shift-off requests, each "Each listed cost is added …")
+    are stated by the one sentence, not by the same sentence twice in a row."""
+    for sentence in sentences:
+        first = text.find(sentence)
+        if first >= 0:
+            end = first + len(sentence)
+            again = re.compile(r"(?<!\S)" + re.escape(sentence) + r"(?!\S)")  # whole sentences only
+            text = text[:end] + again.sub("", text[end:])
+    return " ".join(text.split())
 
 
 def _build(ctx: BuildContext) -> dict[str, list[Item]]:
@@ -200,7 +240,10 @@ def _build(ctx: BuildContext) -> dict[str, list[Item]]:
 
 
 def _shared_context(ctx: BuildContext) -> dict[str, Any]:
-    theme = None if ctx.domain is None else {"id": ctx.domain.id, "setting": ctx.domain.setting}
+    # a domain without a setting (the generic ones, for families without a theme of their own) places the
+    # problem nowhere: templates see no theme, so a bakery is never said to be in a service depot
+    theme = None if ctx.domain is None or not ctx.domain.setting else {"id": ctx.domain.id,
+                                                                       "setting": ctx.domain.setting}
     return {"w": ctx.words, "theme": theme, "family": ctx.family.name, "title": ctx.family.title}
 
 

@@ -11,6 +11,8 @@ if TYPE_CHECKING:
 def format_report(report: CheckReport, limit: int = 20) -> str:
     """A readable report for people (``schedc check`` without ``--json``)."""
     out = [f"{report.instance} ({report.family})"]
+    if report.naming_hint:
+        out.append(f"hint: {report.naming_hint}")
     if not report.extracted:
         out.append(f"NOT EXTRACTED: {report.extraction_error}")
         out += [f"  line {s.line}: skipped ({s.reason}): {s.text[:80]}" for s in report.skipped_lines[:limit]]

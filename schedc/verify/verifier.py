@@ -88,6 +88,8 @@ class CheckReport(msgspec.Struct, frozen=True, kw_only=True):
     skipped_lines: list[Skipped]
     stated_objective_error: float | None = None  # |stated − recomputed| / max(|recomputed|, 1)
     failure_modes: dict[str, int] = msgspec.field(default_factory=dict)  # problems per failure-mode category
+    # set by the check command when the answer's names are a themed rendering's but no --variant was given
+    naming_hint: str | None = None
 
 
 class Verifier:
