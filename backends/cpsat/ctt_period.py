@@ -56,7 +56,7 @@ from ortools.sat.python import cp_model
 
 from schedc.backends.base import SolveResult, check_agreement, gap_pct, stopping
 from schedc.backends.cpsat.model import CpsatModel, extract_solution
-from schedc.backends.search import ctt_search
+from schedc.backends.search import ctt_compile, ctt_search
 from schedc.core.solution import Assignment, Solution
 from schedc.ir import Family, Instance
 from schedc.kinds import (
@@ -324,8 +324,11 @@ def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit:
     searching = problem is not None and search_share > 0
     if start is not None and not evaluate(ctx, start).feasible:  # a hint only if it verifies
         start = None
-    if start is None and problem is not None:
-        start = ctt_search.construct(problem, seed)
+    if problem is not None and (searching or start is None):
+        # compiled when numba's cache has it, else plain Python while a background process compiles
+        run.kernels = ctt_compile.Kernels()
+    if start is None and problem is not None and run.kernels is not None:
+        start = ctt_search.construct(problem, seed, runs=run.kernels.module)
     if start is not None:
         run.offer(start)
     run.cp_phase(PROBE * run.left() if searching else None)
@@ -353,6 +356,8 @@ class _Run:
         self.workers, self.seed, self.stop = workers, seed, stop
         self.best: tuple[Solution, Evaluation] | None = None
         self.status, self.bound = cp_model.UNKNOWN, -math.inf
+        #: the annealing kernel's source (:mod:`schedc.backends.search.ctt_compile`)
+        self.kernels: ctt_compile.Kernels | None = None
 
     def left(self) -> float:
         """Seconds until the reserve."""
@@ -387,7 +392,8 @@ class _Run:
             return None
         annealed = ctt_search.anneal(problem, self.best[0], seed=seed, time_limit=max(0.0, seconds), t0=t0, t1=t1,
                                      agent_share=AGENT_SHARE, stop=self.stop,
-                                     floor=math.ceil(self.bound - 1e-6) if math.isfinite(self.bound) else None)
+                                     floor=math.ceil(self.bound - 1e-6) if math.isfinite(self.bound) else None,
+                                     runs=self.kernels or ctt_compile.Kernels())
         checked = self.offer(annealed.solution)
         check_agreement("ctt_search", annealed.cost, checked.objective, checked.feasible, checked.components)
         return annealed.solution
