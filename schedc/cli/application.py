@@ -31,8 +31,14 @@ def _print_version(show: bool) -> None:
 def main_options(
     version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
                                           help="print the version and exit")] = False,
+    max_errors: Annotated[int | None, typer.Option("--max-errors", min=0, help="diagnostics shown in full before "
+                                                   "one summary line (default 20, or SCHEDC_MAX_ERRORS; 0: all)")]
+    = None,
 ) -> None:
     """schedc: one formal spec of a scheduling problem for solvers, prompts and verifiers."""
+    from schedc.core.diagnostics import default_max_errors, set_max_errors
+
+    set_max_errors(default_max_errors() if max_errors is None else max_errors)  # per command, not per process
 
 F = TypeVar("F", bound=Callable[..., Any])
 AsJson = Annotated[bool, typer.Option("--json", help="print the result as JSON")]
@@ -44,14 +50,17 @@ def echo_json(data: Any) -> None:
 
 
 def reports_errors(func: F) -> F:
-    """Print SchedcError diagnostics to stderr and exit 2 instead of a traceback."""
+    """Print SchedcError diagnostics to stderr and exit 2 (an output that could not be written: 74) instead of a
+    traceback."""
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
         except SchedcError as exc:
+            from schedc.core.inputs import exit_code
+
             typer.echo(str(exc), err=True)
-            raise typer.Exit(2) from None
+            raise typer.Exit(exit_code(exc)) from None
 
     return wrapper  # type: ignore[return-value]
