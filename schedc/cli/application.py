@@ -64,3 +64,19 @@ def reports_errors(func: F) -> F:
             raise typer.Exit(exit_code(exc)) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def exit_interrupted(message: str) -> None:
+    """Say ``message`` on stderr and end now with status 130.
+
+    ``os._exit``, not ``SystemExit``: a KeyboardInterrupt that passed through code the interpreter evaluates
+    itself leaves a flag that makes it kill itself with SIGINT at exit (status -2) even after the exception
+    was handled. Whatever files a command had open were closed by its own ``finally`` blocks.
+    """
+    import os
+    import sys
+
+    sys.stdout.flush()
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
+    os._exit(130)

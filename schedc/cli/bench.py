@@ -185,7 +185,7 @@ def run_cmd(
     except SchedcError as exc:
         raise _fail(exc) from None
     except KeyboardInterrupt:  # a signal before the first request: nothing was sent, the files are closed
-        from schedc.cli import exit_interrupted
+        from schedc.cli.application import exit_interrupted
 
         exit_interrupted("interrupted before any request was sent; a rerun resumes")
     if as_json:
@@ -193,7 +193,7 @@ def run_cmd(
     else:
         typer.echo(summary.line())
     if summary.interrupted:  # the files are closed and synced: skip the interpreter's teardown to end within 2 s
-        from schedc.cli import exit_interrupted
+        from schedc.cli.application import exit_interrupted
 
         exit_interrupted("stopped by a signal; a rerun resumes")
     if summary.errors:
