@@ -57,7 +57,7 @@ def duplicate_lines(rng: random.Random, text: str) -> str:
 
 def conflicting_lines(rng: random.Random, text: str) -> str:
     lines = _lines(text)
-    extra = [re.sub(r"[0-9]+", lambda m: str(int(m.group()) + rng.randint(1, 9)), line) for line in lines]
+    extra = [re.sub(r"[0-9]{1,9}", lambda m: str(int(m.group()) + rng.randint(1, 9)), line) for line in lines]
     return _join(lines + extra * rng.choice([1, 5, 200]), rng)
 
 
