@@ -282,3 +282,20 @@ def test_summary_names_the_most_frequent_codes() -> None:
              + [Diagnostic(code="E202", message="c1: undefined activity 'X'")] * 3)
     text = format_diagnostics(diags, limit=2)
     assert text.splitlines()[-1] == "… and 6 more errors (E201 ×3: duplicate resource; E202 ×3: undefined activity)"
+
+
+def test_a_structured_answer_of_millions_of_objects_is_refused_before_decoding() -> None:
+    """Five million ``{}`` items (15 MB) once cost 21 times their size when decoded; now they are counted, not
+    decoded. A structured answer of a normal size is still read."""
+    check = verifier("inrc2010_small")
+    huge = '{"assignments": [' + ",".join(["{}"] * 200_001) + "]}"
+    report = check.check(huge)
+    assert not report.extracted
+    assert report.extraction_error.endswith("the structured answer holds 200,002 objects, more than 100,000")
+    tracemalloc.start()
+    try:
+        check.check(huge)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 10 * len(huge)

@@ -30,6 +30,9 @@ from schedc.verify.report_text import format_report as format_report  # the text
 from schedc.verify.structured import decode_structured, structured_to_text
 
 EPSILONS = (0.1, 0.5, 1.0, 5.0)
+#: The most objects a structured answer may hold (or 20 per required assignment): a decoded object costs
+#: some 30 times its text, so a larger one is refused before it is decoded (memory stays linear).
+MAX_STRUCTURED_ITEMS = 100_000
 _MAYBE_STRUCTURED = re.compile(r"\s*+(?:```|[{\[])")
 _FENCED_JSON = re.compile(r"^\s*```(?:json)?\s*\n(.*?)\n\s*```\s*$", re.DOTALL)
 IssueKind = Literal["unknown_entity", "duplicate", "conflicting_duplicate", "out_of_domain", "missing", "format"]
@@ -193,6 +196,9 @@ class Verifier:
         body = _FENCED_JSON.sub(r"\1", text).strip()
         if not body.startswith(("{", "[")):
             return text, None
+        objects, limit = body.count("{"), max(MAX_STRUCTURED_ITEMS, 20 * self.coverage(Solution())[1])
+        if objects > limit:  # decoded, each would cost some 30 times its text: refuse before decoding
+            return text, f"the structured answer holds {objects:,} objects, more than {limit:,}"
         try:
             data = decode_structured(body)
         except ValueError as exc:
