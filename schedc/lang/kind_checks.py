@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import types
 import typing
+from collections import Counter
 from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -303,7 +304,7 @@ def _optional(ch: Checker, c: OptionalActivities) -> None:
         for name in s.members:
             if name not in ch.activities:
                 ch.error("E202", f"{c.id}: undefined activity {name!r}", c.span, known_names(ch.activities))
-        repeated = sorted({a for a in s.members if s.members.count(a) > 1})
+        repeated = sorted(a for a, n in Counter(s.members).items() if n > 1)
         if repeated:
             ch.error("E201", f"{c.id}: {', '.join(repeated)} listed twice in one {s.rule} group", c.span)
 

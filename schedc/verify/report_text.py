@@ -16,8 +16,11 @@ def format_report(report: CheckReport, limit: int = 20) -> str:
     if not report.extracted:
         out.append(f"NOT EXTRACTED: {report.extraction_error}")
         out += [f"  line {s.line}: skipped ({s.reason}): {s.text[:80]}" for s in report.skipped_lines[:limit]]
+        unlisted = len(report.skipped_lines) + report.omitted_skipped_lines - limit
+        if unlisted > 0:
+            out.append(f"  … and {unlisted:,} more skipped lines")
         return "\n".join(out)
-    skipped = len(report.skipped_lines)
+    skipped = len(report.skipped_lines) + report.omitted_skipped_lines
     out.append(f"extracted {report.produced} schedule lines" + (f", skipped {skipped}" if skipped else ""))
     out.append(f"coverage {report.coverage * 100:.1f}% of {report.required} required assignments")
     verdict = "FEASIBLE" if report.feasible else "INFEASIBLE"
@@ -32,6 +35,8 @@ def format_report(report: CheckReport, limit: int = 20) -> str:
         - min(len(report.violations), limit)
     if hidden > 0:
         out.append(f"  … {hidden} more (see --json)")
+    for kind, number in report.omitted_issues.items():  # counted, listed nowhere
+        out.append(f"  … and {number:,} more {kind.replace('_', ' ')} issues (counted, not listed)")
     out.append(_objective_line(report))
     for name, cost in report.components.items():
         if cost:
