@@ -18,7 +18,8 @@ from schedc import __version__
 from schedc.core.diagnostics import SchedcError
 
 app = typer.Typer(no_args_is_help=True,
-                  help="schedc: one formal spec of a scheduling problem for solvers, prompts and verifiers.")
+                  help="schedc: one formal spec of a scheduling problem for solvers, prompts and verifiers.",
+                  epilog="Example: schedc render examples/ft06.sched --variant v4 --variant-seed 42")
 
 
 def _print_version(show: bool) -> None:
@@ -36,6 +37,29 @@ def main_options(
 
 F = TypeVar("F", bound=Callable[..., Any])
 AsJson = Annotated[bool, typer.Option("--json", help="print the result as JSON")]
+
+#: The seed of a rendering, spelt alike by every command that reads or writes a rendering's names.
+DEFAULT_VARIANT_SEED = 42
+VariantSeed = Annotated[int | None, typer.Option(
+    "--variant-seed", help=f"the rendering's seed (default {DEFAULT_VARIANT_SEED})", show_default=False)]
+#: The rendering seed's former spelling in render, check and grammar: still read, hidden from the help.
+OldSeed = Annotated[int | None, typer.Option("--seed", hidden=True, help="deprecated: use --variant-seed")]
+
+
+def variant_seed(seed: int | None, old: int | None) -> int:
+    """The rendering seed, given as ``--variant-seed`` or by its deprecated spelling ``--seed``."""
+    return deprecated_option("--variant-seed", "--seed", seed, old, DEFAULT_VARIANT_SEED)
+
+
+def deprecated_option(new: str, old: str, value: Any, old_value: Any, default: Any) -> Any:
+    """The value of option ``new`` given either as itself or by its deprecated spelling ``old`` (which warns)."""
+    if old_value is None:
+        return default if value is None else value
+    if value is not None and value != old_value:
+        raise SchedcError.at("E409", f"{new} {value} and {old} {old_value} disagree",
+                             hint=f"{old} is the old spelling of {new}: give one of them")
+    typer.echo(f"warning: {old} is deprecated; use {new}", err=True)
+    return old_value
 
 
 def echo_json(data: Any) -> None:
