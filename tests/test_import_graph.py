@@ -41,6 +41,7 @@ STAGES: tuple[str, ...] = (
     "bench",       # whole benchmarks
     "dynamic",     # dynamic flexible job shops
     "cli",         # the command line
+    "integrations",  # tasks and scorers for outside frameworks (Inspect AI), built on the stages below
 )
 TOP = ("__init__", "__main__", "api")
 

@@ -2,6 +2,8 @@
 (where the tests run) but not from an installed copy, so its commands would fail only for users."""
 
 import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,3 +30,13 @@ def test_every_backend_folder_is_a_listed_package():
     folders = {p.parent for p in (ROOT / "backends").rglob("*.py") if "__pycache__" not in p.parts}
     assert {".".join(("schedc", "backends", *f.relative_to(ROOT / "backends").parts)) for f in folders} == listed
     assert {"schedc.backends", "schedc.backends.search", "schedc.backends.cpsat"} <= listed
+
+
+def test_without_inspect_ai_the_inspect_task_says_which_extra_to_install() -> None:
+    """An optional extra's module, imported without the extra, names it (a SchedcError, not an ImportError)."""
+    code = ("import sys; sys.modules['inspect_ai'] = None\n"
+            "from schedc.core.diagnostics import SchedcError\n"
+            "try:\n    import schedc.integrations.inspect\nexcept SchedcError as exc:\n    print(exc)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120,
+                          check=False)
+    assert "B401" in done.stdout and "pip install 'schedc[inspect]'" in done.stdout, done.stderr
