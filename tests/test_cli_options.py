@@ -310,3 +310,15 @@ def test_generate_speaks_json(tmp_path: Path) -> None:
     written = json.loads(result.stdout)["written"]
     assert written and all(Path(p).is_file() for p in written)
     assert any(p.endswith(".sched") for p in written) and any(p.endswith(".world.json") for p in written)
+
+
+def test_bench_builds_perturbation_seed_is_derive_seed(tmp_path: Path) -> None:
+    """--variant-seed now means the rendering seed; bench build's perturbation seed is --derive-seed (the old
+    spelling still read, with a warning; both at once must agree)."""
+    missing = tmp_path / "nowhere"
+    old = run("bench", "build", missing, "-o", tmp_path / "out", "--variant-seed", "3")
+    assert "--variant-seed is deprecated; use --derive-seed" in old.stderr
+    assert old.exit_code == 2 and "source folder(s) not found" in old.stderr  # the option was taken, then the build
+    both = run("bench", "build", missing, "-o", tmp_path / "out", "--variant-seed", "3", "--derive-seed", "4")
+    assert both.exit_code == 2 and "E409" in both.stderr
+    assert "--derive-seed" in " ".join(run("bench", "build", "--help").stdout.split())
