@@ -40,6 +40,7 @@ STAGES: tuple[str, ...] = (
     "plotting",    # pictures of schedules
     "bench",       # whole benchmarks
     "dynamic",     # dynamic flexible job shops
+    "editor",      # the language server's analysis of a .sched document
     "cli",         # the command line
     "integrations",  # tasks and scorers for outside frameworks (Inspect AI), built on the stages below
 )

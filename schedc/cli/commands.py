@@ -327,9 +327,9 @@ from schedc.cli.bench import bench_app  # noqa: E402
 
 app.add_typer(bench_app, name="bench")
 
-# registers generate, calibrate, ssi, simulate, plot; tighten, perturb; and generate-classic (each imports
+# registers generate, calibrate, ssi, simulate, plot; tighten, perturb; generate-classic; lsp (each imports
 # the app from schedc.cli.application, not from here, so no module imports back into this one)
-from schedc.cli import dynamic, generators, variants  # noqa: E402, F401
+from schedc.cli import dynamic, editor, generators, variants  # noqa: E402, F401
 
 
 def main() -> None:
