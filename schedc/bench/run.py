@@ -166,7 +166,7 @@ class Sender:
             import openai
         except ImportError:
             raise SchedcError.at("B308", "`schedc bench run` needs the openai client",
-                                 hint="pip install openai (a dependency of schedc)") from None
+                                 hint="pip install 'schedc[bench]'") from None
         self.openai = openai
         self.client = openai.AsyncOpenAI(base_url=settings.endpoint, api_key=settings.api_key or "none",
                                          timeout=settings.timeout, max_retries=0)

@@ -16,6 +16,7 @@ import typer
 
 from schedc import __version__
 from schedc.core.diagnostics import SchedcError
+from schedc.core.extras import missing_extra
 
 app = typer.Typer(no_args_is_help=True,
                   help="schedc: one formal spec of a scheduling problem for solvers, prompts and verifiers.",
@@ -68,7 +69,8 @@ def echo_json(data: Any) -> None:
 
 
 def reports_errors(func: F) -> F:
-    """Print SchedcError diagnostics to stderr and exit 2 instead of a traceback."""
+    """Print SchedcError diagnostics to stderr and exit 2 instead of a traceback; a command that needs
+    an optional package which is not installed says which extra provides it (:mod:`schedc.core.extras`)."""
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -76,6 +78,12 @@ def reports_errors(func: F) -> F:
             return func(*args, **kwargs)
         except SchedcError as exc:
             typer.echo(str(exc), err=True)
+            raise typer.Exit(2) from None
+        except ModuleNotFoundError as exc:
+            error = missing_extra(exc, f"this command ({func.__name__.removesuffix('_cmd').replace('_', ' ')})")
+            if error is None:
+                raise
+            typer.echo(str(error), err=True)
             raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]

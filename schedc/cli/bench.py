@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from schedc.bench.build import DEFAULT_SEEDS, DEFAULT_VARIANTS, DESIGN_DEFAULTS, parse_list
-from schedc.cli.application import AsJson, deprecated_option, echo_json
+from schedc.cli.application import AsJson, deprecated_option, echo_json, reports_errors
 from schedc.cli.choices import AnswerMode, Decoding, Lines, Order, RunGrammarFormat, Selection, Server
 from schedc.cli.choices import Executor as ExecutorChoice
 from schedc.core.diagnostics import SchedcError
@@ -53,6 +53,7 @@ def _fail(exc: SchedcError) -> typer.Exit:
 
 
 @bench_app.command("build", epilog="Example: schedc bench build ../shared/data -o bench --variants v1,v4 --seeds 42")
+@reports_errors
 def build_cmd(
     sources: Annotated[list[Path], typer.Argument(help="folders laid out like shared/data")],
     out: Annotated[Path, typer.Option("-o", "--out", help="output folder")],
@@ -112,6 +113,7 @@ def build_cmd(
 
 
 @bench_app.command("validate", epilog="Example: schedc bench validate bench --time-limit 10")
+@reports_errors
 def validate_cmd(
     out: Annotated[Path, typer.Argument(help="a built benchmark folder")],
     time_limit: Annotated[float, typer.Option(help="CP-SAT seconds per instance")] = 10.0,
@@ -146,6 +148,7 @@ def validate_cmd(
 
 
 @bench_app.command("run", epilog="Example: schedc bench run bench --endpoint http://localhost:8000/v1 --model qwen")
+@reports_errors
 def run_cmd(
     out: Annotated[Path, typer.Argument(help="a built benchmark folder")],
     endpoint: Annotated[str, typer.Option(help="OpenAI-compatible base URL (…/v1)")],
@@ -207,6 +210,7 @@ def run_cmd(
 
 
 @bench_app.command("eval", epilog="Example: schedc bench eval bench bench/responses/qwen.jsonl -o report")
+@reports_errors
 def eval_cmd(
     out: Annotated[Path, typer.Argument(help="a built benchmark folder")],
     responses: Annotated[list[Path], typer.Argument(help="responses JSONL files")],
