@@ -15,6 +15,7 @@ import importlib
 from types import ModuleType
 
 from schedc.core.diagnostics import SchedcError
+from schedc.core.extras import missing_extra
 
 BACKENDS = {"cpsat": "schedc.backends.cpsat", "pyomo": "schedc.backends.pyomo", "auto": "schedc.backends.portfolio"}
 
@@ -24,4 +25,10 @@ def get_backend(name: str) -> ModuleType:
     module = BACKENDS.get(name)
     if module is None:
         raise SchedcError.at("E500", f"unknown backend {name!r}", hint="backends: " + ", ".join(BACKENDS))
-    return importlib.import_module(module)
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:  # an optional solver package (the pyomo backend's extra)
+        error = missing_extra(exc, f"the {name} backend")
+        if error is None:
+            raise
+        raise error from None

@@ -357,12 +357,12 @@ def test_the_worked_example_of_the_language_guide_runs(tmp_path: Path) -> None:
     spec.write_text(instance, encoding="utf-8")
     runner = CliRunner()
     for variant in VARIANTS:
-        result = runner.invoke(app, ["render", str(spec), "--variant", variant, "--seed", "42"])
+        result = runner.invoke(app, ["render", str(spec), "--variant", variant, "--variant-seed", "42"])
         assert result.exit_code == 0, result.output
     answer = tmp_path / "a.txt"
     solved = runner.invoke(app, ["solve", str(spec), "--variant", "v4", "--variant-seed", "42", "-o", str(answer)])
     assert solved.exit_code == 0, solved.output
-    checked = runner.invoke(app, ["check", str(spec), str(answer), "--variant", "v4", "--seed", "42", "--json"])
+    checked = runner.invoke(app, ["check", str(spec), str(answer), "--variant", "v4", "--variant-seed", "42", "--json"])
     assert checked.exit_code == 0, checked.output
     report = __import__("json").loads(checked.output)
     assert report["feasible"] and report["objective"] == 2

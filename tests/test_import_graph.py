@@ -42,7 +42,9 @@ STAGES: tuple[str, ...] = (
     "bench",       # whole benchmarks
     "dynamic",     # dynamic flexible job shops
     "testing",     # the pytest plugin (schedc_snapshot)
+    "editor",      # the language server's analysis of a .sched document
     "cli",         # the command line
+    "integrations",  # tasks and scorers for outside frameworks (Inspect AI), built on the stages below
 )
 TOP = ("__init__", "__main__", "api")
 

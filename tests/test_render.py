@@ -492,7 +492,7 @@ def test_renderings_are_identical_across_processes_and_hash_seeds() -> None:
 
 
 def test_cli_render_text_and_json() -> None:
-    result = runner.invoke(app, ["render", str(EXAMPLES / "ft06.sched"), "--variant", "v4", "--seed", "7"])
+    result = runner.invoke(app, ["render", str(EXAMPLES / "ft06.sched"), "--variant", "v4", "--variant-seed", "7"])
     assert result.exit_code == 0, result.output
     assert result.stdout == render(example("ft06"), variant="v4", seed=7).text()
     result = runner.invoke(app, ["render", str(EXAMPLES / "rcpsp_small.sched"), "--json"])
@@ -515,7 +515,7 @@ def test_solver_answer_in_v4_names_verifies_with_the_variant(name: str, tmp_path
     answer = tmp_path / "answer.txt"
     answer.write_text(Verifier(instance, family, names).write(result.solution), encoding="utf-8")
     checked = runner.invoke(app, ["check", str(EXAMPLES / f"{name}.sched"), str(answer), "--variant", "v4",
-                                  "--seed", "42", "--json"])
+                                  "--variant-seed", "42", "--json"])
     assert checked.exit_code == 0, checked.output
     report = json.loads(checked.stdout)
     assert report["feasible"] and report["objective"] == result.objective

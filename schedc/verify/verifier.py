@@ -54,6 +54,7 @@ class Issue(msgspec.Struct, frozen=True, kw_only=True):
     message: str
     line: int | None = None
     category: str = ""  # failure mode (:mod:`schedc.verify.failure_modes`), set when the report is made
+    counted: bool = False  # a hard violation of the report (set when the report is made; missing lines never are)
 
 
 class ViolationReport(msgspec.Struct, frozen=True, kw_only=True):
@@ -475,7 +476,8 @@ class Verifier:
         elif feasible and objective is not None and bks == 0:
             gap = 0.0 if objective == 0 else None
         stated = extraction.stated_objective
-        listed = [msgspec.structs.replace(i, category=failure_modes.issue_category(i.kind)) for i in issues]
+        listed = [msgspec.structs.replace(i, category=failure_modes.issue_category(i.kind),
+                                          counted=i.kind in self.counted) for i in issues]
         category = {key: failure_modes.violation_category(*key) for key in sizes}
         violations = [ViolationReport(kind=v.kind, constraint=v.constraint, message=v.message, amount=v.amount,
                                       entities=v.entities, category=category[v.kind, v.amount])
