@@ -315,6 +315,14 @@ def test_the_wording_audit_catches_a_minimum_read_as_exact() -> None:
     assert any("read as an exact number" in p for p in problems)
 
 
+def test_a_constant_minimum_beside_an_attribute_maximum_is_stated() -> None:
+    """``min=3 max=@max_shifts``: the paraphrases for an attribute bound dropped the constant minimum."""
+    instance, family, search = fixture("callcentre/week.sched")
+    sentences = {r.text[0] for seed in range(16) for r in render(instance, family, "v3b", seed, search).claims
+                 if r.claim.constraint == "workload"}
+    assert len(sentences) == 3 and all(" 3 " in s and "max shifts" in s for s in sentences), sentences
+
+
 # ---------------------------------------------------------------------------- what stays refused
 
 

@@ -82,6 +82,7 @@ class BuildContext:
 Builder = Callable[[BuildContext], list[Item]]
 
 
-def unsupported(message: str, hint: str | None = None) -> SchedcError:
-    """The error for an instance whose structure the family's rendering plan cannot state faithfully."""
-    return SchedcError.at("E606", f"cannot render faithfully: {message}", hint=hint)
+def unsupported(message: str, hint: str | None = None, file: str | None = None) -> SchedcError:
+    """The error for an instance whose structure the family's rendering plan cannot state faithfully
+    (``file``: the family spec, when the fix belongs there)."""
+    return SchedcError.at("E606", f"cannot render faithfully: {message}", hint=hint, file=file or "<input>")

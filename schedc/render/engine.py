@@ -58,7 +58,7 @@ def render(instance: Instance, family: Family | None = None, variant: str = "v1"
     statements = _statements(ctx, chosen, seed, templates, memo)
     missing = ctx.unclaimed()
     if missing:
-        raise unstated(family, missing)
+        raise unstated(family, missing, str(source) if source else None)
     return Rendering(instance=instance.name, family=family.name, variant=chosen.name, seed=seed,
                      theme=domain.id if domain else None, system=system_prompt(family, words),
                      background=background(instance, family, words, names), statements=tuple(statements),
@@ -89,13 +89,14 @@ FACT_CATEGORIES = {"duration": "jobs or activities", "uses": "jobs or activities
                    "unavailable": "unavailability", "cost": "requests"}
 
 
-def unstated(family: Family, missing: list[FactId]) -> SchedcError:
-    """E606 for a plan that leaves facts unstated: which facts, and which categories would state them."""
+def unstated(family: Family, missing: list[FactId], file: str | None = None) -> SchedcError:
+    """E606 for a plan that leaves facts unstated: which facts, and which categories would state them
+    (reported at the family spec, where the plan is written)."""
     shown = ", ".join(repr(m) for m in missing[:5])
     wanted = sorted({FACT_CATEGORIES.get(str(m[0]), "rules or closing") for m in missing})
     return unsupported(f"the plan of family {family.name!r} leaves {len(missing)} facts unstated: {shown}",
                        hint=f"add {' / '.join(wanted)} to the family's plan, or leave `plan` out to use the "
-                       "default plan of its structure, which states everything its kinds and data carry")
+                       "default plan of its structure, which states everything its kinds and data carry", file=file)
 
 
 def with_plan(family: Family, instance: Instance) -> Family:
