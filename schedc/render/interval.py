@@ -44,11 +44,12 @@ def _job_item(ctx: BuildContext, job: str, acts: list[Activity], ordered: bool,
     if [a.step for a in acts] != list(range(1, len(acts) + 1)):
         raise unsupported(f"the steps of job {job} are numbered {[a.step for a in acts]}, not 1..{len(acts)}",
                           hint="write the job as one row of a jobs table (its steps are numbered in row order)")
+    kinds = {r.name: r.kind for r in ctx.instance.resources}
     ids: list[FactId] = []
     ops = []
     for a in acts:
         ids += _mode_fact_ids(a, multi)
-        ops.append({"step": a.step, "options": [_option(ctx, mode) for mode in a.modes]})
+        ops.append({"step": a.step, "options": [_option(ctx, mode, kinds) for mode in a.modes]})
         ops[-1].update(ops[-1]["options"][0])
     if ordered:  # the job statement states the lag-free edges of its chain
         ids += [("edge", a.name, b.name) for a, b in zip(acts, acts[1:], strict=False) if (a.name, b.name) in chained]
@@ -59,10 +60,9 @@ def _job_item(ctx: BuildContext, job: str, acts: list[Activity], ordered: bool,
     return Item(f"jobs:{job}", context, ctx.claim(ids), (ctx.show(job), *machines))
 
 
-def _option(ctx: BuildContext, mode: Mode) -> dict[str, Any]:
+def _option(ctx: BuildContext, mode: Mode, kinds: dict[str, str]) -> dict[str, Any]:
     """A mode of a job step: the resources it uses (a unary machine by its name, another resource with its
     amount) and its duration; ``machine`` is what templates print."""
-    kinds = {r.name: r.kind for r in ctx.instance.resources}
     names = [ctx.show(u.resource) for u in mode.uses]
     parts = [name if kinds.get(u.resource) == "unary" else f"{u.amount} {'unit' if u.amount == 1 else 'units'} of "
              f"{name}" for u, name in zip(mode.uses, names, strict=True)]
