@@ -34,8 +34,6 @@ from tests.test_render import audit as faithfulness
 from tests.test_render import audit_variants
 
 USER = ROOT / "tests" / "data" / "user_specs"
-UNSOLVABLE = {"single_soft_downtime"}
-"""Fixtures the backends refuse (soft downtime, E501): rendered and checked, not solved."""
 
 
 def _is_instance(path: Path) -> bool:
@@ -89,7 +87,7 @@ def test_the_claims_of_a_user_spec_judge_boundary_probes_as_the_verifier_does(na
     assert made > 0 and not problems, "\n".join(problems[:10])
 
 
-@pytest.mark.parametrize("name", [n for n in FIXTURES if Path(n).stem not in UNSOLVABLE])
+@pytest.mark.parametrize("name", FIXTURES)
 def test_a_user_spec_solves_and_its_answer_verifies_in_the_v4_names(name: str) -> None:
     from schedc.backends.cpsat import SolveOptions, solve
 
@@ -179,19 +177,40 @@ def test_soft_windows_and_relations_say_what_each_unit_costs() -> None:
     assert "Every step is available from time 0." in r.background and "Release dates are" not in r.background
 
 
-def test_soft_downtime_and_soft_breaks_state_their_units() -> None:
-    r = rendered("single_soft_downtime.sched")
+def soft_downtime() -> Instance:
+    """tests/data/user_specs_ir/single_downtime.sched with both downtime rules made soft in the IR (weights 4
+    and 2): a form the semantic pass rejects (E213, no solver encodes it) but a program may build."""
+    instance = load_instance(ROOT / "tests" / "data" / "user_specs_ir" / "single_downtime.sched")
+    weights = {"maintenance": 4, "lunch": 2}
+    return msgspec.structs.replace(instance, constraints=tuple(
+        msgspec.structs.replace(c, hard=False, weight=weights[c.id]) if c.id in weights else c
+        for c in instance.constraints))
+
+
+def test_soft_downtime_and_soft_breaks_state_what_the_checker_scores() -> None:
+    instance = soft_downtime()
+    family = load_family("single_machine")
+    r = render(instance, family, "v1", 7)
     overlap = record(r, "maintenance")[0]
     assert "each time unit in which a step on it overlaps a window from a to b is penalised by 4" in overlap
     assert overlap.endswith("The downtime windows: Machine 1 from 4 to 6 (service).")
     breaks = record(r, "lunch")[0]
     assert "penalised by 2 for each time unit from its start to b" in breaks and "Machine 2 from 2 to 3" in breaks
+    problems = []
+    for variant in VARIANTS:
+        rendering = render(instance, family, variant, 42)
+        problems += audit.wording(rendering, family) + audit.bijection(rendering, instance)
+        problems += faithfulness(rendering, instance, family)
+    made, found = audit.verdicts_disagree(r, instance, family, audit.probes(instance, family, random.Random(5)))
+    assert made > 0 and not problems + found, (problems + found)[:5]
 
 
 @pytest.mark.parametrize("kind", ["unary_no_overlap", "cumulative_renewable", "nonrenewable_budget", "mode_choice",
-                                  "optional", "no_idle", "consecutive", "resource_ties", "tardiness"])
+                                  "optional", "no_idle", "consecutive", "resource_ties", "tardiness",
+                                  "same_sequence"])
 def test_every_interval_kind_words_its_soft_form_as_soft(kind: str) -> None:
-    """Each paraphrase of the soft form: evaluative words, the weight, no obligation (the wording audit)."""
+    """Each paraphrase of the soft form: evaluative words, the weight, no obligation (the wording audit) —
+    also of the forms the semantic pass rejects (E213), which an IR built by a program may still carry."""
     from schedc.render.templates import KindTemplates
 
     templates = KindTemplates("parallel_machines")
