@@ -22,7 +22,7 @@ from schedc.kinds import Constraint, kind_name
 from schedc.kinds.claims import Claim
 from schedc.render.context import BuildContext
 from schedc.render.facts import per_instance, row_key, weekend_days
-from schedc.render.rows import categories, edge_home, in_sentence, job_steps, routing
+from schedc.render.rows import in_sentence, precedence_split
 from schedc.render.templates import KindTemplates
 from schedc.render.themes import attribute_role, plural
 
@@ -101,16 +101,16 @@ def claim_view(claim: Claim, constraint: Constraint, ctx: BuildContext) -> dict[
     view["r"] = words_for(ctx)
     view.update(_derived(claim, constraint, ctx))
     verbatim += [ctx.show(name) for name in _row_names(claim)]
-    verbatim += [*view.get("scope", ()), *view.get("route_jobs", ())]  # display names the sentence prints
+    # display names the sentence prints (their digits are names, not data)
+    verbatim += [*view.get("scope", ()), *view.get("route_jobs", ()), *view.get("names", ())]
     return view
 
 
 #: kinds whose rule sentence lists its own rows: the parameter holding them and the row cells that
 #: name entities (an operation shown as ``Job 4 step 1`` carries numbers that are names, not data)
 _LISTED_NAMES = {"setup_times": ("setups", (0, 1, 2)), "consecutive": ("pairs", (0, 1)),
-                 "same_sequence": ("pairs", (0, 1)), "precedence_lag": ("edges", (0, 1)),
-                 "resource_ties": ("ties", (1, 2)), "time_window": ("windows", (0,)),
-                 "resource_downtime": ("windows", (0,)), "tardiness": ("due_dates", (0,))}
+                 "same_sequence": ("pairs", (0, 1)),
+                 "resource_ties": ("ties", (1, 2)), "time_window": ("windows", (0,))}
 
 
 def _row_names(claim: Claim) -> list[str]:
@@ -220,24 +220,14 @@ def _precedence_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -
     names them when other jobs are not chained by it); ``classic``: end-to-start edges the
     ``precedences`` statements list (``lags``: some with a delay); ``general``: one clause per edge the
     sentence states itself (other relations, negative delays, a soft rule's edges, edges no statement of
-    the plan lists); ``empty``: no edge at all."""
-    edges = params.get("edges", [])
-    plan = categories(ctx)
-    routes, route_jobs, classic, lags = False, [], False, False
-    if c.hard and "jobs" in plan:
-        chains = [job for job, acts in job_steps(ctx.instance).items() if len(acts) > 1]
-        mine = [job for job in chains if routing(ctx.instance).get(job) == c.id]
-        routes = bool(mine)
-        route_jobs = [ctx.show(job) for job in mine] if len(mine) < len(chains) else []
-    if c.hard:
-        stated = [lag for a, b, lag, relation in edges if relation == "e->s" and lag >= 0
-                  and edge_home(ctx, c, a, b) == "precedences"]
-        classic, lags = bool(stated), any(stated)
-    general = [_relation_words(ctx.show(a), ctx.show(b), lag, relation) for a, b, lag, relation in edges
-               if _listed(ctx, c, *(("edge", a, b) if relation == "e->s" and lag >= 0 else ("relation", a, b,
-                                                                                             relation)))]
-    return {"routes": routes, "route_jobs": route_jobs, "classic": classic, "lags": lags, "general": general,
-            "empty": not edges}
+    the plan lists), with ``names`` the activities those clauses name; ``empty``: no edge at all
+    (:func:`schedc.render.rows.precedence_split`)."""
+    split = precedence_split(ctx, c)  # type: ignore[arg-type]
+    general = [_relation_words(ctx.show(a), ctx.show(b), lag, relation) for a, b, lag, relation in split.clauses]
+    names = list(dict.fromkeys(ctx.show(x) for a, b, _, _ in split.clauses for x in (a, b)))
+    return {"routes": bool(split.routes), "route_jobs": [] if split.all_routes else [ctx.show(j) for j in split.routes],
+            "classic": split.classic, "lags": split.lags, "general": general, "names": names,
+            "empty": not params.get("edges")}
 
 
 def _mode_choice_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
@@ -272,19 +262,21 @@ def _time_window_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) 
 
 def _downtime_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
     count: dict[str, int] = {}
-    listed = []
+    listed, names = [], []
     for resource, start, end, label in params.get("windows", []):
         count[resource] = count.get(resource, 0) + 1
         if _listed(ctx, c, "downtime", resource, count[resource]):
-            listed.append(f"{ctx.show(resource)} from {start} to {end}" + (f" ({label})" if label else ""))
-    return {"listed": listed}
+            names.append(ctx.show(resource))
+            listed.append(f"{names[-1]} from {start} to {end}" + (f" ({label})" if label else ""))
+    return {"listed": listed, "names": names}
 
 
 def _tardiness_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
-    rows = params.get("due_dates", [])
+    rows = [row for row in params.get("due_dates", []) if _listed(ctx, c, "due", row[0], keyed=False)]
     listed = [f"{ctx.show(target)} due at {due}" + (f" (weight {weight})" if weight != 1 else "")
-              for target, due, weight in rows if _listed(ctx, c, "due", target, keyed=False)]
-    return {"weighted": any(row[2] != 1 for row in rows), "listed": listed}
+              for target, due, weight in rows]
+    return {"weighted": any(row[2] != 1 for row in params.get("due_dates", [])), "listed": listed,
+            "names": [ctx.show(row[0]) for row in rows]}
 
 
 def _scope_view(kind: str) -> Callable[[dict[str, Any], Constraint, BuildContext], dict[str, Any]]:

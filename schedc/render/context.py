@@ -37,6 +37,7 @@ class BuildContext:
     claimed: set[FactId] = field(default_factory=set)
     writer: ClaimWriter | None = None  # the rule-sentence writer of this rendering, set by the engine
     _index: dict[tuple[str | int, ...], list[FactId]] | None = None
+    _categories: frozenset[str] | None = None
 
     def about(self, *key: str | int) -> list[FactId]:
         """Facts whose id starts with ``key`` after the fact kind: ``about("course", "Math")`` gives
@@ -49,6 +50,12 @@ class BuildContext:
                         index.setdefault(tuple(f[1:end]), []).append(f)
             self._index = index
         return self._index.get(key, [])
+
+    def categories(self) -> frozenset[str]:
+        """The categories of the rendering's plan (computed once)."""
+        if self._categories is None:
+            self._categories = frozenset(step.category for step in self.family.plan)
+        return self._categories
 
     def constraint_facts(self, constraint_id: str) -> tuple[FactId, ...]:
         """The facts an active constraint contributes, in ledger order."""

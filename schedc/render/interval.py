@@ -14,7 +14,7 @@ from schedc.kinds import PrecedenceLag, ResourceDowntime, Tardiness, TimeWindow
 from schedc.render import rules
 from schedc.render.context import BuildContext, Builder, Item, unsupported
 from schedc.render.facts import FactId, is_multi_mode
-from schedc.render.rows import all_routed, edge_home, job_steps, route_edges, routing
+from schedc.render.rows import EdgeHomes, all_routed, job_steps, route_edges, routing
 
 
 def framing(ctx: BuildContext) -> list[Item]:
@@ -64,6 +64,8 @@ def _option(ctx: BuildContext, mode: Mode, kinds: dict[str, str]) -> dict[str, A
     """A mode of a job step: the resources it uses (a unary machine by its name, another resource with its
     amount) and its duration; ``machine`` is what templates print."""
     names = [ctx.show(u.resource) for u in mode.uses]
+    if len(names) == 1 and kinds.get(mode.uses[0].resource) == "unary":  # a job shop's step: one machine
+        return {"machine": names[0], "duration": mode.duration, "names": names}
     parts = [name if kinds.get(u.resource) == "unary" else f"{u.amount} {'unit' if u.amount == 1 else 'units'} of "
              f"{name}" for u, name in zip(mode.uses, names, strict=True)]
     together = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " together with " + parts[-1]
@@ -127,10 +129,11 @@ def precedences(ctx: BuildContext) -> list[Item]:
     """One statement per activity with successors: which activities wait for it to finish (the hard
     end-to-start edges no job statement states)."""
     successors: dict[str, list[tuple[str, int]]] = {}
+    homes = EdgeHomes(ctx)
     for c in ctx.instance.constraints:
         if isinstance(c, PrecedenceLag) and c.active and c.hard:
             for e in c.edges:
-                if e.end_start and edge_home(ctx, c, e.before, e.after) == "precedences":
+                if e.end_start and homes.home(c, e.before, e.after) == "precedences":
                     successors.setdefault(e.before, []).append((e.after, e.lag))
     items = []
     for a in ctx.instance.activities:

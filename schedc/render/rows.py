@@ -17,6 +17,8 @@ sentence (:func:`schedc.render.claims.claim_view`).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from schedc.ir import Activity, Instance
 from schedc.kinds import Constraint, PrecedenceLag
 from schedc.render.context import BuildContext
@@ -33,8 +35,9 @@ setup rows, the due dates and weights a time window carries for the objective, t
 end-before-start, and every row of a soft rule."""
 
 
+@per_instance
 def job_steps(instance: Instance) -> dict[str, list[Activity]]:
-    """Job → its activities in step order."""
+    """Job → its activities in step order (callers must not mutate the result)."""
     out: dict[str, list[Activity]] = {}
     for a in instance.activities:
         if a.job is not None:
@@ -61,6 +64,7 @@ def routing(instance: Instance) -> dict[str, str]:
     return out
 
 
+@per_instance
 def all_routed(instance: Instance) -> bool:
     """Whether every job of two or more steps is a routed job (backgrounds and framings may then say
     that each job is a fixed sequence of steps)."""
@@ -85,28 +89,93 @@ def route_edges(instance: Instance) -> dict[tuple[str, str], str]:
 
 def categories(ctx: BuildContext) -> frozenset[str]:
     """The categories of the rendering's plan."""
-    return frozenset(step.category for step in ctx.family.plan)
+    return ctx.categories()
+
+
+class EdgeHomes:
+    """Where the hard end-to-start edges of one rendering are stated (looked up once, asked per edge)."""
+
+    def __init__(self, ctx: BuildContext):
+        plan = ctx.categories()
+        self.chained = route_edges(ctx.instance) if "jobs" in plan else {}
+        self.listing = "precedences" in plan
+
+    def home(self, c: Constraint, before: str, after: str) -> str:
+        """``jobs`` (a routed job's statement), ``precedences`` or ``rule`` (the rule's own sentence)."""
+        if self.chained.get((before, after)) == c.id:
+            return "jobs"
+        return "precedences" if self.listing else "rule"
 
 
 def edge_home(ctx: BuildContext, c: Constraint, before: str, after: str) -> str:
     """Which statement states a hard end-to-start edge of ``c``: ``jobs``, ``precedences`` or ``rule``."""
-    plan = categories(ctx)
-    if "jobs" in plan and route_edges(ctx.instance).get((before, after)) == c.id:
-        return "jobs"
-    return "precedences" if "precedences" in plan else "rule"
+    return EdgeHomes(ctx).home(c, before, after)
 
 
 def in_sentence(ctx: BuildContext, c: Constraint, fact: FactId) -> bool:
     """Whether the rule sentence of ``c`` states ``fact`` (one of ``c``'s facts)."""
-    kind = str(fact[0])
+    return _stated(ctx, None, c, fact)
+
+
+def _stated(ctx: BuildContext, homes: EdgeHomes | None, c: Constraint, fact: FactId) -> bool:
+    kind = fact[0]
     if kind in SENTENCE_FACTS:
         return True
     if kind == "edge":
-        return edge_home(ctx, c, str(fact[1]), str(fact[2])) == "rule"
-    home = ROW_HOMES.get(kind)
-    return home is not None and home not in categories(ctx)
+        return (homes or EdgeHomes(ctx)).home(c, str(fact[1]), str(fact[2])) == "rule"
+    home = ROW_HOMES.get(str(kind))
+    return home is not None and home not in ctx.categories()
 
 
 def sentence_facts(ctx: BuildContext, c: Constraint) -> list[FactId]:
     """The facts of ``c`` its rule sentence states, in ledger order."""
-    return [f for f in ctx.constraint_facts(c.id) if in_sentence(ctx, c, f)]
+    homes = EdgeHomes(ctx)
+    return [f for f in ctx.constraint_facts(c.id) if _stated(ctx, homes, c, f)]
+
+
+class Split(NamedTuple):
+    """How the sentence of one precedence rule divides its edges (in IR names): the multi-step jobs it chains
+    (``routes``) and whether those are all of them (``all_routes``), whether ``precedences`` statements
+    list some of its edges (``classic``, ``lags``: with a delay), and the edges its sentence states itself."""
+
+    routes: tuple[str, ...]
+    all_routes: bool
+    classic: bool
+    lags: bool
+    clauses: tuple[tuple[str, str, int, str], ...]
+
+
+@per_instance
+def _splits(instance: Instance) -> dict[tuple[frozenset[str], str], Split]:
+    """The memo of :func:`precedence_split` for one instance, filled as splits are asked for."""
+    return {}
+
+
+def precedence_split(ctx: BuildContext, c: PrecedenceLag) -> Split:
+    """The :class:`Split` of ``c`` under the rendering's plan (computed once per instance and plan: the five
+    variants of an instance share it)."""
+    key = (ctx.categories(), c.id)
+    cache = _splits(ctx.instance)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _split(ctx, c)
+    return found
+
+
+def _split(ctx: BuildContext, c: PrecedenceLag) -> Split:
+    routes: list[str] = []
+    chains = 0
+    if c.hard and "jobs" in ctx.categories():
+        routed = routing(ctx.instance)
+        multi = [job for job, acts in job_steps(ctx.instance).items() if len(acts) > 1]
+        routes, chains = [job for job in multi if routed.get(job) == c.id], len(multi)
+    homes = EdgeHomes(ctx)
+    classic, lags, clauses = False, False, []
+    for e in c.edges:
+        home = homes.home(c, e.before, e.after) if c.hard and e.end_start else "rule"
+        if home == "precedences":
+            classic, lags = True, lags or bool(e.lag)
+        elif home == "rule":
+            clauses.append((e.before, e.after, e.lag, e.relation))
+    return Split(routes=tuple(routes), all_routes=len(routes) == chains, classic=classic, lags=lags,
+                 clauses=tuple(clauses))
