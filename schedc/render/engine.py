@@ -67,19 +67,14 @@ def render(instance: Instance, family: Family | None = None, variant: str = "v1"
 
 
 def structure_words(instance: Instance) -> dict[str, str]:
-    """The role words every template of an interval family may use, for roles the family does not name
-    (a family of jobs without a ``job`` role): ``job``/``operation``/``machine`` when the instance has
-    jobs, ``activity``/``resource`` when it has activities of no job. The family's roles and a theme's
-    words take precedence."""
-    jobs = any(a.job is not None for a in instance.activities)
-    loose = any(a.job is None for a in instance.activities)
-    words: dict[str, str] = {}
-    if jobs:
-        words.update(job="job", jobs="jobs", operation="step", operations="steps", machine="machine",
-                     machines="machines")
-    if loose:
-        words.update(activity="activity", activities="activities", resource="resource", resources="resources")
-    return words
+    """The word of a job's steps when the family does not name its ``operation`` role: ``step``, as the
+    canonical names call them (``Job 1 step 2``, :func:`schedc.ir.names.canonical_names`), so that a
+    family of jobs without that role never says "the last activity ends". The other interval roles a
+    family leaves out are named by :func:`~schedc.render.themes.vocabulary`; the family's roles and a
+    theme's words take precedence over both."""
+    if any(a.job is not None for a in instance.activities):
+        return {"operation": "step", "operations": "steps"}
+    return {}
 
 
 #: the plan category that states each kind of fact, for the hint of a plan that leaves facts unstated
