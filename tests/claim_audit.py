@@ -105,6 +105,86 @@ def wording(rendering: Rendering, family: Family) -> list[str]:
             problems += _bound_words(claim, sentence, where)
         if claim.kind in ("count_bounds", "consecutive_run_bounds"):
             problems += _counted_words(claim, sentence, free, rendering.names, where)
+        if claim.kind == "coverage":
+            problems += _coverage_words(claim, sentence, where)
+    return problems
+
+
+def _coverage_words(claim: Any, sentence: str, where: str) -> list[str]:
+    """A coverage sentence names only the bounds its rows have: minimums only are never read as an exact
+    number ("as many nurses as listed") nor as a maximum, and so on."""
+    rows = [(row[3], row[4]) for row in claim.params["requirements"]]
+    if not rows:
+        return []
+    exact = all(lo is not None and lo == hi for lo, hi in rows)
+    bare = re.search(r"(?<!at least )(?<!at most )(?<!exactly )\bas many [\w ]+? as listed", sentence)
+    if exact:
+        ok = re.search(r"\b(exactly|equal|fewer or more|missing or in excess|too few or too many)\b", sentence)
+        return [] if ok or bare else [f"exact cover rows not stated as exact: {where}"]
+    problems = [f"cover bounds read as an exact number: {where}"] if bare else []
+    lows, highs = any(lo is not None for lo, _ in rows), any(hi is not None for _, hi in rows)
+    if not highs and re.search(r"\b(at most|in excess|too many|exactly|equal|more \w+ than|maximum)\b", sentence):
+        problems.append(f"cover rows with minimums only read as bounded above: {where}")
+    if not lows and re.search(r"\b(at least|missing|too few|exactly|equal|fewer \w+ than|minimum)\b", sentence):
+        problems.append(f"cover rows with maximums only read as bounded below: {where}")
+    if highs and lows and not re.search(r"\b(bounds|fewer or more|missing or in excess|too few or too many)\b",
+                                        sentence):
+        problems.append(f"cover rows with both bounds not stated as a range: {where}")
+    return problems
+
+
+# --------------------------------------------------------------------------- precedence clauses
+
+ROUTE_WORDS = re.compile(r"first goes to|, then to|Route of|in this order|in route order|along a fixed route")
+
+
+def relation_clauses(sentence: str, names: dict[str, str]) -> set[tuple[str, str, int, str]]:
+    """The timing relations a sentence states, read off its words ("the start of A plus 2 is exactly the end
+    of B" → (A, B, 2, "s=e")), as (before, after, delay, relation) in IR names."""
+    back = {shown: name for name, shown in names.items()}
+    alternatives = "|".join(re.escape(shown) for shown in sorted(back, key=len, reverse=True))
+    clause = re.compile(rf"the (start|end) of ({alternatives})(?: (plus|minus) (\d+))? (is exactly|is at or before) "
+                        rf"the (start|end) of ({alternatives})")
+    out = set()
+    for x, a, sign, amount, compare, y, b in clause.findall(sentence):
+        delay = 0 if not amount else (int(amount) if sign == "plus" else -int(amount))
+        out.add((back[a], back[b], delay, f"{x[0]}{'=' if compare == 'is exactly' else '->'}{y[0]}"))
+    return out
+
+
+def precedences(rendering: Rendering, instance: Instance) -> list[str]:
+    """Every timing relation a precedence sentence states is an edge of its claim, with the same points,
+    comparison and delay; every edge no other statement can state is stated by it (another relation, a
+    negative delay, any edge of a soft rule, and — without precedence statements — an end-to-start edge
+    that is not one step of a job to its next); and a job statement that states no edge of its job does
+    not describe a route."""
+    steps = {a.name: (a.job, a.step) for a in instance.activities}
+    listing = any(s.category == "precedences" for s in rendering.statements)
+    activities = {a.name: rendering.names.get(a.name, a.name) for a in instance.activities}
+    problems = []
+    for record in rendering.claims:
+        claim = record.claim
+        if claim.kind != "precedence_lag":
+            continue
+        edges = {(a, b, lag, relation) for a, b, lag, relation in claim.params.get("edges", [])}
+        read = relation_clauses(record.text[0] if record.text else "", activities)
+        problems += [f"{claim.constraint}: states {e} which is not an edge of the claim" for e in sorted(read - edges)]
+        for a, b, lag, relation in sorted(edges):
+            classic = relation == "e->s" and lag >= 0
+            job_a, step_a = steps.get(a, (None, None))
+            job_b, step_b = steps.get(b, (None, None))
+            along = job_a is not None and job_a == job_b and step_a is not None and step_b == step_a + 1 and lag == 0
+            needed = not claim.hard or not classic or not (along or listing)
+            if needed and (a, b, lag, relation) not in read:
+                problems.append(f"{claim.constraint}: edge {a} {relation}{lag:+d} {b} is not stated by its sentence")
+    chains = [{(e[0], e[1]) for e in c.claim().params.get("edges", []) if e[3] == "e->s" and e[2] >= 0}
+              for c in instance.constraints if c.active and c.hard and kind_name(c) == "precedence_lag"]
+    for s in rendering.statements:
+        members = sorted((a.step, a.name) for a in instance.activities if f"jobs:{a.job}" == s.id)
+        pairs = {(x[1], y[1]) for x, y in zip(members, members[1:], strict=False)}
+        if s.category == "jobs" and len(members) > 1 and ROUTE_WORDS.search(s.text) and \
+                not any(pairs <= chain for chain in chains):
+            problems.append(f"{s.id}: describes a route no hard rule chains: {s.text[:100]!r}")
     return problems
 
 
@@ -1119,12 +1199,41 @@ def _unavailability_probes(p: dict[str, Any], world: World, rng: random.Random) 
 
 
 def _precedence_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
+    """For each of the first edges: the right point exactly at the left point plus the delay, one unit
+    before and one after (for every relation: ``X_a + δ + Δ = Y_b`` with Δ ∈ {−1, 0, 1})."""
     out = []
-    for a, b, lag, _relation in p["edges"][:3]:
-        d = world.activities[a].modes[0].duration
-        for delta in (-1, 0, 1):  # touching (S_b = E_a + lag), one unit early, one late
-            out.append(Solution(starts={a: 0, b: max(0, d + lag + delta)}, modes={a: 1, b: 1}))
+    for a, b, lag, relation in p["edges"][:4]:
+        da, db = world.activities[a].modes[0].duration, world.activities[b].modes[0].duration
+        start_a = da + db + abs(lag) + 1  # room before a, so that b can also be placed earlier than a
+        x = start_a if relation[0] == "s" else start_a + da
+        for delta in (-1, 0, 1):
+            y = x + lag + delta
+            start_b = y if relation[-1] == "s" else y - db
+            if start_b >= 0:
+                out.append(Solution(starts={a: start_a, b: start_b}, modes={a: 1, b: 1}))
     return out
+
+
+def _setup_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
+    """For each of the first setup rows: the second activity starting exactly the setup time after the first
+    ends on that resource, one unit sooner and one later."""
+    out = []
+    for resource, a, b, time in p["setups"][:3]:
+        ma, mb = _mode_using(world, a, resource), _mode_using(world, b, resource)
+        if ma is None or mb is None:
+            continue
+        end_a = world.activities[a].modes[ma - 1].duration
+        out += [Solution(starts={a: 0, b: end_a + time + delta}, modes={a: ma, b: mb}) for delta in (-1, 0, 1)
+                if end_a + time + delta >= 0]
+    return out
+
+
+def _mode_using(world: World, activity: str, resource: str) -> int | None:
+    """The number of the first mode of ``activity`` that uses ``resource``."""
+    for number, mode in enumerate(world.activities[activity].modes, start=1):
+        if any(u.resource == resource for u in mode.uses):
+            return number
+    return None
 
 
 def _unary_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
@@ -1199,5 +1308,5 @@ BOUNDARY: dict[str, Callable[[dict[str, Any], World, random.Random], list[Soluti
     "count_bounds": _count_probes, "consecutive_run_bounds": _run_probes, "coverage": _coverage_probes,
     "unavailability": _unavailability_probes, "precedence_lag": _precedence_probes,
     "unary_no_overlap": _unary_probes, "time_window": _window_probes, "resource_downtime": _downtime_probes,
-    "tardiness": _tardiness_probes, "objective_bound": _objective_bound_probes,
+    "tardiness": _tardiness_probes, "objective_bound": _objective_bound_probes, "setup_times": _setup_probes,
 }

@@ -76,7 +76,8 @@ def audit_rendering(instance: Instance, variant: str, seed: int) -> list[str]:
     rendering = render(instance, family, variant, seed)
     return (audit.bijection(rendering, instance) + audit.wording(rendering, family)
             + audit.contradictions(rendering, instance, family) + audit.surface(rendering)
-            + audit.names_audit(rendering, instance, family, has_own_theme(family.name)))
+            + audit.names_audit(rendering, instance, family, has_own_theme(family.name))
+            + audit.precedences(rendering, instance))
 
 
 @pytest.mark.parametrize("key", sample())
@@ -214,7 +215,8 @@ def test_a_user_family_renders_in_every_variant_without_templates(tmp_path: Path
 def audit_rendering_with(instance: Instance, family: object, variant: str, search: list[Path]) -> list[str]:
     rendering = render(instance, family, variant, 7, search)  # type: ignore[arg-type]
     return (audit.bijection(rendering, instance) + audit.wording(rendering, family)  # type: ignore[arg-type]
-            + audit.contradictions(rendering, instance, family))  # type: ignore[arg-type]
+            + audit.contradictions(rendering, instance, family)  # type: ignore[arg-type]
+            + audit.precedences(rendering, instance))
 
 
 def test_template_errors_name_the_family_spec(tmp_path: Path) -> None:
@@ -323,7 +325,8 @@ def test_the_whole_audit(capsys: pytest.CaptureFixture[str]) -> None:
                 problems += [f"{instance.name} {variant}/{seed}: {p}" for p in
                              audit.bijection(rendering, instance) + audit.wording(rendering, family)
                              + audit.contradictions(rendering, instance, family) + audit.surface(rendering)
-                             + audit.names_audit(rendering, instance, family, has_own_theme(family.name))]
+                             + audit.names_audit(rendering, instance, family, has_own_theme(family.name))
+                             + audit.precedences(rendering, instance)]
         solutions = audit.probes(instance, family, random.Random(11))
         made, found = audit.verdicts_disagree(render(instance, family, "v1"), instance, family, solutions)
         totals["probes"] += len(solutions)

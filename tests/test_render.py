@@ -328,13 +328,14 @@ def test_printed_numbers_skip_names_and_dashes() -> None:
 
 
 def test_an_unstated_fact_is_refused() -> None:
+    """A plan without the category that states a datum is refused (a rule's rows, by contrast, are listed by
+    its own sentence when the plan has no category for them: tests/test_render_solves.py)."""
     instance = example("ft06")
-    routes = instance.constraints[0]
-    assert isinstance(routes, PrecedenceLag)
-    extra = msgspec.structs.replace(routes, edges=(*routes.edges, type(routes.edges[0])(before="J1.6", after="J2.1")))
-    broken = msgspec.structs.replace(instance, constraints=(extra, *instance.constraints[1:]))
+    assert isinstance(instance.constraints[0], PrecedenceLag)
+    family = load_family("jobshop")
+    without_jobs = msgspec.structs.replace(family, plan=tuple(s for s in family.plan if s.category != "jobs"))
     with pytest.raises(SchedcError, match="E606"):
-        render(broken)
+        render(instance, without_jobs)
 
 
 # ---------------------------------------------------------------------------- themes and templates

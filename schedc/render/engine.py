@@ -20,9 +20,9 @@ from typing import Any
 
 import msgspec
 
+from schedc.core.diagnostics import SchedcError
 from schedc.ir import Family, Instance, PlanStep
 from schedc.ir.names import canonical_names
-from schedc.kinds import INTERVAL_KINDS, kind_name
 from schedc.lang.family import find_family_file, load_family
 from schedc.render import interval, slot
 from schedc.render.claims import ClaimWriter
@@ -49,7 +49,7 @@ def render(instance: Instance, family: Family | None = None, variant: str = "v1"
     chosen = find_variant(variant)
     memo = _memo(instance, family, chosen, seed, search)
     domain, names = memo.domain, memo.names
-    words = vocabulary(family, domain)
+    words = {**structure_words(instance), **vocabulary(family, domain)}
     ctx = BuildContext(instance=instance, family=family, names=names, words=words, facts=facts(instance),
                        domain=domain)
     source = find_family_file(family.name, search)
@@ -58,13 +58,40 @@ def render(instance: Instance, family: Family | None = None, variant: str = "v1"
     statements = _statements(ctx, chosen, seed, templates, memo)
     missing = ctx.unclaimed()
     if missing:
-        shown = ", ".join(repr(m) for m in missing[:5])
-        raise unsupported(f"the plan of family {family.name!r} leaves {len(missing)} facts unstated: {shown}")
+        raise unstated(family, missing, str(source) if source else None)
     return Rendering(instance=instance.name, family=family.name, variant=chosen.name, seed=seed,
                      theme=domain.id if domain else None, system=system_prompt(family, words),
                      background=background(instance, family, words, names), statements=tuple(statements),
                      response_format=response_format(instance, family, names, words), names=dict(names),
                      claims=_claim_records(ctx, statements))
+
+
+def structure_words(instance: Instance) -> dict[str, str]:
+    """The word of a job's steps when the family does not name its ``operation`` role: ``step``, as the
+    canonical names call them (``Job 1 step 2``, :func:`schedc.ir.names.canonical_names`), so that a
+    family of jobs without that role never says "the last activity ends". The other interval roles a
+    family leaves out are named by :func:`~schedc.render.themes.vocabulary`; the family's roles and a
+    theme's words take precedence over both."""
+    if any(a.job is not None for a in instance.activities):
+        return {"operation": "step", "operations": "steps"}
+    return {}
+
+
+#: the plan category that states each kind of fact, for the hint of a plan that leaves facts unstated
+FACT_CATEGORIES = {"duration": "jobs or activities", "uses": "jobs or activities", "choice": "jobs or activities",
+                   "edge": "jobs", "size": "framing", "calendar": "framing", "attr": "an entity class",
+                   "member": "an entity class", "objective": "closing", "cover": "cover",
+                   "unavailable": "unavailability", "cost": "requests"}
+
+
+def unstated(family: Family, missing: list[FactId], file: str | None = None) -> SchedcError:
+    """E606 for a plan that leaves facts unstated: which facts, and which categories would state them
+    (reported at the family spec, where the plan is written)."""
+    shown = ", ".join(repr(m) for m in missing[:5])
+    wanted = sorted({FACT_CATEGORIES.get(str(m[0]), "rules or closing") for m in missing})
+    return unsupported(f"the plan of family {family.name!r} leaves {len(missing)} facts unstated: {shown}",
+                       hint=f"add {' / '.join(wanted)} to the family's plan, or leave `plan` out to use the "
+                       "default plan of its structure, which states everything its kinds and data carry", file=file)
 
 
 def with_plan(family: Family, instance: Instance) -> Family:
@@ -146,7 +173,6 @@ def _memo(instance: Instance, family: Family, chosen: Variant, seed: int, search
 
 
 def _statements(ctx: BuildContext, chosen: Variant, seed: int, templates: TemplateSet, memo: Memo) -> list[Statement]:
-    _refuse_soft_interval(ctx)
     if memo.items is None:
         memo.items = _build(ctx)
         memo.claimed = frozenset(ctx.claimed)
@@ -267,13 +293,3 @@ def _statement(templates: TemplateSet, step: PlanStep, index: int, item: Item, s
     name, text = templates.render(step.category, index, {**shared, **item.context})
     return Statement(id=item.id, category=step.category, template=name, text=text, facts=item.facts,
                      verbatim=item.verbatim)
-
-
-STATED_SOFT_INTERVAL_KINDS = frozenset({"tardiness"})
-"""Interval kinds whose soft form a statement states (lateness costs); other soft interval rules are refused."""
-
-
-def _refuse_soft_interval(ctx: BuildContext) -> None:
-    for c in ctx.instance.constraints:
-        if c.active and not c.hard and kind_name(c) in INTERVAL_KINDS - STATED_SOFT_INTERVAL_KINDS:
-            raise unsupported(f"soft {kind_name(c)} constraint {c.id!r}: interval renderings state hard rules only")

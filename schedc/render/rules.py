@@ -14,10 +14,7 @@ from typing import Any
 from schedc.kinds import Constraint, kind_name
 from schedc.kinds.measures import describe_objective
 from schedc.render.context import BuildContext, Item
-
-SENTENCE_FACTS = ("rule", "pattern_cost", "unary", "setup", "window_due")
-"""Fact kinds a rule sentence states itself: the rule, a weekend cost table, machines it quantifies,
-setup rows, and the due dates and weights a time window carries for the objective."""
+from schedc.render.rows import sentence_facts
 
 
 def rule_ref(c: Constraint, ctx: BuildContext) -> dict[str, Any]:
@@ -27,8 +24,8 @@ def rule_ref(c: Constraint, ctx: BuildContext) -> dict[str, Any]:
 
 
 def rule_facts(ctx: BuildContext, c: Constraint) -> list[Any]:
-    """The facts of ``c`` that its rule sentence states."""
-    return [f for f in ctx.constraint_facts(c.id) if f[0] in SENTENCE_FACTS]
+    """The facts of ``c`` that its rule sentence states (:mod:`schedc.render.rows`)."""
+    return sentence_facts(ctx, c)
 
 
 def pending(ctx: BuildContext) -> list[Constraint]:
