@@ -56,3 +56,35 @@ def test_a_resource_no_rule_keeps_does_not_bound_the_makespan(backend: str) -> N
     kept = UNKEPT.replace("hard mode_choice modes", "hard mode_choice modes\nhard unary_no_overlap u")
     result, _ = solve(kept, backend)
     assert (result.status, result.objective) == ("optimal", 2)  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------------- optional activities in HiGHS
+
+OPTIONAL_RELEASED = """\
+instance t family open_shop
+resources table
+  R1 renewable 1
+end
+activities (R1) table
+  A1 1 1 1
+  A2 1 1 1
+  A3 1 1 1
+end
+hard cumulative_renewable machines
+hard time_window arrivals table
+  A1 1
+end
+hard optional choice table
+  optional A1
+end
+minimize makespan
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_optional_activity_with_a_release_date_may_be_left_out(backend: str) -> None:
+    """Leaving A1 out gives makespan 2. The MILP's time-indexed start (``S = Σ t·z``, all z 0 when the
+    activity is left out) forced S = 0 below A1's release date, so A1 had to be performed: HiGHS proved 3."""
+    result, (instance, family) = solve(OPTIONAL_RELEASED, backend)
+    assert (result.status, result.objective) == ("optimal", 2)  # type: ignore[attr-defined]
+    assert "A1" not in result.solution.starts  # type: ignore[attr-defined]
