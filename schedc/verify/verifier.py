@@ -114,9 +114,12 @@ class Verifier:
         self.format = AnswerFormat(family)
         self.steps = {(a.job, a.step): a.name for a in instance.activities if a.job is not None}
         self.jobs = list(dict.fromkeys(a.job for a in instance.activities if a.job is not None))
-        self.per_agent_key = any(isinstance(c, OnePerSlot) and c.per == "agent" and c.active
+        # only a hard one_per_slot makes a second value of an agent-slot, or a missing agent-slot, an error of
+        # the answer's structure; under a soft one both are schedules the rule scores
+        self.per_agent_key = any(isinstance(c, OnePerSlot) and c.per == "agent" and c.active and c.hard
                                  for c in instance.constraints)
-        self.exactly = any(isinstance(c, OnePerSlot) and c.exactly and c.active for c in instance.constraints)
+        self.exactly = any(isinstance(c, OnePerSlot) and c.exactly and c.active and c.hard
+                           for c in instance.constraints)
 
     # ------------------------------------------------------------------ entry points
 
@@ -134,12 +137,19 @@ class Verifier:
         """
         text, structured_error = self._structured_as_text(text)
         extraction = extract(text, self.format)
-        if not extraction.ok:
+        if not extraction.ok and not self._empty_schedule(extraction, structured_error):
             return self._not_extracted(extraction, structured_error)
         issues: list[Issue] = []
         solution = self.decisions(extraction, issues)
         evaluation = evaluate(self.ctx, solution) if detail else tally(self.ctx, solution)
         return self._report(extraction, solution, evaluation, issues)
+
+    def _empty_schedule(self, extraction: Extraction, structured_error: str | None) -> bool:
+        """Whether an answer without schedule lines is the empty schedule: it says nothing else (at most the
+        header and a stated objective) and the instance requires no line (every activity optional, no
+        assignment demanded), so that an optimum with nothing scheduled is read back as written."""
+        return (structured_error is None and self.coverage(Solution())[1] == 0
+                and all(s.reason == "states an objective value" for s in extraction.skipped))
 
     def _structured_as_text(self, text: str) -> tuple[str, str | None]:
         """(the answer as text, why a structured answer could not be read or None)."""

@@ -12,6 +12,7 @@ import pytest
 from schedc.backends import get_backend
 from schedc.lang.family import load_family
 from schedc.lang.parser import parse_instance_text
+from schedc.verify.verifier import Verifier
 
 BACKENDS = ("cpsat", "pyomo")
 
@@ -88,3 +89,78 @@ def test_an_optional_activity_with_a_release_date_may_be_left_out(backend: str) 
     result, (instance, family) = solve(OPTIONAL_RELEASED, backend)
     assert (result.status, result.objective) == ("optimal", 2)  # type: ignore[attr-defined]
     assert "A1" not in result.solution.starts  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------------- the verifier and soft rules
+
+NURSES = """\
+instance t family nsplib
+calendar days=2
+shift () table
+  S1 Off
+end
+nurse () table
+  N1 N2
+end
+{rules}
+minimize penalty
+"""
+
+
+def test_a_soft_exactly_one_rule_scores_a_missing_day_instead_of_rejecting_the_answer() -> None:
+    """Under ``soft 3 one_per_slot ... exactly=true`` a missing agent-day costs 3. The verifier treated
+    every exactly-one rule as the answer's structure: the solvers' optimum (N2 off the roster, 2 × 3) read
+    back as 'agent-days have no line', infeasible."""
+    instance = parse_instance_text(NURSES.format(rules="soft 3 one_per_slot one exactly=true"), "t.sched")
+    verifier = Verifier(instance, load_family("nsplib"))
+    report = verifier.check("N1|1|S1\nN1|2|Off\n")
+    assert report.feasible and not report.issues and report.objective == 6
+    for backend in BACKENDS:
+        result, _ = solve(NURSES.format(rules="soft 3 one_per_slot one exactly=true"), backend)
+        written = verifier.check(verifier.write(result.solution))  # type: ignore[attr-defined]
+        assert written.feasible and written.objective == result.objective == 0  # type: ignore[attr-defined]
+
+
+def test_a_soft_one_value_per_slot_rule_scores_a_second_value() -> None:
+    """Under a soft one_per_slot (per agent) two values of one agent-day are a schedule the rule prices; the
+    verifier dropped the second as a duplicate line, so it judged another schedule than the one written."""
+    text = NURSES.replace("S1 Off", "S1 S2 Off").format(rules="soft 2 one_per_slot one")
+    instance = parse_instance_text(text, "t.sched")
+    report = Verifier(instance, load_family("nsplib")).check("N1|1|S1\nN1|1|S2\n")
+    assert report.feasible and not report.issues and report.objective == 2 and report.produced == 2
+
+
+ROOMS = """\
+instance t family itc2007
+calendar days=2 periods_per_day=1
+course (teacher lectures min_days students) table
+  c1 t1 1 0 10
+end
+room (capacity) table
+  r1 10
+end
+curriculum (members) table
+  q1 c1
+end
+soft 1 capacity_overflow seats demand=students capacity=capacity
+minimize penalty
+"""
+
+
+def test_an_empty_answer_is_the_empty_schedule_when_nothing_is_required() -> None:
+    """Nothing demands a lecture, so the optimum (penalty 0) schedules none and the solvers write an empty
+    answer; the verifier reported it as 'no line matches the answer format' (not extracted, infeasible).
+    Text that says something else is still not extracted, and an empty answer still is when lines are due."""
+    instance = parse_instance_text(ROOMS, "t.sched")
+    verifier = Verifier(instance, load_family("itc2007"))
+    for answer in ("", "\n", "Penalty: 0\n"):
+        report = verifier.check(answer)
+        assert report.extracted and report.feasible and report.objective == 0 and report.coverage == 1.0
+    assert not verifier.check("no schedule today\n").extracted
+    due = parse_instance_text(ROOMS.replace("soft 1 capacity_overflow", "hard count_bounds l agents=course "
+                                            "min=@lectures\nsoft 1 capacity_overflow"), "t.sched")
+    assert not Verifier(due, load_family("itc2007")).check("").extracted
+    for backend in BACKENDS:
+        result, _ = solve(ROOMS, backend)
+        written = verifier.write(result.solution)  # type: ignore[attr-defined]
+        assert written.strip() == "" and verifier.check(written).feasible
