@@ -164,3 +164,30 @@ def test_an_empty_answer_is_the_empty_schedule_when_nothing_is_required() -> Non
         result, _ = solve(ROOMS, backend)
         written = verifier.write(result.solution)  # type: ignore[attr-defined]
         assert written.strip() == "" and verifier.check(written).feasible
+
+
+# ---------------------------------------------------------------------------- answer lines with words
+
+def test_a_word_of_the_answer_format_is_not_found_inside_a_name(tmp_path: Path) -> None:
+    """With the answer format '<agent> in <value> on day <day>' and the themed name 'Quentin Horvat', the
+    line 'Quentin Horvat in Dawn on day 1' was read as agent 'Quent' ('in' matched inside 'Quentin')."""
+    (tmp_path / "rota.sched").write_text("""\
+family rota {
+  title "Theatre rota"
+  structure slot
+  objective penalty
+  kinds [one_per_slot]
+  class staff ()
+  class post ()
+  decision agent=staff value=post grain=day
+  answer "<agent> in <value> on day <day>"
+}
+""", encoding="utf-8")
+    instance = parse_instance_text("instance t family rota\ncalendar days=2\nstaff () table\n  a1 a2\nend\n"
+                                   "post () table\n  v1\nend\nhard one_per_slot one\nminimize penalty\n",
+                                   "t.sched", [tmp_path])
+    names = {"a1": "Quentin Horvat", "a2": "Mia Lind", "v1": "Dawn"}
+    verifier = Verifier(instance, load_family("rota", [tmp_path]), names)
+    report = verifier.check("Quentin Horvat in Dawn on day 1\nMia Lind in Dawn on day 0\n")
+    assert report.feasible and not report.issues and report.produced == 2
+    assert not verifier.check("Quentin Horvatin Dawn on day 1\n").extracted  # words stay separated
