@@ -379,6 +379,11 @@ def _pattern(ch: Checker, c: PatternProhibition) -> None:
 def _window(ch: Checker, c: WindowPatternCost) -> None:
     ch.selector(c.agents, c)
     ch.windows(c.windows, c)
+    if c.windows.over != "weekends":  # its sentences, claims and W/F patterns speak of weekends
+        ch.error("E211", f"{c.id}: window_pattern_cost prices the pattern of each weekend; windows=days makes "
+                 "every day a window of its own", c.span,
+                 "write windows=weekends(SaturdaySunday) (or another definition); a cost per worked day is an "
+                 "assignment_cost")
     if c.cost == "table" and not c.table:
         ch.error("E210", f"{c.id}: cost=table needs a table of W/F patterns", c.span)
 
@@ -387,6 +392,9 @@ def _agents_only(ch: Checker, c: Any) -> None:
     ch.selector(c.agents, c)
     if isinstance(c, Spread):
         ch.bound(c.min, c.agents, c)
+        if c.min is None:  # a spread without a minimum asks nothing (and its sentences state a minimum)
+            ch.error("E210", f"{c.id}: give min=, the fewest days each one's assignments should cover", c.span,
+                     "e.g. min=3 or min=@min_days")
 
 
 def _unavailability(ch: Checker, c: Unavailability) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from schedc.backends import get_backend
+from schedc.core.diagnostics import SchedcError
 from schedc.lang.family import load_family
 from schedc.lang.parser import parse_instance_text
 from schedc.verify.verifier import Verifier
@@ -191,3 +192,46 @@ family rota {
     report = verifier.check("Quentin Horvat in Dawn on day 1\nMia Lind in Dawn on day 0\n")
     assert report.feasible and not report.issues and report.produced == 2
     assert not verifier.check("Quentin Horvatin Dawn on day 1\n").extracted  # words stay separated
+
+
+# ---------------------------------------------------------------------------- forms with no meaning to state
+
+WEEKS = """\
+instance t family inrc2010
+calendar days=3 start_date=2010-01-04
+shift (start end skills description) table
+  E 06:00:00 10:00:00 Nurse "early"
+end
+contract (description weekend) table
+  k1 "full time" SaturdaySunday
+end
+employee (contract skills) table
+  e1 k1 Nurse
+end
+{rule}
+minimize penalty
+"""
+
+
+def test_a_window_cost_over_days_is_rejected_where_written() -> None:
+    """windows=days made every day a window; the rendering said 'each weekend (None; …)' and the claim
+    interpreter read weekends, while check priced days: one spec, two meanings. Now E211 at the statement."""
+    text = WEEKS.format(rule="soft 1 window_pattern_cost daily agents=employee windows=days min_length=1 table\n"
+                             "  W 2\nend")
+    with pytest.raises(SchedcError) as caught:
+        parse_instance_text(text, "t.sched")
+    first = caught.value.diagnostics[0]
+    assert (first.code, first.file, first.span.line) == ("E211", "t.sched", line_of(text, "soft 1 window"))  # type: ignore[union-attr]
+    assert "weekend" in first.message
+
+
+def test_a_spread_without_a_minimum_is_rejected_where_written() -> None:
+    """``spread ... agents=course`` without min= asks nothing; its sentences all state a minimum, so every
+    rendering failed with E604 ('dict object' has no attribute 'min'). Now E210 at the statement."""
+    text = ROOMS.replace("soft 1 capacity_overflow seats demand=students capacity=capacity",
+                         "soft 1 spread days agents=course")
+    with pytest.raises(SchedcError) as caught:
+        parse_instance_text(text, "t.sched")
+    first = caught.value.diagnostics[0]
+    assert (first.code, first.file, first.span.line) == ("E210", "t.sched", line_of(text, "soft 1 spread"))  # type: ignore[union-attr]
+    assert "min=" in first.message
