@@ -5,15 +5,19 @@ Each test fails on the code before its fix (commit messages say what failed and 
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
 from schedc.backends import get_backend
 from schedc.core.diagnostics import SchedcError
+from schedc.core.solution import Assignment, Solution
 from schedc.lang.family import load_family
 from schedc.lang.parser import parse_instance_text
+from schedc.verify.evaluate import evaluate, make_context
 from schedc.verify.verifier import Verifier
+from tests import claim_audit as audit
 
 BACKENDS = ("cpsat", "pyomo")
 
@@ -235,3 +239,41 @@ def test_a_spread_without_a_minimum_is_rejected_where_written() -> None:
     first = caught.value.diagnostics[0]
     assert (first.code, first.file, first.span.line) == ("E210", "t.sched", line_of(text, "soft 1 spread"))  # type: ignore[union-attr]
     assert "min=" in first.message
+
+
+# ---------------------------------------------------------------------------- the claim interpreter
+
+
+def test_the_claim_interpreter_counts_an_assignment_in_a_forbidden_slot_once() -> None:
+    """A period listed alone and within its whole day: one lecture there is one assignment in a forbidden
+    slot (the verifier's count); the interpreter counted it once per row."""
+    text = ROOMS.replace("soft 1 capacity_overflow seats demand=students capacity=capacity",
+                         "hard unavailability away table\n  c1 0\n  c1 0 0\nend").replace(
+        "periods_per_day=1", "periods_per_day=2")
+    instance = parse_instance_text(text, "t.sched")
+    family = load_family("itc2007")
+    from schedc.render import render
+
+    rendering = render(instance, family, "v1")
+    solution = Solution(assignments=(Assignment("c1", 0, 0, "r1"),))
+    made, problems = audit.verdicts_disagree(rendering, instance, family, [solution])
+    assert made == 1 and not problems
+    assert evaluate(make_context(instance, family), solution).hard_amounts["away"] == 1
+
+
+def test_the_claim_interpreter_judges_no_bound_of_an_incomplete_schedule_with_a_makespan_term() -> None:
+    """A schedule that leaves out a required activity has no makespan (None), so the verifier judges no
+    objective_bound on a sum with a makespan term; the interpreter summed the ends it had."""
+    text = ("instance t family jobshop\nresources table\n  M1 unary\nend\njobs table\n  J1 M1:3\n  J2 M1:2\nend\n"
+            "hard unary_no_overlap m\nhard objective_bound b measure=sum max=1\nminimize 2*makespan + completion\n")
+    instance = parse_instance_text(text, "t.sched")
+    family = load_family("jobshop")
+    from schedc.render import render
+
+    rendering = render(instance, family, "v1")
+    made, problems = audit.verdicts_disagree(rendering, instance, family,
+                                             [Solution(starts={"J1.1": 0}, modes={"J1.1": 1})])
+    assert made and not problems
+    rng = random.Random(3)
+    complete = audit.random_solution(audit.World(instance, family), rng)
+    assert not audit.verdicts_disagree(rendering, instance, family, [complete])[1]
