@@ -717,11 +717,11 @@ def _coverage(p: dict[str, Any], s: Schedule) -> int:
 
 
 def _unavailability(p: dict[str, Any], s: Schedule) -> int:
-    total = 0
-    for agent, day, period in p["slots"]:
-        periods = range(s.world.periods) if period is None else [period]
-        total += sum(len(s.held[agent].get((day, q), [])) for q in periods)
-    return total
+    """Assignments in a forbidden slot, each once (a period may be listed alone and within its whole day)."""
+    forbidden = {(agent, day, q) for agent, day, period in p["slots"]
+                 for q in (range(s.world.periods) if period is None else [period])}
+    return sum(len(values) for agent, cells in s.held.items() for (day, q), values in cells.items()
+               if (agent, day, q) in forbidden)
 
 
 def _slot_conflict(p: dict[str, Any], s: Schedule) -> int:
@@ -1005,8 +1005,17 @@ def _objective_bound(p: dict[str, Any], s: Schedule) -> int:
         objective = s.world.instance.objective
         terms = [(t.weight, t.measure) for t in objective.terms] if objective.measure == "sum" \
             else [(1, objective.measure)]
+        if any(m == "makespan" for _, m in terms) and _incomplete(s):
+            return 0  # a schedule that leaves out a required activity has no makespan: no objective to bound
         value = sum(w * _measure(str(m), s, penalty) for w, m in terms)
     return max(0, value - p["max"])
+
+
+def _incomplete(s: Schedule) -> bool:
+    """Whether an activity that the optional claims do not name is not scheduled."""
+    optional = {a for c in s.world.instance.constraints if c.active and kind_name(c) == "optional"
+                for _rule, members in c.claim().params["selections"] for a in members}
+    return any(name not in s.start and name not in optional for name in s.world.activities)
 
 
 def _measure(measure: str, s: Schedule, penalty: int) -> int:

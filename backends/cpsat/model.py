@@ -19,7 +19,7 @@ from ortools.sat.python import cp_model
 
 from schedc.backends.base import encode_all, registrar
 from schedc.backends.cpsat.pausable import pausable_variables
-from schedc.backends.search.heuristics import earliest_starts, schedule_horizon, tails
+from schedc.backends.search.heuristics import capacity_kept, earliest_starts, schedule_horizon, tails
 from schedc.core.solution import Assignment, Solution
 from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, Unavailability, ValueFilter, Windows
@@ -316,12 +316,13 @@ class CpsatModel:
         return [self.performed[n] for n in names if n in self.performed]
 
     def makespan_lower_bound(self) -> int:
-        """max(critical path, total renewable load / capacity) — used to tighten the makespan."""
+        """max(critical path, load / capacity of every resource a hard rule keeps) — used to tighten the makespan."""
         required = [a for a in self.instance.activities if a.name not in self.ctx.optional]
         best = max((self.est[a.name] + min(m.duration for m in a.modes) for a in required), default=0)
         acts = {a.name: a for a in required}
+        kept = capacity_kept(self.instance)  # a resource no rule keeps may run all its activities at once
         for r in self.instance.resources:
-            if r.kind == "nonrenewable" or not r.capacity:
+            if r.name not in kept or not r.capacity:
                 continue
             energy: dict[str, list[int]] = {}
             for name, _k, mode, amount in self.users.get(r.name, ()):

@@ -41,7 +41,7 @@ from typing import Any, Literal
 from schedc.backends.base import encode_all, registrar
 from schedc.backends.pyomo.linear import LinearStore, Store, quicksum
 from schedc.backends.pyomo.pausable import pausable_variables
-from schedc.backends.search.heuristics import earliest_starts, schedule_horizon, tails
+from schedc.backends.search.heuristics import capacity_kept, earliest_starts, schedule_horizon, tails
 from schedc.core.solution import Solution
 from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, ValueFilter, Windows
@@ -292,11 +292,12 @@ class PyomoModel:
         return sum(1 - self.performed[n] for n in names if n in self.performed)
 
     def makespan_lower_bound(self) -> int:
-        """max(critical path, total renewable load / capacity): a valid lower bound of C."""
+        """max(critical path, load / capacity of every resource a hard rule keeps): a valid lower bound of C."""
         required = [a for a in self.instance.activities if a.name not in self.ctx.optional]
         best = max((self.est[a.name] + min(m.duration for m in a.modes) for a in required), default=0)
+        kept = capacity_kept(self.instance)  # a resource no rule keeps may run all its activities at once
         for r in self.instance.resources:
-            if r.kind == "nonrenewable" or not r.capacity:
+            if r.name not in kept or not r.capacity:
                 continue
             load = sum(min(m.duration * next((u.amount for u in m.uses if u.resource == r.name), 0) for m in a.modes)
                        for a in required)

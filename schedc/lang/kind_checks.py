@@ -368,6 +368,9 @@ def _spread(ch: Checker, c: Spread) -> None:
     """``agents=`` selects agents (their own days) or groups that list agents (the days of any member)."""
     ch.selector(c.agents, c)
     ch.bound(c.min, c.agents, c)
+    if c.min is None:  # a spread without a minimum asks nothing (and its sentences state a minimum)
+        ch.error("E210", f"{c.id}: give min=, the fewest days each one's assignments should cover", c.span,
+                 "e.g. min=3 or min=@min_days")
     decision = ch.family.decision
     cls = c.agents.cls
     if decision is None or ch.family.entity_class(cls) is None:
@@ -423,6 +426,11 @@ def _window(ch: Checker, c: WindowPatternCost) -> None:
     ch.selector(c.agents, c)
     _own_agents(ch, c)
     ch.windows(c.windows, c)
+    if c.windows.over != "weekends":  # its sentences, claims and W/F patterns speak of weekends
+        ch.error("E211", f"{c.id}: window_pattern_cost prices the pattern of each weekend; windows=days makes "
+                 "every day a window of its own", c.span,
+                 "write windows=weekends(SaturdaySunday) (or another definition); a cost per worked day is an "
+                 "assignment_cost")
     if c.cost == "table" and not c.table:
         ch.error("E210", f"{c.id}: cost=table needs a table of W/F patterns", c.span)
 

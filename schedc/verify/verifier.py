@@ -165,9 +165,12 @@ class Verifier:
         self.format = AnswerFormat(family)
         self.steps = {(a.job, a.step): a.name for a in instance.activities if a.job is not None}
         self.jobs = list(dict.fromkeys(a.job for a in instance.activities if a.job is not None))
-        self.per_agent_key = any(isinstance(c, OnePerSlot) and c.per == "agent" and c.active
+        # only a hard one_per_slot makes a second value of an agent-slot, or a missing agent-slot, an error of
+        # the answer's structure; under a soft one both are schedules the rule scores
+        self.per_agent_key = any(isinstance(c, OnePerSlot) and c.per == "agent" and c.active and c.hard
                                  for c in instance.constraints)
-        self.exactly = any(isinstance(c, OnePerSlot) and c.exactly and c.active for c in instance.constraints)
+        self.exactly = any(isinstance(c, OnePerSlot) and c.exactly and c.active and c.hard
+                           for c in instance.constraints)
 
     # ------------------------------------------------------------------ entry points
 
@@ -187,10 +190,18 @@ class Verifier:
         stream = AnswerStream(text, self.format, self.keep)
         issues = IssueLog(self.keep)
         solution = self.decisions(stream, issues)
-        if not stream.produced:
+        if not stream.produced and not self._empty_schedule(stream, structured_error):
             return self._not_extracted(stream, structured_error)
         evaluation = evaluate(self.ctx, solution) if detail else tally(self.ctx, solution)
         return self._report(stream, solution, evaluation, issues)
+
+    def _empty_schedule(self, extraction: AnswerStream, structured_error: str | None) -> bool:
+        """Whether an answer without schedule lines is the empty schedule: it says nothing else (at most the
+        header and a stated objective) and the instance requires no line (every activity optional, no
+        assignment demanded), so that an optimum with nothing scheduled is read back as written."""
+        return (structured_error is None and self.coverage(Solution())[1] == 0
+                and extraction.skipped_count == len(extraction.skipped)
+                and all(s.reason == "states an objective value" for s in extraction.skipped))
 
     def _structured_as_text(self, text: str) -> tuple[str, str | None]:
         """(the answer as text, why a structured answer could not be read or None)."""
