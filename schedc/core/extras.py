@@ -21,6 +21,8 @@ EXTRAS: dict[str, str] = {
     "pymoo": "moo",
     "inspect_ai": "inspect",
     "pygls": "lsp", "lsprotocol": "lsp",
+    "syrupy": "testing",
+    "pyseccomp": "bench",
 }
 
 
