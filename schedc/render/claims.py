@@ -281,14 +281,18 @@ def _tardiness_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) ->
 
 def _scope_view(kind: str) -> Callable[[dict[str, Any], Constraint, BuildContext], dict[str, Any]]:
     """Unary, renewable and non-renewable rules: the resources named (``scope``: all of the kind is left
-    unnamed in a shop whose job statements introduce the machines) and amounts the sentence lists."""
+    unnamed in a shop whose job statements introduce the machines, or where no other kind of resource
+    exists) and amounts the sentence lists."""
     fact = {"renewable": "capacity", "nonrenewable": "budget"}.get(kind)
 
     def view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
         scope = params.get("resources", "all")
         names = [r.name for r in ctx.instance.resources if r.kind == kind] if scope == "all" else list(scope)
+        # "a machine" / "a resource" covers them all where the word means nothing else: in a shop of jobs,
+        # or when every resource is of this kind; otherwise (exams holding cohorts and a hall) name them
+        alone = all(r.kind == kind for r in ctx.instance.resources)
         jobs = any(a.job is not None for a in ctx.instance.activities)
-        shown = [] if scope == "all" and (jobs or kind != "unary") else [ctx.show(n) for n in names]
+        shown = [] if scope == "all" and (jobs or alone or kind != "unary") else [ctx.show(n) for n in names]
         capacity = {r.name: r.capacity for r in ctx.instance.resources}
         listed = [f"{ctx.show(n)}: {capacity[n]}" for n in names if fact and _listed(ctx, c, fact, n)]
         return {"scope": shown, "listed": listed}
