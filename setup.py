@@ -10,9 +10,8 @@ from pathlib import Path
 
 from setuptools import setup
 
-#: Folders of their own outside ``schedc/`` (mapped in ``pyproject.toml``'s ``package-dir``).
-MAPPED = ["schedc.grammar", "schedc.specs", "schedc.templates", "schedc.backends", "schedc.backends.cpsat",
-          "schedc.backends.pyomo", "schedc.backends.search"]
+#: Data folders of their own outside ``schedc/`` (mapped in ``pyproject.toml``'s ``package-dir``).
+MAPPED = ["schedc.grammar", "schedc.specs", "schedc.templates"]
 
 
 def code_packages(root: Path = Path(__file__).resolve().parent / "schedc") -> list[str]:
@@ -21,10 +20,16 @@ def code_packages(root: Path = Path(__file__).resolve().parent / "schedc") -> li
                          for p in sorted(root.rglob("__init__.py")) if p.parent != root]
 
 
+def backend_packages(root: Path = Path(__file__).resolve().parent / "backends") -> list[str]:
+    """``schedc.backends`` and every package below it (the top-level ``backends/`` folder, mapped in)."""
+    return ["schedc." + ".".join(("backends", *p.parent.relative_to(root).parts))
+            for p in sorted(root.rglob("__init__.py"))]
+
+
 def template_packages(root: Path = Path(__file__).resolve().parent / "templates") -> list[str]:
     """``schedc.templates.<folder>`` for every folder below ``templates/``."""
     return ["schedc.templates." + ".".join(p.relative_to(root).parts)
             for p in sorted(root.rglob("*")) if p.is_dir() and p.name != "__pycache__"]
 
 
-setup(packages=code_packages() + MAPPED + template_packages())
+setup(packages=code_packages() + backend_packages() + MAPPED + template_packages())

@@ -14,7 +14,6 @@ True
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING
 from schedc import pipeline
 from schedc.ir import Instance
 from schedc.lang.load import Source
+from schedc.pipeline.solving import integer_bound
 from schedc.verify.verifier import CheckReport
 
 if TYPE_CHECKING:
@@ -95,13 +95,6 @@ def solve(instance: Source, *, time_limit: float = 10.0, backend: str = "cpsat",
                   seconds=result.seconds, answer=answer, conflict=result.conflict, result=result)
 
 
-def integer_bound(bound: float | None) -> int | None:
-    """A solver's lower bound of an integer objective as an integer (rounded up: no smaller value is possible)."""
-    if bound is None or not math.isfinite(bound):
-        return None
-    return math.ceil(bound - 1e-6)
-
-
 def render(instance: Source, *, variant: str = "v1", seed: int = 42, search: Search = ()) -> Prompt:
     """The natural-language prompt of an instance in one variant (v1, v2, v3a, v3b, v4) and seed."""
     rendering = pipeline.render_file(instance, variant, seed, search)
@@ -116,9 +109,10 @@ def check(instance: Source, answer: str | os.PathLike[str], *, variant: str | No
     With ``variant`` and ``seed``, names are read as that rendering shows them; ``names`` overrides
     single entries. ``duplicates="warn"`` reports a repeated assignment without counting it (the
     official ITC-2007 validator's policy). The report has ``feasible``, ``objective``, ``violations``, …
+    and, for an answer in a themed rendering's names read without ``variant``, a ``naming_hint``.
     """
     text = pipeline.read_answer(Path(answer)) if isinstance(answer, os.PathLike) else answer
-    return pipeline.verifier_for(instance, names, variant, seed, search, duplicates).check(text)
+    return pipeline.check_answer(instance, text, names, variant, seed, search, duplicates)
 
 
 def grammar(instance: Source, *, format: str = "text", variant: str | None = None, seed: int = 42,  # noqa: A002

@@ -13,13 +13,13 @@ from schedc.dynamic.calibrate import (
     CalibrationContext,
     CalibrationState,
     calibrate,
-    realise,
     resample_processing,
     slack_scaling,
 )
 from schedc.dynamic.config import ConfigPoint, expand, parse_config
 from schedc.dynamic.generator import Draft, draft, generate, streams
 from schedc.dynamic.metrics import compute_metrics, error_vector, l2_error, metrics_from_arrays, op_work_time, scv
+from schedc.dynamic.realise import realise
 from tests.test_dynamic_generator import BASE, PLANT, SCENARIOS, point
 
 GRID = f"""{PLANT}

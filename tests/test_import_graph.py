@@ -1,13 +1,15 @@
-"""No import circle among the modules of ``schedc``.
+"""The import graph of ``schedc`` follows the stages of the pipeline, and has no circle.
 
-The module import graph is read from the source with :mod:`ast`: an edge ``a → b`` for every
-``import b`` / ``from b import x`` in ``a`` (``from p import m`` names the submodule ``p.m``
-when ``m`` is one). Imports under ``if TYPE_CHECKING:`` never run and are left out.
+The package is a stack of stages (:data:`STAGES`, lowest first): a module may import modules of
+its own stage and of the stages below, never of a stage above — at module level, inside a
+function, or under ``if TYPE_CHECKING:`` alike. Where a lower stage needs something of a higher
+one, the higher one passes it in (a callback, a protocol, a registry it fills).
 
-- Imports at module level (those that run when a module is imported) form no cycle at all.
-- Imports inside functions run later, once every module is loaded; a few of them close a
-  cycle, and each such edge is listed in :data:`LAZY_CYCLE_EDGES` with the reason it stays.
-  A new one fails the test, so a circle cannot come back unnoticed.
+The graph is read from the source with :mod:`ast`: an edge ``a → b`` for every ``import b`` /
+``from b import x`` in ``a`` (``from p import m`` names the submodule ``p.m`` when ``m`` is one).
+On top of the stage order, the imports that run (at module level or inside functions) form no
+circle at all; an import under ``if TYPE_CHECKING:`` never runs, so within a stage it may close a
+circle of annotations (a checker's type in the checks it dispatches to).
 """
 
 from __future__ import annotations
@@ -20,35 +22,39 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "schedc"
 
-#: Function-level imports that lie on a cycle of the whole graph, and why they stay lazy.
-LAZY_CYCLE_EDGES: dict[tuple[str, str], str] = {
-    ("schedc.lang.family", "schedc.lang.family_parser"):
-        "a family file is parsed by the family parser, which reads statements with schedc.lang.parser",
-    ("schedc.lang.parser", "schedc.lang.family"): "an instance statement loads the family it names",
-    ("schedc.lang.parser", "schedc.lang.family_parser"): "parse_file hands a family spec to the family parser",
-    ("schedc.lang.parser", "schedc.lang.semantic"): "parse_instance_text runs the semantic pass after building",
-    ("schedc.lang.semantic", "schedc.lang.family"): "check_instance loads the family when none is given",
-    ("schedc.verify.verifier", "schedc.grammars"):
-        "the verifier decodes structured answers with the grammars, whose answer spec reads the verifier",
-    ("schedc.bench.build", "schedc.bench.validate"): "build reads the reference values kept by validate",
-    ("schedc.bench.build", "schedc.bench.derive"):
-        "build --perturb/--tighten hands each base to derive, which writes its records with build's writers",
-    ("schedc.backends.cpsat.model", "schedc.backends.cpsat.measures"):
-        "the model builds its objective from the measures, whose expressions read the model's variables",
-    ("schedc.backends.cpsat.measures", "schedc.backends.cpsat.sequencing"):
-        "the setup-time measure sums the sequencing arcs, which the sequencing module builds on the model",
-    ("schedc.backends.pyomo.model", "schedc.backends.pyomo.measures"):
-        "the model builds its objective from the measures, whose expressions read the model's variables",
-    ("schedc.backends.pyomo.measures", "schedc.backends.pyomo.sequencing"):
-        "the setup-time measure sums the sequencing arcs, which the sequencing module builds on the model",
-    ("schedc.dynamic.calibrate", "schedc.dynamic.moo"):
-        "calibrate dispatches method = moo | hybrid to the NSGA-II calibrators, which finish with SESC",
-    ("schedc.bench.evaluate", "schedc.bench.validate"): "eval reads the reference values kept by validate",
-    ("schedc.dynamic.calibrate", "schedc.dynamic.baseline"):
-        "calibration by the baseline's random search; the baseline builds on calibrate",
-    ("schedc.variants.perturb", "schedc.variants.sat"): "perturb --mode sat writes the sat variants",
-    ("schedc.variants.sat", "schedc.variants.perturb"): "a sat variant is derived like a boundary variant",
-}
+#: The stages, lowest first, by the package (below ``schedc``) that holds each; the top-level
+#: ``schedc``, ``schedc.__main__`` and ``schedc.api`` are the public face above them all.
+STAGES: tuple[str, ...] = (
+    "core",        # the error type and its diagnostics, decisions, text literals
+    "kinds",       # constraint kinds: struct, formal meaning, check, claim
+    "ir",          # the instance and family nodes, display names
+    "lang",        # the .sched language: parsers, semantic pass, printer, loading a spec
+    "importers",   # canonical source files -> IR
+    "generators",  # classic random schemes -> IR
+    "verify",      # answers: extraction, the shared evaluator, the verifier and its reports
+    "render",      # natural-language renderings
+    "grammars",    # answer grammars and schemas
+    "backends",    # CP-SAT, MILP, the portfolio, and search outside the solvers
+    "pipeline",    # the commands as library functions
+    "snapshot",    # snapshots of renderings, claims and grammars, and their review diffs
+    "variants",    # new instances from old ones
+    "plotting",    # pictures of schedules
+    "bench",       # whole benchmarks
+    "dynamic",     # dynamic flexible job shops
+    "testing",     # the pytest plugin (schedc_snapshot)
+    "editor",      # the language server's analysis of a .sched document
+    "cli",         # the command line
+    "integrations",  # tasks and scorers for outside frameworks (Inspect AI), built on the stages below
+)
+TOP = ("__init__", "__main__", "api")
+
+
+def stage(module: str) -> int:
+    """The rank of a module's stage (the public face ranks above every stage)."""
+    parts = module.split(".")
+    if len(parts) == 1 or parts[1] in TOP:
+        return len(STAGES)
+    return STAGES.index(parts[1])
 
 
 def module_names() -> dict[str, Path]:
@@ -69,8 +75,10 @@ def _is_type_checking(node: ast.If) -> bool:
     return "TYPE_CHECKING" in ast.unparse(node.test)
 
 
-def imports(module: str, path: Path, modules: dict[str, Path]) -> list[tuple[str, bool]]:
-    """(imported schedc module, inside a function) for every import statement of ``module``."""
+def imports(module: str, path: Path, modules: dict[str, Path],
+            type_only: bool = False) -> list[tuple[str, bool]]:
+    """(imported schedc module, inside a function) for every import statement of ``module`` that runs, and
+    with ``type_only`` also those under ``if TYPE_CHECKING:`` (reported as not inside a function)."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
 
     def target(name: str) -> str | None:
@@ -82,7 +90,7 @@ def imports(module: str, path: Path, modules: dict[str, Path]) -> list[tuple[str
     todo: list[tuple[ast.AST, bool]] = [(ast.parse(path.read_text(encoding="utf-8")), False)]
     while todo:
         node, in_function = todo.pop()
-        if isinstance(node, ast.If) and _is_type_checking(node):
+        if isinstance(node, ast.If) and _is_type_checking(node) and not type_only:
             todo.extend((stmt, in_function) for stmt in node.orelse)
             continue
         if isinstance(node, ast.Import):
@@ -158,28 +166,37 @@ def cycles(g: dict[str, set[str]]) -> list[set[str]]:
     return found
 
 
-def test_module_level_imports_form_no_cycle() -> None:
+def test_every_package_has_a_stage() -> None:
+    """A new package is placed in the stage order before its imports are judged."""
+    packages = {m.split(".")[1] for m in module_names() if m.count(".") >= 1}
+    assert packages - set(TOP) <= set(STAGES), sorted(packages - set(TOP) - set(STAGES))
+
+
+def upward_imports() -> list[tuple[str, str]]:
+    """Every import (eager, lazy or type-only) of a module from a higher stage than its own."""
+    modules = module_names()
+    found = []
+    for module, path in modules.items():
+        for target, _ in imports(module, path, modules, type_only=True):
+            if target != "schedc" and stage(target) > stage(module):
+                found.append((module, target))
+    return sorted(set(found))
+
+
+def test_no_import_reaches_a_higher_stage() -> None:
+    assert upward_imports() == []
+
+
+def test_only_the_public_face_lives_directly_under_the_package() -> None:
+    """Every other module belongs to the package of its stage."""
+    loose = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert loose == ["__init__.py", "__main__.py", "api.py"], loose
+
+
+def test_imports_that_run_form_no_cycle() -> None:
+    """Neither at module level nor through imports inside functions."""
     assert cycles(graph(with_functions=False)) == []
-
-
-def test_the_two_former_circles_are_gone_also_through_function_imports() -> None:
-    """``cli`` ↔ ``cli_dynamic`` and ``ir.instance`` → ``kinds`` → back: not even lazily."""
-    full = graph(with_functions=True)
-    for component in cycles(full):
-        assert not {"schedc.cli", "schedc.cli.dynamic", "schedc.cli.variants"} & component, component
-        assert not ({"schedc.ir", "schedc.ir.instance"} & component), component
-    assert "schedc.cli" not in full["schedc.cli.dynamic"] | full["schedc.cli.variants"]
-    assert not any(m.startswith("schedc.ir") for m in graph(with_functions=False)["schedc.kinds.context"])
-
-
-def test_every_function_import_on_a_cycle_is_listed() -> None:
-    full, eager = graph(with_functions=True), graph(with_functions=False)
-    on_cycles = set()
-    for component in cycles(full):
-        on_cycles |= {(a, b) for a in component for b in full[a] & component if b not in eager[a]}
-    assert on_cycles <= set(LAZY_CYCLE_EDGES), sorted(on_cycles - set(LAZY_CYCLE_EDGES))
-    stale = set(LAZY_CYCLE_EDGES) - on_cycles
-    assert not stale, f"no longer on a cycle, remove from LAZY_CYCLE_EDGES: {sorted(stale)}"
+    assert cycles(graph(with_functions=True)) == []
 
 
 def test_the_graph_reader_sees_a_cycle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -194,3 +211,17 @@ def test_the_graph_reader_sees_a_cycle(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr(__import__(__name__, fromlist=["PACKAGE"]), "PACKAGE", pkg)
     assert cycles(graph(with_functions=False)) == []
     assert cycles(graph(with_functions=True)) == [{"schedc.a", "schedc.b"}]
+
+
+def test_the_stage_check_sees_an_upward_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A planted import from ``core`` up to ``verify`` — only under TYPE_CHECKING — is found."""
+    pkg = tmp_path / "schedc"
+    for sub in ("core", "verify"):
+        (pkg / sub).mkdir(parents=True)
+        (pkg / sub / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "verify" / "report.py").write_text("from schedc.core import errors\n", encoding="utf-8")
+    planted = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from schedc.verify.report import R\n"
+    (pkg / "core" / "errors.py").write_text(planted, encoding="utf-8")
+    monkeypatch.setattr(__import__(__name__, fromlist=["PACKAGE"]), "PACKAGE", pkg)
+    assert upward_imports() == [("schedc.core.errors", "schedc.verify.report")]

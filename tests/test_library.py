@@ -113,3 +113,31 @@ def test_import_schedc_is_cheap_and_typed() -> None:
     assert out.stdout.strip() == "['schedc.core', 'schedc.core.moved']"
     assert (Path(schedc.__file__).parent / "py.typed").is_file()
     assert {"load", "solve", "render", "check", "grammar"} <= set(schedc.__all__)
+
+
+@pytest.mark.parametrize("old, new", [("schedc.parser", "schedc.lang.parser"),
+                                      ("schedc.evaluate", "schedc.verify.evaluate"),
+                                      ("schedc.heuristics", "schedc.backends.search.heuristics"),
+                                      ("schedc.cli_app", "schedc.cli.application")])
+def test_the_module_paths_of_the_flat_layout_import_with_a_warning(old: str, new: str) -> None:
+    """One release of grace for code written against schedc 0.1: the old name is the new module, and says so."""
+    code = (f"import warnings, importlib; warnings.simplefilter('error')\n"
+            f"try:\n    importlib.import_module({old!r})\nexcept DeprecationWarning as w:\n    print(w)\n"
+            f"warnings.simplefilter('ignore')\n"
+            f"print(importlib.import_module({old!r}) is importlib.import_module({new!r}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}).stdout.splitlines()
+    assert out == [f"{old} moved to {new}; the old name goes in the next release", "True"]
+
+
+def test_the_old_api_functions_and_verifier_names_still_answer() -> None:
+    with pytest.warns(DeprecationWarning, match="schedc.pipeline.load_instance"):
+        from schedc.api import load_instance
+    from schedc import pipeline
+    from schedc.verify import CheckReport, Verifier
+    from schedc.verify.verifier import CheckReport as Report
+    from schedc.verify.verifier import Verifier as Checker
+
+    assert load_instance is pipeline.load_instance and (Verifier, CheckReport) == (Checker, Report)
+    with pytest.raises(AttributeError):
+        schedc.api.no_such_function  # noqa: B018

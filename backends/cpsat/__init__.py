@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from schedc.backends.cpsat import interval, objective, optional, sequencing, slot, ties  # noqa: F401  (registers the encoders)
+from schedc.backends.cpsat import interval, measures, objective, optional, sequencing, slot, ties  # noqa: F401  (registers the encoders)
 from schedc.backends.cpsat.model import ENCODERS, CpsatModel
 from schedc.backends.cpsat.solve import SolveOptions, solve
 

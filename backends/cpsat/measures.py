@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
-from schedc.backends.cpsat.model import CpsatModel
+from schedc.backends.cpsat.model import CpsatModel, measure_objective
+from schedc.backends.cpsat.sequencing import setup_time_expr
 from schedc.kinds.measures import TargetData, targets, terms_of
 
 
+@measure_objective
 def objective_expr(m: CpsatModel) -> cp_model.LinearExprT:
     """``Σ W_k · measure_k`` of the instance's objective (built once; ``m.measure_exprs`` keeps each term)."""
     cached = m.__dict__.get("objective_cache")
@@ -37,8 +39,6 @@ def measure_expr(m: CpsatModel, measure: str) -> cp_model.LinearExprT:
     if measure == "penalty":
         return cp_model.LinearExpr.sum([w * expr for w, expr in m.terms]) if m.terms else 0
     if measure == "setup_time":
-        from schedc.backends.cpsat.sequencing import setup_time_expr
-
         return setup_time_expr(m)
     all_targets = targets(m.instance)
     if measure == "completion":

@@ -24,12 +24,24 @@ from schedc.core.solution import Assignment, Solution
 from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, Unavailability, ValueFilter, Windows
 from schedc.kinds.context import EvalContext
+from schedc.kinds.timing import HORIZON
 
 Encoder = Callable[["CpsatModel", Any], None]
 ENCODERS: dict[type[Constraint], Encoder] = {}
 
 
 encoder = registrar(ENCODERS)
+
+#: The objective of a measure other than makespan and penalty (due dates, setups, weighted sums). It is
+#: registered by ``measures.py`` (:func:`measure_objective`), which builds on this module's variables;
+#: the package imports it with the encoders.
+_MEASURE_OBJECTIVE: list[Callable[[Any], cp_model.LinearExprT]] = []
+
+
+def measure_objective(build: Callable[[Any], cp_model.LinearExprT]) -> Callable[[Any], cp_model.LinearExprT]:
+    """Register the builder of measure objectives (a decorator)."""
+    _MEASURE_OBJECTIVE[:] = [build]
+    return build
 """``@encoder(Kind)`` registers the CP-SAT encoder of a constraint kind."""
 
 
@@ -228,6 +240,11 @@ class CpsatModel:
             est = dict.fromkeys(est, 0)
             tail = dict.fromkeys(tail, 0)
             self.hint = None
+        limit = self.instance.horizon
+        if limit is not None:  # every activity ends by the instance's horizon: a bound for everything below
+            horizon = min(horizon, limit)
+            if self.explain:
+                self.unconditional.append(HORIZON)
         self.est = est
         self.horizon = horizon
         #: :func:`~schedc.backends.search.heuristics.tails` of every activity (zeros in explain mode)
@@ -272,6 +289,15 @@ class CpsatModel:
                 self.intervals[(a.name, k)] = self.model.new_optional_fixed_size_interval_var(
                     start, mode.duration, literal, f"I_{a.name}_{k}")
             self.model.add(end == start + sum(m.duration * lit for m, lit in zip(a.modes, literals, strict=True)))
+        if limit is not None:
+            self._within_horizon(limit)
+
+    def _within_horizon(self, limit: int) -> None:
+        """``E_a ≤ H`` for every activity (an optional one only when performed: left out, it has no end)."""
+        for name, end in self.end.items():
+            row = self.model.add(end <= limit)
+            if name in self.performed:
+                row.only_enforce_if(self.performed[name])
 
     def _optional_variables(self, a: Any, start: cp_model.IntVar, end: cp_model.IntVar) -> None:
         """An optional activity: a presence literal ``p_a`` equal to the sum of its mode literals
@@ -418,9 +444,7 @@ class CpsatModel:
         if measure == "makespan" and self.instance.activities:
             self.model.minimize(self.makespan_var())
         elif measure != "penalty" and self.instance.activities:
-            from schedc.backends.cpsat.measures import objective_expr  # measures imports this module
-
-            self.objective_expr = objective_expr(self)
+            self.objective_expr = _MEASURE_OBJECTIVE[0](self)
             self.model.minimize(self.objective_expr)
         else:
             self.model.minimize(self.penalty())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from schedc.backends.cpsat.measures import objective_expr
 from schedc.backends.cpsat.model import CpsatModel, encoder
 from schedc.kinds import ObjectiveBound
 
@@ -21,8 +22,6 @@ def objective_bound(m: CpsatModel, c: ObjectiveBound) -> None:
     if m.explain:
         return
     if c.measure != "penalty":  # a due-date, setup or weighted-sum objective: bound its expression
-        from schedc.backends.cpsat.measures import objective_expr
-
         m.finishers.append(lambda: m.model.add(objective_expr(m) <= c.max))
         return
 

@@ -20,10 +20,12 @@ from __future__ import annotations
 from typing import Any
 
 from schedc.backends.pyomo.linear import quicksum
-from schedc.backends.pyomo.model import PyomoModel
+from schedc.backends.pyomo.model import PyomoModel, measure_objective
+from schedc.backends.pyomo.sequencing import setup_time_expr
 from schedc.kinds.measures import TargetData, targets, terms_of
 
 
+@measure_objective
 def objective_expr(m: PyomoModel) -> Any:
     """``Σ W_k · measure_k`` of the instance's objective (built once)."""
     if ("objective",) not in m.cache:
@@ -42,8 +44,6 @@ def measure_expr(m: PyomoModel, measure: str) -> Any:
     if measure == "penalty":
         return m.penalty()
     if measure == "setup_time":
-        from schedc.backends.pyomo.sequencing import setup_time_expr
-
         return setup_time_expr(m)
     all_targets = targets(m.instance)
     if measure == "completion":

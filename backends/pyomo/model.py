@@ -6,7 +6,9 @@ with several modes, binaries ``y[a,k]`` with ``Σ_k y[a,k] = 1``; the duration i
 expression ``d_a = Σ_k d_{a,k}·y[a,k]`` (a constant for a single mode) and ``E_a = S_a + d_a``;
 an activity whose work pauses over breaks has an end variable instead (``pausable.py``).
 The horizon is the best serial-heuristic makespan (as in the CP-SAT model), which keeps
-every big-M of ``interval.py`` small.
+every big-M of ``interval.py`` small, capped by the instance's ``horizon`` H when it states one:
+then every activity must end by H (rows ``c_horizon``, as :func:`~schedc.kinds.timing.horizon_violations`
+checks).
 
 Slot families: one binary ``x[e,d,p,v]`` per possible assignment.
 
@@ -57,6 +59,17 @@ WORK = ValueFilter(mode="work")
 
 
 encoder = registrar(ENCODERS)
+
+#: The objective of a measure other than makespan and penalty (due dates, setups, weighted sums). It is
+#: registered by ``measures.py`` (:func:`measure_objective`), which builds on this module's variables;
+#: the package imports it with the encoders.
+_MEASURE_OBJECTIVE: list[Callable[[Any], Any]] = []
+
+
+def measure_objective(build: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """Register the builder of measure objectives (a decorator)."""
+    _MEASURE_OBJECTIVE[:] = [build]
+    return build
 """``@encoder(Kind)`` registers the Pyomo encoder of a constraint kind."""
 
 
@@ -206,6 +219,8 @@ class PyomoModel:
         self.est = earliest_starts(self.instance, self.preds)
         tail = tails(self.instance)
         self.horizon, self.hint = schedule_horizon(self.ctx, self.preds, self.fixed, tail)
+        if self.instance.horizon is not None:  # every activity ends by the instance's horizon
+            self.horizon = min(self.horizon, self.instance.horizon)
         self.lst = {a.name: max(self.est[a.name], self.horizon - tail[a.name]) for a in acts}
         names = [a.name for a in acts]
         self.start = self.store.indexed("S", names, [self.est[a] for a in names], [self.lst[a] for a in names])
@@ -235,6 +250,17 @@ class PyomoModel:
         for a in acts:
             if any((a.name, k) in self.pausing for k in range(1, len(a.modes) + 1)):
                 pausable_variables(self, a)
+        if self.instance.horizon is not None:
+            self._within_horizon(self.instance.horizon)
+
+    def _within_horizon(self, limit: int) -> None:
+        """``E_a ≤ H`` in every mode an activity may end after H: ``E_{a,k} ≤ H + M·(1 − present_{a,k})``,
+        M the mode's latest end beyond H (the row is void for a mode not chosen and a left-out activity)."""
+        for a in self.instance.activities:
+            for k, mode in enumerate(a.modes, start=1):
+                reach = self.ctx.stretched(mode, self.lst[a.name]) - limit
+                if reach > 0:
+                    self.add("horizon", self.mode_end(a.name, k) <= limit + reach * (1 - self.present[(a.name, k)]))
 
     def _optional_variables(self, a: Any) -> None:
         """An optional activity: ``p_a`` binary; one mode: its presence is ``p_a`` (the duration stays
@@ -349,9 +375,7 @@ class PyomoModel:
         if measure == "makespan" and self.instance.activities:
             self.objective = self.makespan_var()
         elif measure != "penalty" and self.instance.activities:
-            from schedc.backends.pyomo.measures import objective_expr  # measures imports this module
-
-            self.objective = self.objective_expr = objective_expr(self)
+            self.objective = self.objective_expr = _MEASURE_OBJECTIVE[0](self)
         else:
             self.objective = self.penalty()
         self.store.set_objective(self.objective, "objective")

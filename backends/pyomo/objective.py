@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from schedc.backends.pyomo.measures import objective_expr
 from schedc.backends.pyomo.model import PyomoModel, encoder
 from schedc.kinds import ObjectiveBound
 
@@ -16,8 +17,6 @@ def objective_bound(m: PyomoModel, c: ObjectiveBound) -> None:
             m.require(c, end <= c.max)
         return
     if c.measure != "penalty":  # a due-date, setup or weighted-sum objective: bound its expression
-        from schedc.backends.pyomo.measures import objective_expr
-
         m.finishers.append(lambda: m.require(c, objective_expr(m) <= c.max))
         return
     m.finishers.append(lambda: m.require(c, m.penalty() <= c.max))

@@ -22,10 +22,20 @@ import json
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from schedc.bench.dataset import (
+    DEFAULT_VARIANTS,
+    import_item,
+    load_records,
+    make_record,
+    read_references,
+    records_path,
+    spec_path,
+    write_if_changed,
+    write_records,
+)
 from schedc.bench.executor import run_tasks
 from schedc.bench.selection import (
     DESIGN_TOTALS,
@@ -38,12 +48,10 @@ from schedc.bench.selection import (
     select,
 )
 from schedc.core.diagnostics import SchedcError
-from schedc.importers.common import BksRow, read_bks, write_atomic
 
 if TYPE_CHECKING:
     from schedc.bench.derive import Derivation
 
-DEFAULT_VARIANTS = ("v1", "v2", "v3a", "v3b", "v4")
 DEFAULT_SEEDS = (42,)
 #: Variants and seeds of each design when none are given: the seed study re-renders the reseeded
 #: conditions v2, v3A, v3B with the ablation's seed 42 and two new seeds (43, 44).
@@ -58,8 +66,6 @@ COMPLETE_SOURCES_NOTE = (
     "classification counted as medium. Only the JSPLib share rests on that table (the complete JSPLib "
     "`bks.csv`/`classification.csv`); the other five families follow from the rules and the file names. "
     "Without references, NSPLib stays unassigned.")
-FORMAT_OF = {"jsplib": "jsplib", "psplib-sm": "psplib-sm", "psplib-mm": "psplib-mm", "itc2007": "itc2007",
-             "inrc2010": "inrc2010", "nsplib": "nsplib"}
 
 
 @dataclass
@@ -77,80 +83,6 @@ class BuildSummary:
     composition: dict[str, Counter] = field(default_factory=dict)
 
 
-def write_if_changed(path: Path, text: str | bytes) -> bool:
-    """Atomically write ``text`` (or bytes) unless ``path`` already holds exactly these bytes; True if written."""
-    data = text if isinstance(text, bytes) else text.encode("utf-8")
-    try:
-        if path.read_bytes() == data:
-            return False
-    except OSError:
-        pass
-    write_atomic(path, text)
-    return True
-
-
-def record_id(family: str, instance: str, variant: str, seed: int) -> str:
-    """The dataset id of one rendering."""
-    return f"{family}/{instance}/{variant}/s{seed}"
-
-
-def spec_path(out: Path, family: str, instance: str) -> Path:
-    return out / "specs" / family / f"{instance}.sched"
-
-
-def records_path(out: Path, family: str, instance: str) -> Path:
-    return out / "records" / family / f"{instance}.jsonl"
-
-
-@lru_cache(maxsize=32)
-def _bks(path: str | None) -> dict[str, BksRow]:
-    return read_bks(path) if path else {}
-
-
-def _import(item: Item) -> Any:
-    """Import one selected instance (an IR Instance)."""
-    from schedc.importers import FORMATS
-    from schedc.importers.nsplib import import_nsplib
-
-    bks = _bks(item.bks_path)
-    if item.family == "nsplib":
-        return import_nsplib(Path(item.paths[0]), Path(item.paths[1]), bks)
-    return FORMATS[FORMAT_OF[item.family]](Path(item.paths[0]), bks)
-
-
-def _load_records(path: Path) -> dict[tuple[str, int], dict[str, Any]]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return {}
-    try:
-        records = [json.loads(line) for line in lines if line.strip()]
-    except json.JSONDecodeError:
-        return {}  # a damaged file is rebuilt
-    return {(r["variant"], r["seed"]): r for r in records}
-
-
-def _record(item: Item, rendering: Any, instance: Any, spec: str, answer_mode: str = "text",
-            spec_sha256: str = "") -> dict[str, Any]:
-    """One dataset record (a flat, schema-stable JSON object: names as a list of pairs).
-
-    In solver-code mode the prompt is the rendering's user prompt followed by the solver-code
-    stanza (:func:`schedc.bench.solver_code.instruction`).
-    """
-    from schedc.bench.solver_code import instruction
-
-    meta = instance.meta
-    prompt = rendering.user_prompt()
-    if answer_mode == "solver-code":
-        prompt = f"{prompt}\n\n{instruction()}"
-    return {"id": record_id(item.family, instance.name, rendering.variant, rendering.seed),
-            "instance": instance.name, "family": item.family, "difficulty": item.difficulty,
-            "variant": rendering.variant, "seed": rendering.seed, "system": rendering.system,
-            "prompt": prompt, "response_format": rendering.response_format, "answer_mode": answer_mode,
-            "names": [{"ir": k, "shown": v} for k, v in rendering.names.items()],
-            "bks": meta.bks, "bks_kind": meta.bks_kind, "spec": spec, "spec_sha256": spec_sha256}
-
-
 def build_item(task: dict[str, Any]) -> dict[str, Any]:
     """Worker: import, write the ``.sched`` file and render the missing (variant, seed) pairs of one item."""
     from schedc.lang.family import load_family
@@ -163,7 +95,7 @@ def build_item(task: dict[str, Any]) -> dict[str, Any]:
     target = records_path(out, item.family, item.name)
     spec = spec_path(out, item.family, item.name)
     mode = task.get("answer_mode", "text")
-    have = {k: r for k, r in _load_records(target).items() if r.get("answer_mode", "text") == mode}
+    have = {k: r for k, r in load_records(target).items() if r.get("answer_mode", "text") == mode}
     digest = hashlib.sha256(spec.read_bytes()).hexdigest() if spec.is_file() else ""
     stale = [k for k, r in have.items() if (r.get("difficulty"), r.get("spec_sha256")) != (item.difficulty, digest)]
     for key in stale:  # the tier moved (references from `bench validate`), or an older record: no new rendering
@@ -171,10 +103,10 @@ def build_item(task: dict[str, Any]) -> dict[str, Any]:
     if spec.is_file() and all(key in have for key in wanted):
         if not stale:
             return {"name": item.name, "status": "skipped"}
-        _write_records(target, have)
+        write_records(target, have)
         return {"name": item.name, "status": "built"}
     try:
-        instance = _import(item)
+        instance = import_item(item)
         family = load_family(instance.family)
         text = print_instance(instance)
         write_if_changed(spec, text)
@@ -182,21 +114,12 @@ def build_item(task: dict[str, Any]) -> dict[str, Any]:
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
         for key in wanted:
             if key not in have:
-                have[key] = _record(item, render(instance, family, key[0], key[1]), instance, relative, mode, digest)
+                rendering = render(instance, family, key[0], key[1])
+                have[key] = make_record(item, rendering, instance, relative, mode, digest)
     except SchedcError as exc:
         return {"name": item.name, "status": "failed", "error": str(exc)}
-    _write_records(target, have)
+    write_records(target, have)
     return {"name": item.name, "status": "built"}
-
-
-def _write_records(target: Path, have: dict[tuple[str, int], dict[str, Any]]) -> None:
-    lines = [json.dumps(have[k], ensure_ascii=False, sort_keys=True) for k in sorted(have, key=_key_order)]
-    write_if_changed(target, "\n".join(lines) + "\n")
-
-
-def _key_order(key: tuple[str, int]) -> tuple[int, str, int]:
-    variants = list(DEFAULT_VARIANTS)
-    return (variants.index(key[0]) if key[0] in variants else len(variants), key[0], key[1])
 
 
 def _absolute(item: Item) -> Item:
@@ -236,7 +159,6 @@ def build(sources: Sequence[Path], out: Path, variants: Sequence[str] = DEFAULT_
     variants = [check_variant(v).name for v in variants]
     if not seeds:
         raise SchedcError.at("B105", "give at least one seed")
-    from schedc.bench.validate import read_references
 
     out = Path(out)
     _same_derivation(out, derivation)
@@ -290,7 +212,7 @@ def _finish(out: Path, chosen: Selection, summary: BuildSummary, variants: list[
             continue
         names = [base.name] if derivation is None else derived_names(out, base.family, base.name)
         for item in (replace(base, name=name) for name in names):
-            have = _load_records(records_path(out, item.family, item.name))
+            have = load_records(records_path(out, item.family, item.name))
             done.append(item)
             bases[item.family, item.name] = base.name
             lines += [json.dumps(have[k], ensure_ascii=False, sort_keys=True) for k in wanted if k in have]

@@ -23,14 +23,14 @@ from typing import Any
 
 import msgspec
 
-from schedc.bench.build import (
-    _import,
-    _load_records,
-    _record,
-    _write_records,
+from schedc.bench.dataset import (
+    import_item,
+    load_records,
+    make_record,
     records_path,
     spec_path,
     write_if_changed,
+    write_records,
 )
 from schedc.core.diagnostics import SchedcError
 
@@ -129,7 +129,7 @@ def record_fields(instance: Any) -> dict[str, Any]:
 
 
 def _finished(out: Path, family: str, name: str, wanted: list[tuple[str, int]], mode: str) -> bool:
-    have = {k for k, r in _load_records(records_path(out, family, name)).items()
+    have = {k for k, r in load_records(records_path(out, family, name)).items()
             if r.get("answer_mode", "text") == mode}
     return spec_path(out, family, name).is_file() and all(key in have for key in wanted)
 
@@ -139,9 +139,9 @@ def _retier(out: Path, item: Any, names: list[str]) -> bool:
     moved = False
     for name in names:
         target = records_path(out, item.family, name)
-        have = _load_records(target)
+        have = load_records(target)
         if any(r.get("difficulty") != item.difficulty for r in have.values()):
-            _write_records(target, {k: {**r, "difficulty": item.difficulty} for k, r in have.items()})
+            write_records(target, {k: {**r, "difficulty": item.difficulty} for k, r in have.items()})
             moved = True
     return moved
 
@@ -162,7 +162,7 @@ def build_derived_item(task: dict[str, Any]) -> dict[str, Any]:
         moved = _retier(out, item, [r["name"] for r in index])
         return {"name": item.name, "status": "built" if moved else "skipped"}
     try:
-        instance = _import(item)
+        instance = import_item(item)
         family = load_family(instance.family)
         records = []
         for variant, record in derive(instance, family, derivation):
@@ -173,14 +173,15 @@ def build_derived_item(task: dict[str, Any]) -> dict[str, Any]:
             relative = spec.relative_to(out).as_posix()
             digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
             target = records_path(out, item.family, variant.name)
-            have = {k: r for k, r in _load_records(target).items()
+            have = {k: r for k, r in load_records(target).items()
                     if r.get("answer_mode", "text") == mode and r.get("spec_sha256") == digest
                     and r.get("difficulty") == item.difficulty}
             for key in wanted:
                 if key not in have:
                     rendering = render(variant, family, key[0], key[1])
-                    have[key] = {**_record(item, rendering, variant, relative, mode, digest), **record_fields(variant)}
-            _write_records(target, have)
+                    rendered = make_record(item, rendering, variant, relative, mode, digest)
+                    have[key] = {**rendered, **record_fields(variant)}
+            write_records(target, have)
             records.append({"spec": relative, **record})
     except SchedcError as exc:
         return {"name": item.name, "status": "failed", "error": str(exc)}

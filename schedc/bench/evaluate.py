@@ -46,7 +46,7 @@ from typing import Any
 import msgspec
 import numpy as np
 
-from schedc.bench.build import write_if_changed
+from schedc.bench.dataset import filter_records, load_dataset, read_jsonl, read_references, write_if_changed
 from schedc.bench.executor import run_tasks
 from schedc.bench.stats import (
     BOOTSTRAP_REPLICATES,
@@ -65,47 +65,6 @@ FEASIBILITY_PNG, DELTA_PNG = "feasibility.png", "delta_vr.png"
 PAIR_COLUMNS = ("model", "variant_a", "variant_b", "band_conditions", "n", "n_delta", "delta_median", "delta_q1",
                 "delta_q3", "delta_iqr", "band_n", "band_median", "band_iqr", "estimate", "ci_low", "ci_high",
                 "verdict")
-
-
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    """The JSON objects of a JSON-lines file; a SchedcError naming the bad line otherwise."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise SchedcError.at("B201", f"cannot read {path}: {exc.strerror or exc}") from None
-    records = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise SchedcError.at("B202", f"not a JSON line: {exc.msg}", file=str(path), line=number) from None
-        if not isinstance(record, dict):
-            raise SchedcError.at("B202", "each line must be a JSON object", file=str(path), line=number)
-        records.append(record)
-    return records
-
-
-def load_dataset(out: Path) -> list[dict[str, Any]]:
-    """The dataset records of a built benchmark."""
-    path = Path(out) / "dataset.jsonl"
-    if not path.is_file():
-        raise SchedcError.at("B203", f"no dataset in {out}", hint="run `schedc bench build` first")
-    return read_jsonl(path)
-
-
-def filter_records(records: list[dict[str, Any]], families: Sequence[str] | None = None,
-                   instances: Sequence[str] | None = None) -> list[dict[str, Any]]:
-    """The records of the given families and instances (``name`` or ``family/name``); None keeps all."""
-    from schedc.bench.selection import FAMILIES
-
-    unknown = sorted(set(families or ()) - set(FAMILIES))
-    if unknown:
-        raise SchedcError.at("B207", f"unknown family {unknown[0]!r}", hint="families: " + ", ".join(FAMILIES))
-    wanted = set(instances or ())
-    return [r for r in records if (families is None or r["family"] in families)
-            and (instances is None or r["instance"] in wanted or f"{r['family']}/{r['instance']}" in wanted)]
 
 
 def load_responses(paths: Sequence[Path]) -> dict[tuple[str, str], tuple[str | None, str | None]]:
@@ -247,7 +206,6 @@ def verify_all(out: Path, responses: Sequence[Path], jobs: int = 1, executor: st
         from schedc.bench.sandbox import require_isolation
 
         require_isolation()  # refuse before any program runs
-    from schedc.bench.validate import read_references
 
     references: dict[tuple[str, str], dict[str, Any]] = {}
     for folder in reversed(folders):

@@ -26,8 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from schedc.bench.build import write_if_changed
-from schedc.bench.evaluate import filter_records, load_dataset
+from schedc.bench.dataset import filter_records, load_dataset, read_reference_table, write_if_changed
 from schedc.bench.executor import run_tasks
 
 REFERENCE_COLUMNS = ("family", "instance", "bks", "bks_kind", "lower_bound", "status", "objective", "bound",
@@ -125,7 +124,7 @@ def validate(out: Path, time_limit: float = 10.0, workers: int = 1, jobs: int = 
 
 def _write_table(out: Path, dataset: list[dict[str, Any]], rows: list[dict[str, Any]]) -> None:
     """``reference.csv``: this run's rows and the earlier rows of other instances, in dataset order."""
-    table = {(r["family"], r["instance"]): r for r in _read_table(out)}
+    table = {(r["family"], r["instance"]): r for r in read_reference_table(out)}
     table.update({(r["family"], r["instance"]): {k: "" if r.get(k) is None else r[k] for k in REFERENCE_COLUMNS}
                   for r in rows})
     order = {key: k for k, key in enumerate(dict.fromkeys((r["family"], r["instance"]) for r in dataset))}
@@ -136,25 +135,3 @@ def _write_table(out: Path, dataset: list[dict[str, Any]], rows: list[dict[str, 
     write_if_changed(out / "reference.csv", buffer.getvalue())
 
 
-def _read_table(folder: Path) -> list[dict[str, str]]:
-    """The rows of ``folder/reference.csv`` (none when it is missing or unreadable)."""
-    try:
-        with (Path(folder) / "reference.csv").open(encoding="utf-8", newline="") as handle:
-            return list(csv.DictReader(handle))
-    except OSError:
-        return []
-
-
-def read_references(folder: Path) -> dict[tuple[str, str], dict[str, Any]]:
-    """(family, instance) → {"value", "kind"} of ``folder/reference.csv`` where the source has no BKS.
-
-    Only rows whose reference is our own verified objective (no ``bks``) are returned: where a BKS
-    exists the instance already carries it. A missing or unreadable table gives no references.
-    """
-    found = {}
-    for row in _read_table(folder):
-        if row.get("bks") or not (row.get("reference") or "").lstrip("-").isdigit():
-            continue
-        found[(row["family"], row["instance"])] = {"value": int(row["reference"]),
-                                                   "kind": row.get("reference_kind") or "upper_bound"}
-    return found

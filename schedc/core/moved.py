@@ -21,7 +21,7 @@ MOVED: dict[str, str] = {
     "schedc.solution": "schedc.core.solution",
     "schedc.resources": "schedc.lang.resources",
     "schedc.names": "schedc.ir.names",
-    "schedc.check_common": "schedc.kinds.check_common",
+    "schedc.check_common": "schedc.lang.check_common",
     "schedc.parser": "schedc.lang.parser",
     "schedc.printer": "schedc.lang.printer",
     "schedc.syntax_errors": "schedc.lang.syntax_errors",
@@ -48,6 +48,7 @@ MOVED: dict[str, str] = {
     "schedc.cli_variants": "schedc.cli.variants",
     "schedc.bench.cli": "schedc.cli.bench",
     "schedc.library": "schedc.api",
+    "schedc.plotting.timeline": "schedc.dynamic.timeline_plot",
 }
 
 

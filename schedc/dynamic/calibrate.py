@@ -461,17 +461,3 @@ def finish(method: str, point: ConfigPoint, before: dict[str, float], best: Cali
         paper_strict=paper_strict, paper_relaxed=paper_relaxed)
 
 
-def realise(point: ConfigPoint) -> tuple[World, CalibrationReport | None]:
-    """The world of ``point`` as its configuration asks: calibrated by SESC or the baseline when
-    ``calibrate.enabled``, else the plain generator output (and no report)."""
-    if not point.calibrate.enabled:
-        return build_world(draft(point)), None
-    if point.calibrate.method == "baseline":
-        from schedc.dynamic.baseline import random_search  # the baselines build on this module
-
-        return random_search(point)
-    if point.calibrate.method in ("moo", "hybrid"):
-        from schedc.dynamic.moo import hybrid_calibrate, moo_calibrate
-
-        return (moo_calibrate if point.calibrate.method == "moo" else hybrid_calibrate)(point)
-    return calibrate(point)

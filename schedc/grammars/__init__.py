@@ -1,6 +1,10 @@
 """Output grammars: the answer format of an instance as a prompt stanza, a Lark grammar, a GBNF grammar
 or a JSON Schema for structured output.
 
+A stage (see ``tests/test_import_graph.py``). Takes in an instance, its family and a rendering's names;
+gives out the answer format as text, Lark, GBNF or JSON Schema. Imports the stages below (the verifier's
+reading of names, the renderings); never the backends.
+
 All four are built from one :class:`AnswerSpec`: the family's answer template (``<job> step <step>:
 start=<start>``), its optional header (``ASSIGNMENTS=<count>``) and the closed vocabulary of one
 rendering — the display names of jobs, activities, machines, agents and values under a names mapping

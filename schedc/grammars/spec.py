@@ -16,11 +16,9 @@ from schedc.verify.verifier import Verifier
 FORMATS: tuple[str, ...] = ("text", "lark", "gbnf", "json-schema")
 SCHEMA_DRAFT = "https://json-schema.org/draft/2020-12/schema"
 _PLACEHOLDER = re.compile(r"<([a-z_]+)>")
-_NAME_FIELDS = ("job", "activity", "machine", "agent", "value")
 #: Characters the verifier reads as field separators: a name holding one could not be read back.
 _SEPARATORS = frozenset("|,;:=")
 #: Numbers of a structured answer are below 10**100, as in a text answer (:data:`schedc.verify.answers._INT`).
-_MAX_INT = 10**100
 
 
 @dataclass(frozen=True)
@@ -161,10 +159,11 @@ def _interval_groups(verifier: Verifier, fields: list[str]) -> tuple[LineGroup, 
 
 
 def _shared_domains(verifier: Verifier, fields: list[str]) -> dict[str, Domain]:
-    """Domains every line group of an interval family shares: start times and machines."""
+    """Domains every line group of an interval family shares: start times (at most the horizon, when the
+    instance states one: every activity ends by it) and machines."""
     domains: dict[str, Domain] = {}
     if "start" in fields:
-        domains["start"] = IntRange(0)
+        domains["start"] = IntRange(0, verifier.instance.horizon)
     if "machine" in fields:
         used = {use.resource for a in verifier.instance.activities for mode in a.modes for use in mode.uses}
         machines = [r.name for r in verifier.instance.resources if r.name in used]
@@ -251,7 +250,3 @@ def _example(verifier: Verifier, group: LineGroup) -> dict[str, object]:
 
 
 # ---------------------------------------------------------------------------------------- integer ranges
-
-
-def _fill(template: str, values: Mapping[str, str]) -> str:
-    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from schedc.grammars.spec import _NAME_FIELDS, AnswerSpec, Domain, IntRange, _fill
+from schedc.grammars.spec import AnswerSpec, Domain, IntRange
+from schedc.verify.answers import fill_template
+from schedc.verify.structured import NAME_FIELDS as _NAME_FIELDS
 
 
 def text_stanza(spec: AnswerSpec) -> str:
@@ -14,8 +16,8 @@ def text_stanza(spec: AnswerSpec) -> str:
         lines.append(spec.header)
     lines += [spec.template, "for example"]
     if spec.header:
-        lines.append(_fill(spec.header, {"count": str(spec.min_lines)}))
-    lines.append(_fill(spec.template, {k: str(v) for k, v in spec.example.items()}))
+        lines.append(fill_template(spec.header, {"count": str(spec.min_lines)}))
+    lines.append(fill_template(spec.template, {k: str(v) for k, v in spec.example.items()}))
     lines.append("where")
     lines += [f"- <{field}> {_field_text(spec, field)}" for field in spec.fields]
     if spec.header:

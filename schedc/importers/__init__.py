@@ -1,5 +1,9 @@
 """Importers: canonical source files → IR instances, one module per format.
 
+A stage (see ``tests/test_import_graph.py``). Takes in canonical source files; gives out IR instances
+(checked by the semantic pass) and ``.sched`` files. Imports the language and everything below it;
+never verification, renderings, grammars or backends.
+
 ``FORMATS`` maps the format names of ``schedc import`` to their single-file importers;
 NSPLib instances are (problem file, case file) pairs and go through :func:`import_paths`.
 """

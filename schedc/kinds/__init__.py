@@ -1,5 +1,10 @@
 """The closed set of constraint kinds, one module each, and their registry.
 
+A stage of the package (see ``tests/test_import_graph.py``). Takes in table rows and parameters (from
+the language) and decisions (:class:`~schedc.core.solution.Solution`); gives out each kind's struct,
+its formal meaning, its ``check`` and its claim. The IR holds these structs, so the kinds read an
+instance through protocols (:mod:`schedc.kinds.shapes`) and import nothing above :mod:`schedc.core`.
+
 ``KINDS`` maps the kind name used in ``.sched`` text and JSON to its struct; ``AnyConstraint``
 is the tagged union msgspec decodes. Adding a kind = one module + one line in ``_ALL``.
 """

@@ -17,8 +17,8 @@ from schedc.kinds.measures import targets as objective_targets
 from schedc.kinds.optional import optional_activities
 from schedc.kinds.timing import merge_spans, pause_breaks, stretched_end
 
-if TYPE_CHECKING:  # the IR holds constraints of these kinds: importing it here would close a circle
-    from schedc.ir import Activity, Family, Instance
+if TYPE_CHECKING:  # the IR holds constraints of these kinds, so they read it through protocols
+    from schedc.kinds.shapes import ActivityShape, FamilyShape, InstanceShape
 
 WEEKEND_DEFINITIONS = {
     "SaturdaySunday": ("Saturday", 2),
@@ -31,11 +31,11 @@ WEEKEND_DEFINITIONS = {
 class EvalContext:
     """Indexes of one instance for checking answers against it."""
 
-    def __init__(self, instance: Instance, family: Family, names: Mapping[str, str] | None = None):
+    def __init__(self, instance: InstanceShape, family: FamilyShape, names: Mapping[str, str] | None = None):
         self.instance = instance
         self.family = family
         self.names = dict(names or {})
-        self.activities: dict[str, Activity] = {a.name: a for a in instance.activities}
+        self.activities: dict[str, ActivityShape] = {a.name: a for a in instance.activities}
         self.resources = {r.name: r for r in instance.resources}
         self.jobs: dict[str, list[str]] = {}
         for a in instance.activities:
@@ -92,10 +92,11 @@ class EvalContext:
             self._selections[sel] = cached
         return cached
 
-    def bound(self, bound: Bound, agent: str) -> int | None:
-        """A bound's value for ``agent`` (attribute references read the agent's attribute)."""
+    def bound(self, bound: Bound, agent: str, cls: str | None = None) -> int | None:
+        """A bound's value for ``agent`` (attribute references read the agent's attribute), or for the
+        entity ``agent`` of class ``cls`` when a rule selects another class (a group)."""
         if isinstance(bound, AttrRef):
-            value = self.attrs(self.agent_cls, agent).get(bound.attr)
+            value = self.attrs(cls or self.agent_cls, agent).get(bound.attr)
             return value if isinstance(value, int) else None
         return bound
 

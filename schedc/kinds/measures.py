@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Literal
 import msgspec
 
 if TYPE_CHECKING:
-    from schedc.ir import Instance
     from schedc.kinds.context import EvalContext, View
+    from schedc.kinds.shapes import InstanceShape
 
 Measure = Literal["makespan", "penalty", "completion", "flow_time", "tardy_jobs", "tardiness", "earliness",
                   "max_tardiness", "max_lateness", "setup_time", "sum"]
@@ -53,7 +53,7 @@ class TargetData(msgspec.Struct, frozen=True, kw_only=True):
     release: int = 0
 
 
-def targets(instance: Instance) -> list[TargetData]:
+def targets(instance: InstanceShape) -> list[TargetData]:
     """The objective targets with their weights, due dates and release dates (from hard, active
     ``time_window`` rows), in declaration order."""
     from schedc.kinds.timing import TimeWindow
@@ -155,9 +155,9 @@ MEASURE_WORDS = {
                  "of its last {task})",
     "tardy_jobs": "the weighted number of late {jobs} (a {job} is late when its last {task} ends after its due date)",
     "tardiness": "the total weighted tardiness (each {job}'s weight × the time its last {task} ends after its due "
-                 "date, 0 when on time)",
+                 "date, nothing when on time)",
     "earliness": "the total weighted earliness (each {job}'s weight × the time its last {task} ends before its due "
-                 "date, 0 when not early)",
+                 "date, nothing when not early)",
     "max_tardiness": "the largest tardiness of any {job} (the time its last {task} ends after its due date)",
     "max_lateness": "the largest lateness of any {job} (the end of its last {task} minus its due date, negative "
                     "when early)",

@@ -24,8 +24,8 @@ import msgspec
 from schedc.kinds.base import Constraint, Row, TableContext
 
 if TYPE_CHECKING:
-    from schedc.ir import Instance
     from schedc.kinds.context import EvalContext, View, Violation
+    from schedc.kinds.shapes import InstanceShape
 
 SelectRule = Literal["optional", "all_or_none", "at_least_one", "exactly_one"]
 SELECT_RULES: tuple[str, ...] = ("optional", "all_or_none", "at_least_one", "exactly_one")
@@ -78,7 +78,7 @@ class OptionalActivities(Constraint, frozen=True, kw_only=True, tag="optional"):
         return out
 
 
-def optional_activities(instance: Instance) -> frozenset[str]:
+def optional_activities(instance: InstanceShape) -> frozenset[str]:
     """The activities named by the active ``optional`` rules of an instance."""
     return frozenset(a for c in instance.constraints if isinstance(c, OptionalActivities) and c.active
                      for s in c.selections for a in s.members)

@@ -32,14 +32,12 @@ from typing import TYPE_CHECKING, ClassVar
 import msgspec
 
 from schedc.kinds.base import Constraint, Row, TableContext
-from schedc.kinds.check_common import activity_names, resource_scope, sequenced
 from schedc.kinds.resources import ResourceScope
 from schedc.kinds.setup_times import sequence
 
 if TYPE_CHECKING:
-    from schedc.ir import Instance
     from schedc.kinds.context import EvalContext, View, Violation
-    from schedc.lang.semantic import Checker
+    from schedc.kinds.shapes import InstanceShape
 
 
 class Partner(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
@@ -73,7 +71,7 @@ class SameSequence(Constraint, frozen=True, kw_only=True, tag="same_sequence"):
     def format_rows(self, ctx: TableContext) -> list[str]:
         return [f"{p.first} {p.second}" for p in self.pairs]
 
-    def pairings(self, instance: Instance) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    def pairings(self, instance: InstanceShape) -> list[tuple[str, str, list[tuple[str, str]]]]:
         """(A, B, pairing) for every two neighbouring resources of the scope (see the module docstring)."""
         return pairings(self, instance)
 
@@ -94,20 +92,20 @@ class SameSequence(Constraint, frozen=True, kw_only=True, tag="same_sequence"):
         return {1: total} if total else {}
 
 
-def scope_of(c: SameSequence, instance: Instance) -> list[str]:
+def scope_of(c: SameSequence, instance: InstanceShape) -> list[str]:
     """The resources of the scope in order (``all``: the unary resources in declaration order)."""
     if c.resources == "all":
         return [r.name for r in instance.resources if r.kind == "unary"]
     return list(c.resources)
 
 
-def can_use(instance: Instance, name: str, resource: str) -> bool:
+def can_use(instance: InstanceShape, name: str, resource: str) -> bool:
     """Whether some mode of activity ``name`` uses ``resource`` with a positive duration."""
     activity = next(a for a in instance.activities if a.name == name)
     return any(m.duration > 0 and any(u.resource == resource and u.amount for u in m.uses) for m in activity.modes)
 
 
-def job_pairing(instance: Instance, first: str, second: str) -> list[tuple[str, str]]:
+def job_pairing(instance: InstanceShape, first: str, second: str) -> list[tuple[str, str]]:
     """The default pairing: per job (in order of first appearance), its activity on ``first`` with its
     activity on ``second`` (jobs with several activities on one of them are refused by the semantic pass)."""
     on: dict[str, dict[str, str]] = {first: {}, second: {}}
@@ -118,7 +116,7 @@ def job_pairing(instance: Instance, first: str, second: str) -> list[tuple[str, 
     return [(on[first][job], on[second][job]) for job in on[first] if job in on[second]]
 
 
-def pairings(c: SameSequence, instance: Instance) -> list[tuple[str, str, list[tuple[str, str]]]]:
+def pairings(c: SameSequence, instance: InstanceShape) -> list[tuple[str, str, list[tuple[str, str]]]]:
     """(A, B, pairing) for every two neighbouring resources of the scope of ``c``."""
     scope = scope_of(c, instance)
     if c.pairs:
@@ -150,44 +148,3 @@ def _inversion_count(ranks: list[tuple[int, int, int]]) -> int:
         total += len(seen) - bisect_right(seen, b)
         insort(seen, b)
     return total
-
-
-def semantic_check(ch: Checker, c: SameSequence) -> None:
-    """The scope names two or more distinct unary resources kept by a hard ``unary_no_overlap``; a
-    table (two resources only) pairs activities that can use their resource, each at most once; the
-    default pairing needs jobs with at most one activity on each resource of the scope."""
-    resource_scope("unary")(ch, c)
-    scope = [r for r, res in ch.resources.items() if res.kind == "unary"] if c.resources == "all" \
-        else list(c.resources)
-    if len(set(scope)) != len(scope) or len(scope) < 2:
-        ch.error("E210", f"{c.id}: needs two or more distinct unary resources, got {', '.join(scope) or 'none'}",
-                 c.span, "list them: resources=[M1 M2]")
-        return
-    sequenced(ch, c, scope)
-    if c.pairs:
-        _table_checks(ch, c, scope)
-        return
-    if not ch.jobs:
-        ch.error("E210", f"{c.id}: the activities have no jobs to pair by; pair them with a table FIRST SECOND",
-                 c.span)
-    for job in ch.jobs:
-        for resource in scope:
-            users = [a.name for a in ch.instance.activities if a.job == job
-                     and any(u.resource == resource and u.amount for m in a.modes for u in m.uses)]
-            if len(users) > 1:
-                ch.error("E209", f"{c.id}: job {job} has {len(users)} activities on {resource} "
-                         f"({', '.join(users)}); pair them with a table FIRST SECOND", c.span)
-
-
-def _table_checks(ch: Checker, c: SameSequence, scope: list[str]) -> None:
-    if c.resources == "all" or len(scope) != 2:
-        ch.error("E210", f"{c.id}: a table of pairs needs exactly two listed resources (resources=[A B])", c.span)
-        return
-    activity_names(ch, c, [name for p in c.pairs for name in (p.first, p.second)])
-    for side, resource in (("first", scope[0]), ("second", scope[1])):
-        names = [getattr(p, side) for p in c.pairs]
-        for name in sorted({n for n in names if names.count(n) > 1}):
-            ch.error("E201", f"{c.id}: {name} is paired twice on {resource}", c.span)
-        for name in names:
-            if name in ch.activities and not can_use(ch.instance, name, resource):
-                ch.error("E209", f"{c.id}: {name} never uses {resource}, so it has no place in its sequence", c.span)

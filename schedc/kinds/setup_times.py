@@ -25,8 +25,8 @@ import msgspec
 from schedc.kinds.base import Constraint, NonNegative, Row, TableContext
 
 if TYPE_CHECKING:
-    from schedc.ir import Instance
     from schedc.kinds.context import EvalContext, View, Violation
+    from schedc.kinds.shapes import InstanceShape
 
 
 class Setup(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
@@ -103,7 +103,7 @@ def total_setup_time(ctx: EvalContext, view: View) -> int:
                for pair in consecutive_pairs(view, resource))
 
 
-def setup_matrices(instance: Instance, hard_only: bool = False) -> dict[str, dict[tuple[str, str], int]]:
+def setup_matrices(instance: InstanceShape, hard_only: bool = False) -> dict[str, dict[tuple[str, str], int]]:
     """Every active setup row of the instance (of its hard rules only, with ``hard_only``), per
     resource (rows of several rules merged, the largest time kept)."""
     out: dict[str, dict[tuple[str, str], int]] = {}
@@ -116,7 +116,7 @@ def setup_matrices(instance: Instance, hard_only: bool = False) -> dict[str, dic
     return out
 
 
-def max_total_setup(instance: Instance) -> int:
+def max_total_setup(instance: InstanceShape) -> int:
     """An upper bound on the setup time any schedule spends: the largest setup out of each activity."""
     total = 0
     for times in setup_matrices(instance).values():

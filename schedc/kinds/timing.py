@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
 
+from schedc.core.literals import quote_word
 from schedc.kinds.base import Constraint, NonNegative, Row, TableContext, ascii_int
 
 if TYPE_CHECKING:
-    from schedc.ir import Instance
     from schedc.kinds.context import EvalContext, View, Violation
+    from schedc.kinds.shapes import InstanceShape
 
 
 def members(ctx: EvalContext, target: str) -> list[str]:
@@ -175,8 +176,6 @@ class ResourceDowntime(Constraint, frozen=True, kw_only=True, tag="resource_down
         return tuple(out)
 
     def format_rows(self, ctx: TableContext) -> list[str]:
-        from schedc.lang.params import quote_word  # params imports the kinds package
-
         return [f"{w.resource} {w.start} {w.end}" + (f" {quote_word(w.label)}" if w.label else "")
                 for w in self.windows]
 
@@ -290,7 +289,7 @@ def stretched_end(start: int, duration: int, breaks: Sequence[tuple[int, int]]) 
     return t + left
 
 
-def pause_breaks(instance: Instance) -> dict[str, list[tuple[int, int]]]:
+def pause_breaks(instance: InstanceShape) -> dict[str, list[tuple[int, int]]]:
     """The merged breaks of every resource with an active pausable downtime rule."""
     spans: dict[str, list[tuple[int, int]]] = {}
     for c in instance.constraints:
@@ -300,10 +299,35 @@ def pause_breaks(instance: Instance) -> dict[str, list[tuple[int, int]]]:
     return {r: merge_spans(s) for r, s in spans.items()}
 
 
+# --------------------------------------------------------------------------- the horizon
+
+HORIZON = "horizon"
+"""The constraint id and kind of the instance's ``horizon`` in violation records (no rule may take the id)."""
+
+
+def horizon_violations(ctx: EvalContext, view: View) -> list[Violation]:
+    """Every performed activity must be completed by the instance's horizon H: ``E_a ≤ H``.
+
+    Times are integers from 0 and an activity occupies ``[S_a, E_a)``, so one ending exactly at H
+    keeps the horizon (its last unit of work is ``[H − 1, H)``). An activity left out (optional)
+    has no end and is free. Counting rule: one violation per activity ending after H; amount =
+    ``E_a − H``. Without a horizon (or without activities) nothing is checked.
+    """
+    from schedc.kinds.base import Violation
+
+    limit = ctx.instance.horizon
+    if limit is None:
+        return []
+    return [Violation(constraint=HORIZON, kind=HORIZON, hard=True, amount=end - limit,
+                      entities=(ctx.show(name),), time=end,
+                      message=f"{ctx.show(name)} ends at {end}, after the horizon {limit}")
+            for name, end in view.end.items() if end > limit]
+
+
 # --------------------------------------------------------------------------- shared by solvers and heuristics
 
 
-def release_dates(instance: Instance) -> dict[str, int]:
+def release_dates(instance: InstanceShape) -> dict[str, int]:
     """The latest hard, active release date of every activity that has one (for bounds and heuristics)."""
     jobs: dict[str, list[str]] = {}
     for a in instance.activities:
@@ -318,13 +342,13 @@ def release_dates(instance: Instance) -> dict[str, int]:
     return out
 
 
-def downtime_windows(instance: Instance) -> list[Downtime]:
+def downtime_windows(instance: InstanceShape) -> list[Downtime]:
     """Every hard, active downtime window of the instance."""
     return [w for c in instance.constraints if isinstance(c, ResourceDowntime) and c.hard and c.active
             for w in c.windows]
 
 
-def time_offset(instance: Instance) -> int:
+def time_offset(instance: InstanceShape) -> int:
     """A time after every downtime, release date and earliest end: from it on, activities run back to back
     without waiting for anything but each other (used in horizon bounds). An activity may have to wait
     for its release date or its earliest end, hard (to be feasible) or soft (to cost nothing), so a bound

@@ -22,7 +22,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from schedc.lang.parser import Stmt, parse_statements
+from schedc.lang.constraint_stmt import Stmt
+from schedc.lang.statements import parse_statements
 
 INDENT = "  "
 

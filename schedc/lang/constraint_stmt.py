@@ -18,7 +18,8 @@ from schedc.lang.params import ParamError, coerce, field_types, unquote
 from schedc.lang.tables import parse_int, split_table
 
 if TYPE_CHECKING:
-    from schedc.lang.parser import Collector
+    from schedc.lang.statements import Collector
+
 
 class Stmt(msgspec.Struct):
     """A parsed statement before IR building: its rule name, parts and position."""

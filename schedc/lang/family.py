@@ -13,16 +13,11 @@ from pathlib import Path
 
 from schedc.core.diagnostics import SchedcError
 from schedc.ir import Family
+from schedc.lang.family_parser import parse_family_text
 from schedc.lang.resources import data_dir
+from schedc.lang.statements import looks_like_family
 
-
-def looks_like_family(text: str) -> bool:
-    """Whether a ``.sched`` text is a family spec (its first statement is ``family``)."""
-    for line in text.removeprefix("\ufeff").splitlines():
-        stripped = line.strip()
-        if stripped and not stripped.startswith("#"):
-            return stripped.startswith("family ")
-    return False
+__all__ = ["builtin_family_names", "find_family_file", "load_family", "looks_like_family"]
 
 
 def builtin_family_names() -> list[str]:
@@ -41,8 +36,6 @@ def find_family_file(name: str, search: Sequence[Path] = ()) -> Path | None:
 
 @cache
 def _load_family_file(path: Path, mtime_ns: int) -> Family:
-    from schedc.lang.family_parser import parse_family_text
-
     text = path.read_text(encoding="utf-8")
     return parse_family_text(text, file=str(path))
 

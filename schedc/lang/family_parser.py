@@ -9,8 +9,9 @@ import msgspec
 from schedc.core.diagnostics import Span
 from schedc.ir import AttributeDecl, EntityClass, Family, PlanStep, SlotDecision
 from schedc.kinds import KINDS
+from schedc.lang.constraint_stmt import Stmt
 from schedc.lang.params import ParamError, coerce, field_types
-from schedc.lang.parser import Collector, Stmt, parse_statements, word_of
+from schedc.lang.statements import Collector, parse_statements, word_of
 
 
 def parse_family_text(text: str, file: str = "<input>") -> Family:

@@ -17,13 +17,15 @@ from typing import Any, Literal, Union, get_args, get_origin
 
 import msgspec
 
+from schedc.core.literals import quote, quote_word, unquote
 from schedc.kinds.base import AttrRef, Selector, ValueFilter, Windows, ascii_int
+
+__all__ = ["ParamError", "coerce", "field_types", "format_value", "quote", "quote_word", "unquote"]
 
 Raw = tuple[str, Any]
 
 _SELECTOR = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_.\-]*)\[([^\]\s]*)\]$")
 _CALL = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\(([^)\s]*)\)$")
-_PLAIN_WORD = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$")
 
 
 class ParamError(Exception):
@@ -168,28 +170,6 @@ def _windows(raw: Raw) -> Windows:
 
 _CONVERTERS = {int: _int, str: _word, bool: _bool, AttrRef: _attr, Selector: _selector,
                ValueFilter: _value_filter, Windows: _windows}
-
-
-_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
-_UNESCAPES = {v[1]: k for k, v in _ESCAPES.items()}
-_ESCAPED = re.compile(r"\\(.)")
-
-
-def quote(text: str) -> str:
-    """A string literal: ``"..."`` with backslash, quote, newline, tab and CR escaped."""
-    return '"' + "".join(_ESCAPES.get(ch, ch) for ch in text) + '"'
-
-
-def unquote(literal: str) -> str:
-    """The text of a ``"..."`` literal (inverse of :func:`quote`; unknown escapes keep the character)."""
-    return _ESCAPED.sub(lambda m: _UNESCAPES.get(m.group(1), m.group(1)), literal[1:-1])
-
-
-def quote_word(text: str) -> str:
-    """A name as written in the text: bare when it is a plain word, else quoted."""
-    if _PLAIN_WORD.match(text) and text.isascii():
-        return text
-    return quote(text)
 
 
 def format_value(value: Any) -> str:

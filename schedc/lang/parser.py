@@ -10,17 +10,15 @@ Everything wrong with the input is raised together as one :class:`SchedcError`.
 from __future__ import annotations
 
 import datetime as dt
-import textwrap
 from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-import lark
 import msgspec
-from lark import Token, Transformer, v_args
+from lark import Token
 
-from schedc.core.diagnostics import Diagnostic, SchedcError, Span
+from schedc.core.diagnostics import SchedcError, Span
+from schedc.core.inputs import MAX_SPEC_BYTES, read_bounded
 from schedc.ir import (
     WEEKDAYS,
     Activity,
@@ -36,106 +34,14 @@ from schedc.kinds import Constraint, Row, RowError, TableContext
 from schedc.kinds.measures import MEASURES, Term
 from schedc.lang import tables
 from schedc.lang.constraint_stmt import Stmt, build_constraint, table_rows, tok_span
-from schedc.lang.params import ParamError, coerce, field_types, unquote
-from schedc.lang.resources import data_dir
-from schedc.lang.syntax_errors import syntax_error
+from schedc.lang.family import load_family, looks_like_family
+from schedc.lang.family_parser import parse_family_text
+from schedc.lang.params import ParamError, coerce, field_types
+from schedc.lang.semantic import check_instance
+from schedc.lang.statements import Collector, parse_statements, word_of
 from schedc.lang.tables import parse_int, read_activities, read_entity, read_jobs, read_resources
 
 RESERVED_TABLES = ("resources", "jobs", "activities")
-
-
-@cache
-def _lark() -> lark.Lark:
-    grammar = (data_dir("grammar") / "sched.lark").read_text(encoding="utf-8")
-    return lark.Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
-
-
-def _span(meta: Any) -> Span | None:
-    if getattr(meta, "empty", True):
-        return None
-    return Span(line=meta.line, column=meta.column, end_line=meta.end_line, end_column=meta.end_column)
-
-
-@v_args(meta=True)
-class _ToStatements(Transformer):
-    """Tree → flat statement records and raw parameter values (see :mod:`schedc.lang.params`)."""
-
-    def start(self, meta: Any, items: list[Stmt]) -> list[Stmt]:
-        return items
-
-    def __default__(self, data: str, children: list[Any], meta: Any) -> Stmt:
-        return Stmt(rule=str(data), parts=children, span=_span(meta))
-
-    def word(self, meta: Any, items: list[Token]) -> tuple[str, Any]:
-        return ("word", str(items[0]))
-
-    def string(self, meta: Any, items: list[Token]) -> tuple[str, Any]:
-        return ("string", unquote(str(items[0])))
-
-    def long_string(self, meta: Any, items: list[Token]) -> tuple[str, Any]:
-        return ("string", _dedent_long(str(items[0])[3:-3]))
-
-    def attr_ref(self, meta: Any, items: list[Token]) -> tuple[str, Any]:
-        return ("attr", str(items[0]))
-
-    def list(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return ("list", items)
-
-    def selector(self, meta: Any, items: list[Token]) -> tuple[str, Any]:
-        return ("selector", str(items[0]))
-
-    def call(self, meta: Any, items: list[Token]) -> tuple[str, Any]:
-        return ("call", str(items[0]))
-
-    def param(self, meta: Any, items: list[Any]) -> tuple[str, Any, Span | None]:
-        return (str(items[0])[:-1], items[1], _span(meta))
-
-
-def _dedent_long(text: str) -> str:
-    return textwrap.dedent(text).strip("\n")
-
-
-def parse_statements(text: str, file: str = "<input>") -> list[Stmt]:
-    """Run the LALR parser and return the statement records (syntax errors raised; a leading BOM ignored)."""
-    text = text.removeprefix("\ufeff")
-    try:
-        tree = _lark().parse(text)
-    except lark.exceptions.LarkError as exc:
-        raise syntax_error(exc, file, text) from None
-    return _ToStatements().transform(tree)
-
-
-# ----------------------------------------------------------------------------- helpers
-
-
-class Collector:
-    """Collects diagnostics for one file."""
-
-    def __init__(self, file: str, text: str):
-        self.file = file
-        self.text = text
-        self.diagnostics: list[Diagnostic] = []
-        self.sources: dict[str, str] = {file: text}
-
-    def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
-        self.diagnostics.append(Diagnostic(code=code, message=message, file=self.file, span=span, hint=hint))
-
-    def row_error(self, exc: RowError, code: str = "E107") -> None:
-        self.error(code, exc.message, Span(line=exc.line, column=exc.column), exc.hint)
-
-    def add(self, exc: SchedcError) -> None:
-        """Take over the diagnostics (and source texts) of another error."""
-        self.diagnostics.extend(exc.diagnostics)
-        self.sources.update({k: v for k, v in exc.sources.items() if k not in self.sources})
-
-    def raise_if_any(self) -> None:
-        if self.diagnostics:
-            raise SchedcError(self.diagnostics, self.sources)
-
-
-def word_of(raw: tuple[str, Any]) -> str | None:
-    return raw[1] if raw[0] in ("word", "string") else None
-
 
 
 # ----------------------------------------------------------------------------- instances
@@ -197,7 +103,6 @@ class InstanceBuilder:
         name, family = (str(t) for t in stmt.parts)
         self.fields.update(name=name, family=family, span=stmt.span)
         try:
-            from schedc.lang.family import load_family
 
             self.family = load_family(family, self.search)
         except SchedcError as exc:
@@ -232,7 +137,7 @@ class InstanceBuilder:
             self.out.error("E105", f"horizon must be a non-negative integer, found {str(stmt.parts[0])!r}",
                            stmt.span)
             return
-        self.fields["horizon"] = value
+        self.fields.update(horizon=value, horizon_span=stmt.span)
 
     def on_calendar_stmt(self, stmt: Stmt) -> None:
         if not self.once("calendar", stmt):
@@ -369,24 +274,25 @@ def parse_instance_text(text: str, file: str = "<input>", search: Sequence[Path]
     out.raise_if_any()
     assert instance is not None
     if check:
-        from schedc.lang.semantic import check_instance
-
         check_instance(instance, family=builder.family, file=file, source=text)
     return instance
+
+
+def read_spec(path: Path, limit: int = MAX_SPEC_BYTES) -> str:
+    """The text of a spec file: a regular file of at most ``limit`` bytes, in UTF-8 (E100 otherwise)."""
+    data = read_bounded(path, limit, code="E100", what="the spec")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SchedcError.at("E100", f"cannot read file: {exc}", file=str(path)) from None
 
 
 def parse_file(path: str | Path, search: Sequence[Path] = ()) -> Instance | Family:
     """Parse a ``.sched`` file: an instance (its family looked up beside it first) or a family spec."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SchedcError.at("E100", f"cannot read file: {exc}", file=str(path)) from None
-    from schedc.lang.family import looks_like_family
+    text = read_spec(path)
 
     if looks_like_family(text):
-        from schedc.lang.family_parser import parse_family_text
-
         return parse_family_text(text, file=str(path))
     return parse_instance_text(text, file=str(path), search=[path.parent, *search])
 

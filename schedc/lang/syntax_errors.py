@@ -17,7 +17,6 @@ import lark
 from lark import Token
 
 from schedc.core.diagnostics import SchedcError
-from schedc.lang.family import looks_like_family
 from schedc.lang.tables import parse_int
 
 _TERMINAL_NAMES = {
@@ -61,7 +60,9 @@ def _expected(names: Sequence[str], in_family: bool = False) -> str:
     return ", ".join(sorted(shown))
 
 
-def syntax_error(exc: lark.exceptions.LarkError, file: str, text: str) -> SchedcError:
+def syntax_error(exc: lark.exceptions.LarkError, file: str, text: str, in_family: bool = False) -> SchedcError:
+    """The diagnostic of a Lark error in ``text`` (``in_family``: the text is a family spec, whose block
+    items are then among what is expected)."""
     if isinstance(exc, lark.exceptions.UnexpectedCharacters):
         message, hint = _bad_character(exc, text)
         column = exc.column
@@ -71,8 +72,8 @@ def syntax_error(exc: lark.exceptions.LarkError, file: str, text: str) -> Schedc
     if isinstance(exc, lark.exceptions.UnexpectedToken):
         token = exc.token
         if token.type == "$END":
-            return _eof_error(exc, file, text)
-        message = f"unexpected {_show(token)}; expected {_expected(exc.expected, looks_like_family(text))}"
+            return _eof_error(exc, file, text, in_family)
+        message = f"unexpected {_show(token)}; expected {_expected(exc.expected, in_family)}"
         unclosed = _unclosed_table_word(exc, text)
         if unclosed is not None:
             token = unclosed
@@ -228,10 +229,10 @@ def _unclosed(stack: list[Any], expected: Sequence[str]) -> str | None:
     return None
 
 
-def _eof_error(exc: lark.exceptions.UnexpectedToken, file: str, text: str) -> SchedcError:
+def _eof_error(exc: lark.exceptions.UnexpectedToken, file: str, text: str, in_family: bool) -> SchedcError:
     stack = _value_stack(exc)
     last = _last_token(stack)
-    expected = _expected(exc.expected, looks_like_family(text))
+    expected = _expected(exc.expected, in_family)
     hint = _unclosed(stack, exc.expected) or _table_name_hint(exc, stack, None)
     if last is None or not last.end_line:
         line = _last_line(text)

@@ -3,6 +3,7 @@ in the family's (or a rendering's) names; hints read as answers; the CP-SAT mode
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -33,7 +34,9 @@ def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, w
     budget in seconds), an infeasible result carries the hard constraints that cannot hold
     together (``result.conflict``, :mod:`schedc.backends.cpsat.explain`). ``hint`` is an answer
     file (a published or previous solution, in the names of ``variant``) that seeds the search
-    (:func:`read_hint`): CP-SAT's solution hint, HiGHS's MIP start, both with ``auto``.
+    (:func:`read_hint`): CP-SAT's solution hint, HiGHS's MIP start, both with ``auto``. With
+    ``cpsat``, HiGHS probes for infeasibility beside CP-SAT while CP-SAT has no feasible start
+    (:func:`schedc.backends.portfolio.solve_cpsat`).
     """
     from schedc.backends import get_backend
     from schedc.verify.verifier import Verifier
@@ -49,8 +52,11 @@ def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, w
             raise SchedcError.at("E505", f"the {backend} backend has no solver choice (got --solver {solver})",
                                  hint="--solver picks the MILP solver of --backend pyomo")
         params["solver"] = solver
-    result = module.solve(instance, family, module.SolveOptions(**params), progress,
-                          **({"start": start} if start is not None else {}))
+    run = module.solve
+    if backend == "cpsat":  # with HiGHS's infeasibility probe while CP-SAT has no feasible start
+        run = get_backend("auto").solve_cpsat
+    result = run(instance, family, module.SolveOptions(**params), progress,
+                 **({"start": start} if start is not None else {}))
     if result.status == "infeasible" and explain is not None and explain > 0:
         from schedc.backends.cpsat.explain import explain_infeasibility
 
@@ -121,3 +127,10 @@ def emit_milp(spec: Source, out: Path, fmt: str = "lp") -> None:
         tmp.unlink(missing_ok=True)
         raise SchedcError.at("E502", f"cannot write the model to {out}: {exc}") from None
     tmp.replace(out)
+
+
+def integer_bound(bound: float | None) -> int | None:
+    """A solver's lower bound of an integer objective as an integer (rounded up: no smaller value is possible)."""
+    if bound is None or not math.isfinite(bound):
+        return None
+    return math.ceil(bound - 1e-6)

@@ -1,9 +1,12 @@
-"""Plots of schedules and of dynamic shops, written with matplotlib (PNG, SVG or PDF by suffix).
+"""Plots of schedules, written with matplotlib (PNG, SVG or PDF by suffix).
+
+A stage (see ``tests/test_import_graph.py``). Takes in an instance and a solution (or an answer read by
+the verifier); gives out image files. Imports the stages below; never benchmarks, dynamic shops
+(whose event timeline is drawn in :mod:`schedc.dynamic.timeline_plot`) or the CLI.
 
 * :func:`plot_gantt` — the schedule of an interval instance: a machine Gantt for unary
   resources, usage profiles and an activity Gantt for renewable ones;
 * :func:`plot_job_gantt` — one lane per job, bars coloured by machine;
-* :func:`plot_event_timeline` — what happens in a dynamic flexible job shop over time;
 * :func:`plot_roster` / :func:`plot_timetable` (:func:`plot_slots` picks by the family's grain) —
   a slot schedule as an agents × days heat map or a rooms × periods grid, violations marked;
 * :func:`plot_metric_curves` — generic curves (a metric per iteration) with target lines;
@@ -38,12 +41,11 @@ from schedc.plotting.slots import (
     timetable_figure,
     timetable_grid,
 )
-from schedc.plotting.timeline import plot_event_timeline
 
 __all__ = [
     "FORMATS", "DowntimeRow", "GanttRow", "ScheduledActivity",
     "downtime_rows", "format_gantt_table", "gantt_table", "load_profile", "scheduled_activities",
-    "solution_from_answer", "plot_event_timeline", "plot_gantt", "plot_job_gantt", "plot_metric_curves",
+    "solution_from_answer", "plot_gantt", "plot_job_gantt", "plot_metric_curves",
     "plot_roster", "plot_slots", "plot_timetable", "roster_grid", "timetable_grid", "gantt_figure",
     "job_gantt_figure", "roster_figure", "timetable_figure",
 ]

@@ -1,10 +1,12 @@
-"""What the variant makers share: a quick CP-SAT solve, the reference objective, writing an instance."""
+"""What the variant makers share: a quick CP-SAT solve, the reference objective, naming and writing an instance."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from schedc.backends.base import SolveResult
 from schedc.core.diagnostics import SchedcError
@@ -56,3 +58,11 @@ def write_instance(instance: Instance, family: Family, path: Path, search: Seque
     parse_instance_text(text, file=str(path), search=search)
     write_atomic(path, text)
     return text
+
+
+def derived(instance: Instance, name: str, mode: str, seed: int, changes: Sequence[str]) -> Instance:
+    """``instance`` renamed, its meta recording the base, the derivation, the seed and the changes."""
+    base = instance.meta.base or instance.name
+    meta = msgspec.structs.replace(instance.meta, base=base, derivation=mode, seed=seed, changes="; ".join(changes),
+                                   bks=None, bks_kind=None, lower_bound=None, difficulty=None, bks_source=None)
+    return msgspec.structs.replace(instance, name=name, meta=meta)

@@ -14,22 +14,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
 from schedc.core.diagnostics import SchedcError
 from schedc.ir import Family, Instance
 from schedc.variants.boundary import Boundary, boundary_variants
-from schedc.variants.common import write_instance
+from schedc.variants.common import derived, write_instance
+from schedc.variants.sat import sat_records
 
 MODES = ("boundary", "sat")
-
-
-def derived(instance: Instance, name: str, mode: str, seed: int, changes: Sequence[str]) -> Instance:
-    """``instance`` renamed, its meta recording the base, the derivation, the seed and the changes."""
-    base = instance.meta.base or instance.name
-    meta = msgspec.structs.replace(instance.meta, base=base, derivation=mode, seed=seed, changes="; ".join(changes),
-                                   bks=None, bks_kind=None, lower_bound=None, difficulty=None, bks_source=None)
-    return msgspec.structs.replace(instance, name=name, meta=meta)
 
 
 def _boundary_records(instance: Instance, family: Family, found: list[Boundary], seed: int, outdir: Path,
@@ -77,8 +68,6 @@ def perturb(instance: Instance, family: Family, outdir: Path, mode: str = "bound
         found = boundary_variants(instance, family, count, seed, time_limit)
         records = _boundary_records(instance, family, found, seed, outdir, search, explain)
     else:
-        from schedc.variants.sat import sat_records
-
         records = sat_records(instance, family, outdir, count, seed, time_limit, search, strength)
     manifest = {"base": instance.meta.base or instance.name, "family": instance.family, "mode": mode, "seed": seed,
                 "count": count, **({"strength": strength} if mode == "sat" else {}), "variants": records}

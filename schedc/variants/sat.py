@@ -23,7 +23,7 @@ from schedc.core.solution import Solution
 from schedc.ir import Family, Instance
 from schedc.kinds import AssignmentCost, ConsecutiveRunBounds, CountBounds, Coverage, Tardiness
 from schedc.lang.semantic import check_instance
-from schedc.variants.common import solve_instance, write_instance
+from schedc.variants.common import derived, solve_instance, write_instance
 from schedc.verify.evaluate import evaluate, make_context
 
 Change = tuple[Instance, str, int, int]  # (changed instance, what changed, old value, new value)
@@ -177,8 +177,6 @@ def sat_instances(instance: Instance, family: Family, count: int, seed: int, tim
     ``upper_bound``): a verified schedule of that value exists. A re-solve stopped by the time limit
     with a worse value than the certificate's (or none) gives way to the certificate's value.
     """
-    from schedc.variants.perturb import derived
-
     base = solve_instance(instance, family, time_limit, seed, workers)
     if base.solution is None:
         raise SchedcError.at("E804", f"{instance.name}: CP-SAT found no schedule in {time_limit:g} s "

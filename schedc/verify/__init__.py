@@ -1,10 +1,11 @@
 """Judging answers: extraction, the shared evaluator, the verifier and its reports, failure modes.
 
-Takes in an instance (:mod:`schedc.ir`), the display names an answer is written in and the answer
-text (or a structured answer); gives out a constraint-by-constraint report
-(:class:`~schedc.verify.verifier.CheckReport`). The evaluator (:mod:`schedc.verify.evaluate`) judges
-decisions with every kind's own ``check`` and is shared with the solver backends. Imports only the
-stages below it (core, kinds, ir, lang); never renderings, grammars or backends.
+A stage (see ``tests/test_import_graph.py``). Takes in an instance (:mod:`schedc.ir`), the display
+names an answer is written in and the answer text (or a structured answer); gives out a
+constraint-by-constraint report (:class:`~schedc.verify.verifier.CheckReport`). The evaluator
+(:mod:`schedc.verify.evaluate`) judges decisions with every kind's own ``check`` and is shared with the
+solver backends. Imports only the stages below it (core, kinds, ir, lang); never renderings,
+grammars or backends.
 
 ``from schedc.verify import Verifier`` keeps working as it did when this was one module: the
 verifier's names are found on first use.
