@@ -349,9 +349,13 @@ def downtime_windows(instance: InstanceShape) -> list[Downtime]:
 
 
 def time_offset(instance: InstanceShape) -> int:
-    """A time after every release date and downtime: from it on, activities run back to back
-    without waiting for anything but each other (used in horizon bounds)."""
-    return max([0, *release_dates(instance).values(), *(w.end for w in downtime_windows(instance))])
+    """A time after every downtime, release date and earliest end: from it on, activities run back to back
+    without waiting for anything but each other (used in horizon bounds). An activity may have to wait
+    for its release date or its earliest end, hard (to be feasible) or soft (to cost nothing), so a bound
+    that does not start after them is none."""
+    windows = [max(w.release, w.earliest_end or 0) for c in instance.constraints if isinstance(c, TimeWindow)
+               and c.active for w in c.windows]
+    return max([0, *windows, *(w.end for w in downtime_windows(instance))])
 
 
 def merge_spans(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -49,6 +49,9 @@ class Spec:
     family: str
     text: str
     family_text: str | None = None
+    #: the witness schedule the hard rules were mostly drawn to keep: (activity, start, mode) or
+    #: (agent, day, period, value) tuples (the oracle holds it against the solvers' verdicts)
+    witness: tuple[tuple[Any, ...], ...] = ()
 
     def write(self, folder: Path) -> Path:
         """Write the instance (and its family spec) into ``folder``; the path of the instance."""
@@ -262,8 +265,9 @@ def interval_specs(draw: Callable[[st.SearchStrategy[Any]], Any], user: bool | N
     lines += rules.lines
     lines.append(f"minimize {objective}")
     family_text = _interval_family_text(d, family, shop, rules.kinds | {"mode_choice"}, objective) if user else None
+    witness = tuple((n, shop.start[n], shop.mode[n] + 1) for n in shop.order)
     return Spec(name=name, structure="interval", family=family, text="\n".join(lines) + "\n",
-                family_text=family_text)
+                family_text=family_text, witness=witness)
 
 
 def _draw_shop(d: Draw, family: str, layout: str, multi: bool, resource_kinds: tuple[str, ...]) -> Shop:
@@ -740,7 +744,9 @@ def slot_specs(draw: Callable[[st.SearchStrategy[Any]], Any], user: bool | None 
         rules.add(d, "objective_bound", f"measure=penalty max={d.int(0, 6)}", hard=True, inactive_ok=False)
     lines = [f"instance {name} family {family}", calendar, *tables, *rules.lines, "minimize penalty"]
     family_text = _slot_family_text(d, family, roster, rules.kinds) if user else None
-    return Spec(name=name, structure="slot", family=family, text="\n".join(lines) + "\n", family_text=family_text)
+    witness = tuple((agent, day, period, value) for (agent, day, period), value in roster.held.items())
+    return Spec(name=name, structure="slot", family=family, text="\n".join(lines) + "\n", family_text=family_text,
+                witness=witness)
 
 
 ALL_SLOT_KINDS = ("one_per_slot", "coverage", "count_bounds", "slot_conflict", "unavailability",
