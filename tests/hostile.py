@@ -164,8 +164,8 @@ ANSWER_MUTATIONS: tuple[Mutation, ...] = (
     repeat_whole, duplicate_lines, conflicting_lines, huge_numbers, unknown_names, long_line, garbage,
     odd_characters, markup, separators, prose, truncate, shuffle, structured, empty)
 
-#: The most a hostile answer may grow to (a mutation chain is cut here), far above a real model output.
-MAX_ANSWER_CHARS = 4_000_000
+#: The most a hostile input may grow to (a mutation chain is cut here): a real model output is far smaller.
+MAX_ANSWER_CHARS = 1_000_000
 
 
 def hostile_answer(rng: random.Random, valid: str) -> tuple[str, str]:
@@ -200,7 +200,7 @@ def spec_repeat_rows(rng: random.Random, text: str) -> str:
     candidates = [i for i, line in enumerate(lines) if line.startswith("  ") and line.strip()] or list(
         range(len(lines)))
     i = rng.choice(candidates) if candidates else 0
-    count = rng.choice([2, 100, 5000, 20_000])
+    count = rng.choice([2, 2, 100, 100, 5000, 20_000])
     return "\n".join(lines[:i] + [lines[i]] * count + lines[i:]) + "\n" if lines else text
 
 
