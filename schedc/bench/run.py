@@ -2,11 +2,14 @@
 
 Client: the official ``openai`` package (``AsyncOpenAI``). It is maintained with the API it speaks, follows
 every server dialect we target (vLLM, llama.cpp's server and OpenAI all implement its wire format),
-passes server-specific fields through ``extra_body``, and runs on httpx with connection pooling and
-timeouts. Its own retries are switched off (``max_retries=0``): they cover neither a 200 reply whose body
-is not JSON nor one without choices, and one policy of ours counts every attempt, is seeded, honours
-``Retry-After`` dates and can be interrupted. The API key is read from the environment variable named by
-``--api-key-env`` and handed to the client only; it is never written anywhere.
+passes server-specific fields through ``extra_body``, runs on httpx with connection pooling and timeouts,
+and returns typed replies (``ChatCompletion``), which are read here. Retries are the retry library
+``tenacity`` (:class:`tenacity.AsyncRetrying`) with the strategies of :mod:`schedc.bench.retry`; the
+client's own retries are switched off (``max_retries=0``) because they cover neither a 200 reply whose
+body is not JSON nor one without choices (those two checks are the only retry conditions written here),
+draw their jitter from the global random generator, and cannot be counted or interrupted. The API key is
+read from the environment variable named by ``--api-key-env`` and handed to the client only; it is never
+written anywhere.
 
 A run:
 
@@ -56,6 +59,7 @@ from urllib.parse import urlsplit
 from schedc.bench.dataset import filter_records
 from schedc.bench.decoding import Constraints, Options, request_body
 from schedc.bench.jsonl import JsonlAppender, WriterLock, read_records
+from schedc.bench.progress import progress_bar
 from schedc.bench.retry import RETRY_STATUS, Backoff, retry_after
 from schedc.core.diagnostics import SchedcError
 from schedc.core.inputs import WriteFailed, write_failed
@@ -77,6 +81,12 @@ class RunSummary:
     interrupted: bool = False
     seconds: float = 0.0
     warnings: list[str] = field(default_factory=list)
+    last_error: str | None = None  # the error of the last request that got no answer
+
+    @property
+    def unanswered(self) -> bool:
+        """True when requests were sent and the endpoint answered none of them."""
+        return self.errors > 0 and self.sent == 0
 
     def line(self) -> str:
         """The one-line summary the CLI prints."""
@@ -166,7 +176,7 @@ class Sender:
             import openai
         except ImportError:
             raise SchedcError.at("B308", "`schedc bench run` needs the openai client",
-                                 hint="pip install openai (a dependency of schedc)") from None
+                                 hint="pip install 'schedc[bench]'") from None
         self.openai = openai
         self.client = openai.AsyncOpenAI(base_url=settings.endpoint, api_key=settings.api_key or "none",
                                          timeout=settings.timeout, max_retries=0)
@@ -175,34 +185,38 @@ class Sender:
         self.limiter = RateLimiter(settings.rate)
         self.requests = self.retries = 0
 
-    async def complete(self, body: dict[str, Any]) -> tuple[str | None, Any, str | None]:
-        """(text, usage, error) after at most ``retries`` retries; None error means success."""
-        error = "no attempt"
-        for attempt in range(self.settings.retries + 1):
-            if attempt:
-                self.retries += 1
-            await self.limiter.acquire(self.stop)
-            if self.stop.is_set():
-                raise asyncio.CancelledError
-            self.requests += 1
-            try:
-                text, usage = await self._attempt(body)
-                return text, usage, None
-            except Refused as exc:
-                return None, None, str(exc)
-            except Fault as exc:
-                error = str(exc)
-                if attempt < self.settings.retries:
-                    await _sleep(self.backoff.delay(attempt, exc.wait), self.stop)
-        return None, None, f"{error} (after {self.settings.retries + 1} attempts)"
+    async def complete(self, body: dict[str, Any]) -> tuple[Any, Any, str | None]:
+        """(answer, usage, error) after at most ``retries`` retries; None error means success."""
+        import tenacity
 
-    async def _attempt(self, body: dict[str, Any]) -> tuple[str, Any]:
-        """One HTTP attempt: the answer text and usage, or a :class:`Fault` / :class:`Refused`."""
+        async def pause(seconds: float) -> None:
+            await _sleep(seconds, self.stop)
+
+        retrying = tenacity.AsyncRetrying(stop=tenacity.stop_after_attempt(self.settings.retries + 1),
+                                          retry=tenacity.retry_if_exception_type(Fault), wait=self.backoff,
+                                          sleep=pause, reraise=True)
+        try:
+            async for attempt in retrying:
+                with attempt:
+                    if attempt.retry_state.attempt_number > 1:
+                        self.retries += 1
+                    await self.limiter.acquire(self.stop)
+                    if self.stop.is_set():
+                        raise asyncio.CancelledError
+                    self.requests += 1
+                    answer, usage = await self._attempt(body)
+        except Refused as exc:
+            return None, None, str(exc)
+        except Fault as exc:
+            return None, None, f"{exc} (after {self.settings.retries + 1} attempts)"
+        return answer, usage, None
+
+    async def _attempt(self, body: dict[str, Any]) -> tuple[Any, Any]:
+        """One HTTP attempt: the answer and usage, or a :class:`Fault` / :class:`Refused`."""
         fields = {k: v for k, v in body.items() if k not in ("model", "messages")}
         try:
-            raw = await self.client.chat.completions.with_raw_response.create(
+            completion = await self.client.chat.completions.create(
                 model=body["model"], messages=body["messages"], extra_body=fields)
-            payload = raw.http_response.text
         except self.openai.APIStatusError as exc:
             status = exc.status_code
             if status in RETRY_STATUS:
@@ -212,26 +226,37 @@ class Sender:
             raise Fault(f"timeout after {self.settings.timeout:g} s") from None
         except self.openai.APIConnectionError as exc:
             raise Fault(f"connection error: {_short(str(exc.__cause__ or exc))}") from None
-        return self.read(payload)
+        except json.JSONDecodeError as exc:  # a 200 whose body is not JSON
+            raise Fault(f"invalid JSON in the reply: {_short(str(exc))}") from None
+        return self.read(completion), _usage(completion)
 
-    def read(self, payload: str) -> tuple[Any, Any]:
-        """The answer and usage of a 200 reply body, or a :class:`Fault` (a subclass may read more of it)."""
-        return _answer(payload)
+    def read(self, completion: Any) -> Any:
+        """The answer text of a typed chat completion, or a :class:`Fault` (a subclass may read more of it).
+
+        The client builds replies without validating them, so a body without choices or text arrives
+        as a completion that lacks them: that is checked here."""
+        content = getattr(first_message(completion), "content", None)
+        if not isinstance(content, str):
+            raise Fault("the reply's choices[0].message.content is not a string")
+        return content
 
 
-def _answer(payload: str) -> tuple[str, Any]:
-    """The message text and usage of a chat completion body, or a :class:`Fault`."""
-    try:
-        data = json.loads(payload)
-    except json.JSONDecodeError as exc:
-        raise Fault(f"invalid JSON in the reply: {exc.msg}") from None
-    try:
-        text = data["choices"][0]["message"]["content"]
-    except (KeyError, IndexError, TypeError):
-        raise Fault("the reply holds no choices[0].message.content") from None
-    if not isinstance(text, str):
-        raise Fault("the reply's message content is not a string")
-    return text, data.get("usage") if isinstance(data, dict) else None
+def first_message(completion: Any) -> Any:
+    """``choices[0].message`` of a completion, or a :class:`Fault` when the reply has no choice."""
+    choices = getattr(completion, "choices", None)
+    if not isinstance(choices, list) or not choices:
+        raise Fault("the reply holds no choices")
+    message = getattr(choices[0], "message", None)
+    if message is None:
+        raise Fault("the reply holds no choices[0].message")
+    return message
+
+
+def _usage(completion: Any) -> dict[str, Any] | None:
+    """The token counts of a completion as plain data (None when the server sent none)."""
+    usage = getattr(completion, "usage", None)
+    dump = getattr(usage, "model_dump", None)
+    return dump(exclude_none=True) if callable(dump) else None
 
 
 def check_endpoint(endpoint: str) -> None:
@@ -397,6 +422,8 @@ class Run:
         self.summary.sent += error is None
         self.summary.deduplicated += len(job.ids) - 1 if error is None else 0
         self.summary.errors += len(job.ids) if error is not None else 0
+        if error is not None:
+            self.summary.last_error = error
 
     def close(self) -> None:
         """Flush and close both files, then release the lock (a failure to flush is remembered, not raised)."""
@@ -510,9 +537,9 @@ async def _main(state: Run, progress: bool, external: threading.Event | None, ha
             for signum in signals:
                 loop.add_signal_handler(signum, stop.set)
             interrupt.check()  # a signal between the last check and the handlers above
-        tick = _progress(sum(len(j.ids) for j in jobs), state.options.model) if progress else (lambda n: None)
         if jobs and state.failure is None:
-            await state.send_all(jobs, stop, tick)
+            with progress_bar(f"run {state.options.model}", sum(len(j.ids) for j in jobs), progress) as tick:
+                await state.send_all(jobs, stop, tick)
     finally:
         state.close()
         if watcher is not None:
@@ -532,14 +559,3 @@ async def _watch(external: threading.Event, stop: asyncio.Event, every: float = 
     while not external.is_set():
         await asyncio.sleep(every)
     stop.set()
-
-
-def _progress(total: int, model: str) -> Callable[[int], None]:
-    """A stderr progress counter (one line, rewritten)."""
-    seen = [0]
-
-    def tick(count: int) -> None:
-        seen[0] += count
-        print(f"\rrun {model}: {seen[0]}/{total}", end="\n" if seen[0] >= total else "", file=sys.stderr)
-
-    return tick

@@ -16,9 +16,11 @@ import typer
 
 from schedc import __version__
 from schedc.core.diagnostics import SchedcError
+from schedc.core.extras import missing_extra
 
 app = typer.Typer(no_args_is_help=True,
-                  help="schedc: one formal spec of a scheduling problem for solvers, prompts and verifiers.")
+                  help="schedc: one formal spec of a scheduling problem for solvers, prompts and verifiers.",
+                  epilog="Example: schedc render examples/ft06.sched --variant v4 --variant-seed 42")
 
 
 def _print_version(show: bool) -> None:
@@ -43,6 +45,29 @@ def main_options(
 F = TypeVar("F", bound=Callable[..., Any])
 AsJson = Annotated[bool, typer.Option("--json", help="print the result as JSON")]
 
+#: The seed of a rendering, spelt alike by every command that reads or writes a rendering's names.
+DEFAULT_VARIANT_SEED = 42
+VariantSeed = Annotated[int | None, typer.Option(
+    "--variant-seed", help=f"the rendering's seed (default {DEFAULT_VARIANT_SEED})", show_default=False)]
+#: The rendering seed's former spelling in render, check and grammar: still read, hidden from the help.
+OldSeed = Annotated[int | None, typer.Option("--seed", hidden=True, help="deprecated: use --variant-seed")]
+
+
+def variant_seed(seed: int | None, old: int | None) -> int:
+    """The rendering seed, given as ``--variant-seed`` or by its deprecated spelling ``--seed``."""
+    return deprecated_option("--variant-seed", "--seed", seed, old, DEFAULT_VARIANT_SEED)
+
+
+def deprecated_option(new: str, old: str, value: Any, old_value: Any, default: Any) -> Any:
+    """The value of option ``new`` given either as itself or by its deprecated spelling ``old`` (which warns)."""
+    if old_value is None:
+        return default if value is None else value
+    if value is not None and value != old_value:
+        raise SchedcError.at("E409", f"{new} {value} and {old} {old_value} disagree",
+                             hint=f"{old} is the old spelling of {new}: give one of them")
+    typer.echo(f"warning: {old} is deprecated; use {new}", err=True)
+    return old_value
+
 
 def echo_json(data: Any) -> None:
     """Print ``data`` as indented JSON on standard output."""
@@ -51,7 +76,8 @@ def echo_json(data: Any) -> None:
 
 def reports_errors(func: F) -> F:
     """Print SchedcError diagnostics to stderr and exit 2 (an output that could not be written: 74) instead of a
-    traceback."""
+    traceback; a command that needs an optional package which is not installed says which extra provides it
+    (:mod:`schedc.core.extras`)."""
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -62,6 +88,12 @@ def reports_errors(func: F) -> F:
 
             typer.echo(str(exc), err=True)
             raise typer.Exit(exit_code(exc)) from None
+        except ModuleNotFoundError as exc:
+            error = missing_extra(exc, f"this command ({func.__name__.removesuffix('_cmd').replace('_', ' ')})")
+            if error is None:
+                raise
+            typer.echo(str(error), err=True)
+            raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
 

@@ -15,17 +15,16 @@ from typing import Annotated, Any
 import typer
 
 from schedc import pipeline
-from schedc.cli.application import AsJson, app, echo_json, reports_errors
-from schedc.cli.choices import Backend, Duplicates, GrammarFormat, Variant, choice_value
+from schedc.cli.application import AsJson, OldSeed, VariantSeed, app, echo_json, reports_errors, variant_seed
+from schedc.cli.choices import Backend, Duplicates, GrammarFormat, ImportFormat, Lines, Variant, choice_value
 from schedc.core.diagnostics import SchedcError
-from schedc.importers import ALL_FORMATS
 
 
 @app.command("import", epilog="Example: schedc import jsplib examples/sources/ft06.txt "
              "--bks examples/sources/jsplib_bks.csv -o out")
 @reports_errors
 def import_cmd(
-    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="one of: " + ", ".join(ALL_FORMATS))],
+    fmt: Annotated[ImportFormat, typer.Argument(metavar="FORMAT", help="the source format")],
     paths: Annotated[list[Path], typer.Argument(help="source files (.txt, .fjs, .sm, .mm, .ctt, .xml, .nsp)")],
     out: Annotated[Path, typer.Option("-o", "--out", help="output folder for the .sched files")],
     bks: Annotated[Path | None, typer.Option(help="BKS table: instance,bks,kind,lower_bound,difficulty,source")] = None,
@@ -33,7 +32,7 @@ def import_cmd(
     as_json: AsJson = False,
 ) -> None:
     """Convert canonical instance files into canonical .sched files."""
-    written = pipeline.import_sources(fmt, paths, out, bks, case or [])
+    written = pipeline.import_sources(str(fmt.value), paths, out, bks, case or [])
     if as_json:
         echo_json({"written": [str(p) for p in written]})
         return
@@ -95,7 +94,8 @@ def info_cmd(
             typer.echo(f"{key}: {value}")
 
 
-@app.command("check", epilog="Example: schedc check examples/ft06.sched answer.txt --variant v4 --seed 42 --json")
+@app.command("check", epilog="Example: schedc check examples/ft06.sched answer.txt --variant v4 --variant-seed 42 "
+             "--json")
 @reports_errors
 def check_cmd(
     spec: Annotated[Path | None, typer.Argument(help="the .sched instance the answer is for")] = None,
@@ -106,7 +106,8 @@ def check_cmd(
     out: Annotated[Path | None, typer.Option("-o", "--out", help="with --batch: write JSONL here")] = None,
     variant: Annotated[Variant | None, typer.Option(help="read the names of this rendering",
                                                     case_sensitive=False)] = None,
-    seed: Annotated[int, typer.Option(help="with --variant: the rendering's seed")] = 42,
+    seed: VariantSeed = None,
+    old_seed: OldSeed = None,
     duplicates: Annotated[Duplicates, typer.Option(help="a repeated assignment: error (a hard violation) or warn "
                                                    "(reported, not counted: the official ITC-2007 validator)")]
     = Duplicates.error,
@@ -118,6 +119,7 @@ def check_cmd(
                                                      "may take (0: no limit)")] = 60.0,
 ) -> None:
     """Verify an answer constraint by constraint (exit 0 feasible, 1 infeasible, 2 bad input)."""
+    seed = variant_seed(seed, old_seed)
     mapping = pipeline.read_names(names)
     limit = _size_option(max_answer_bytes, "--max-answer-bytes")
     keep = max_issues if max_issues > 0 else None
@@ -131,9 +133,8 @@ def check_cmd(
         raise SchedcError.at("E404", "usage: schedc check SPEC ANSWER (or --batch FILE.jsonl)")
     from schedc.verify.verifier import format_report
 
-    verifier = pipeline.verifier_for(spec, mapping, choice_value(variant), seed, duplicates=str(duplicates.value),
-                                     keep=keep)
-    report = verifier.check(pipeline.read_answer(answer, limit))
+    report = pipeline.check_answer(spec, pipeline.read_answer(answer, limit), mapping, choice_value(variant), seed,
+                                   duplicates=str(duplicates.value), keep=keep)
     if as_json:
         import msgspec
 
@@ -202,7 +203,7 @@ def solve_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     variant: Annotated[Variant | None, typer.Option(help="write the answer with the names of this rendering",
                                                     case_sensitive=False)] = None,
-    variant_seed: Annotated[int, typer.Option("--variant-seed", help="with --variant: the rendering's seed")] = 42,
+    rendering_seed: VariantSeed = None,
     show_progress: Annotated[bool, typer.Option("--progress", help="print each improving solution on stderr")]
     = False,
     explain_time: Annotated[float, typer.Option("--explain-time", help="infeasible: seconds to search for the "
@@ -227,7 +228,8 @@ def solve_cmd(
 
     result, answer = pipeline.solve_file(spec, str(backend.value), time_limit, workers, seed,
                                     progress if show_progress else None, solver=solver, variant=choice_value(variant),
-                                    variant_seed=variant_seed, explain=explain_time, hint=hint)
+                                    variant_seed=variant_seed(rendering_seed, None), explain=explain_time,
+                                    hint=hint)
     if answer is not None:
         if out is not None:
             from schedc.importers.common import write_atomic
@@ -261,25 +263,30 @@ def _solve_summary(result: Any, bound: int | None) -> str:
             f"best known {_shown(result.bks)}{gap} ({result.seconds:.2f}s)")
 
 
-@app.command("render", epilog="Example: schedc render examples/ft06.sched --variant v4 --seed 42")
+@app.command("render", epilog="Example: schedc render examples/ft06.sched --variant v4 --variant-seed 42")
 @reports_errors
 def render_cmd(
     spec: Annotated[Path, typer.Argument(help="the .sched instance to render")],
     variant: Annotated[Variant, typer.Option(help="v1 (canonical), v2 (order), v3a (theme), v3b (template), v4 (all)",
                                              case_sensitive=False)] = Variant.v1,
-    seed: Annotated[int, typer.Option(help="seed of the variant's random streams")] = 42,
+    seed: VariantSeed = None,
+    old_seed: OldSeed = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON: prompt parts, display names and fact ledger")]
     = False,
 ) -> None:
-    """Render an instance as a natural-language prompt (identical bytes for identical spec, variant, seed)."""
-    rendering = pipeline.render_file(spec, str(variant.value), seed)
+    """Render an instance as a natural-language prompt (identical bytes for identical spec, variant, seed).
+
+    The seed drives the variant's random streams (order, theme, paraphrases).
+    """
+    rendering = pipeline.render_file(spec, str(variant.value), variant_seed(seed, old_seed))
     if as_json:
         sys.stdout.write(json.dumps(rendering.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(rendering.text())
 
 
-emit_app = typer.Typer(help="Export a solver model for use outside schedc.", no_args_is_help=True)
+emit_app = typer.Typer(help="Export a solver model for use outside schedc.", no_args_is_help=True,
+                       epilog="Example: schedc emit cpsat examples/ft06.sched -o ft06.pb.txt")
 app.add_typer(emit_app, name="emit")
 
 
@@ -338,18 +345,20 @@ def grammar_cmd(
     = GrammarFormat.text,
     variant: Annotated[Variant | None, typer.Option(help="use the names of this rendering",
                                                     case_sensitive=False)] = None,
-    seed: Annotated[int, typer.Option(help="with --variant: the rendering's seed")] = 42,
+    seed: VariantSeed = None,
+    old_seed: OldSeed = None,
     names: Annotated[Path | None, typer.Option(help="JSON {IR name: shown name}")] = None,
-    lines: Annotated[str, typer.Option(help="lark/gbnf: any number of lines, or exact (where the instance fixes it)")]
-    = "any",
+    lines: Annotated[Lines, typer.Option(help="lark/gbnf: any number of lines, or exact (where the instance fixes "
+                                         "it)")] = Lines.any,
     as_json: AsJson = False,
 ) -> None:
     """The answer format an LLM must follow: the prompt stanza, a Lark or GBNF grammar, or a JSON Schema."""
+    seed = variant_seed(seed, old_seed)
     text = pipeline.grammar_file(spec, str(fmt.value), choice_value(variant), seed, pipeline.read_names(names),
-                                 lines=lines)
+                                 lines=str(lines.value))
     if as_json:  # the grammar as a string (a JSON Schema too), with what it was made for
         echo_json({"spec": str(spec), "format": str(fmt.value), "variant": choice_value(variant), "seed": seed,
-                   "lines": lines, "grammar": text})
+                   "lines": str(lines.value), "grammar": text})
         return
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
@@ -358,9 +367,9 @@ from schedc.cli.bench import bench_app  # noqa: E402
 
 app.add_typer(bench_app, name="bench")
 
-# registers generate, calibrate, ssi, simulate, plot; tighten, perturb; and generate-classic (each imports
-# the app from schedc.cli.application, not from here, so no module imports back into this one)
-from schedc.cli import dynamic, generators, variants  # noqa: E402, F401
+# registers generate, calibrate, ssi, simulate, plot; tighten, perturb; generate-classic; snapshot; lsp (each
+# imports the app from schedc.cli.application, not from here, so no module imports back into this one)
+from schedc.cli import dynamic, editor, generators, snapshot, variants  # noqa: E402, F401
 
 
 def main() -> None:

@@ -137,7 +137,7 @@ class InstanceBuilder:
             self.out.error("E105", f"horizon must be a non-negative integer, found {str(stmt.parts[0])!r}",
                            stmt.span)
             return
-        self.fields["horizon"] = value
+        self.fields.update(horizon=value, horizon_span=stmt.span)
 
     def on_calendar_stmt(self, stmt: Stmt) -> None:
         if not self.once("calendar", stmt):

@@ -25,8 +25,9 @@ from schedc.lang.load import Source, resolve, source_label
 from schedc.verify.answers import KEEP
 
 if TYPE_CHECKING:
+    from schedc.pipeline.hints import NamingHints
     from schedc.render.model import Rendering
-    from schedc.verify.verifier import Verifier
+    from schedc.verify.verifier import CheckReport, Verifier
 
 def read_names(path: Path | None) -> dict[str, str]:
     """A display-name mapping file: a JSON object {IR name: displayed name}."""
@@ -52,14 +53,34 @@ def verifier_for(spec: Source, names: Mapping[str, str] | None = None, variant: 
     not counted: the official ITC-2007 validator's policy). ``keep``: issues and skipped lines a report
     lists in full (None: all; the others are counted).
     """
+    return _checker(spec, names, variant, seed, search, duplicates, keep)[0]
+
+def _checker(spec: Source, names: Mapping[str, str] | None, variant: str | None, seed: int,
+             search: Sequence[str | os.PathLike[str]], duplicates: str,
+             keep: int | None = KEEP) -> tuple[Verifier, NamingHints | None]:
+    """The verifier of :func:`verifier_for` and, when answers are read with canonical names (no variant,
+    no names), the naming hints for them (:mod:`schedc.pipeline.hints`)."""
+    from schedc.pipeline.hints import NamingHints
     from schedc.verify.verifier import DUPLICATE_POLICIES, Verifier
 
     if duplicates not in DUPLICATE_POLICIES:
         raise SchedcError.at("E407", f"unknown duplicate policy {duplicates!r}",
                              hint="policies: " + ", ".join(DUPLICATE_POLICIES))
     instance, family, folders = resolve(spec, search)
-    return Verifier(instance, family, shown_names(instance, family, folders, variant, seed, names),
-                    duplicates, keep)  # type: ignore[arg-type]
+    verifier = Verifier(instance, family, shown_names(instance, family, folders, variant, seed, names),
+                        duplicates, keep)  # type: ignore[arg-type]
+    hints = None if variant is not None or names else NamingHints(instance, family, folders)
+    return verifier, hints
+
+
+def check_answer(spec: Source, text: str, names: Mapping[str, str] | None = None, variant: str | None = None,
+                 seed: int = 42, search: Sequence[str | os.PathLike[str]] = (),
+                 duplicates: str = "error", keep: int | None = KEEP) -> CheckReport:
+    """``schedc check``: the report on one answer text; read without a rendering's names, an answer whose
+    names are a themed rendering's gets a ``naming_hint`` saying which ``--variant``/``--seed`` to pass."""
+    verifier, hints = _checker(spec, names, variant, seed, search, duplicates, keep)
+    report = verifier.check(text)
+    return report if hints is None else hints.add(report, text)
 
 def shown_names(instance: Instance, family: Family, search: Sequence[Path], variant: str | None, seed: int,
                 names: Mapping[str, str] | None = None) -> dict[str, str] | None:
@@ -173,8 +194,11 @@ def _batch_record(line: str, number: int, spec: Path | None, verifiers: OrderedD
             if isinstance(record, dict):
                 record_id = record.get("id", number)
             target = _record_spec(record, spec)
-            verifier = _verifier(target, verifiers, reading, limits)
-            return {"id": record_id, **msgspec.to_builtins(verifier.check(record["answer"]))}
+            verifier, hints = _verifier(target, verifiers, reading, limits)
+            report = verifier.check(record["answer"])
+            if hints is not None:
+                report = hints.add(report, record["answer"])
+            return {"id": record_id, **msgspec.to_builtins(report)}
     except OverBudget:
         return {"id": record_id, "line": number, "error": f"the record took longer than its budget of "
                 f"{limits.seconds:g} s"}
@@ -184,8 +208,9 @@ def _batch_record(line: str, number: int, spec: Path | None, verifiers: OrderedD
         return {"id": record_id, "line": number, "error": f"internal error ({type(exc).__name__}): {exc}"}
 
 def _verifier(target: Path, verifiers: OrderedDict[tuple[str, str], Any],
-              reading: Reading, limits: BatchLimits) -> Verifier:
-    """The verifier of the spec at ``target``, parsed once per content and family folder (an LRU cache)."""
+              reading: Reading, limits: BatchLimits) -> tuple[Verifier, NamingHints | None]:
+    """The verifier (and naming hints) of the spec at ``target``, parsed once per content and family folder
+    (an LRU cache)."""
     from schedc.lang.parser import parse_instance_text, read_spec
 
     text = read_spec(target, limits.spec_bytes)
@@ -198,11 +223,11 @@ def _verifier(target: Path, verifiers: OrderedDict[tuple[str, str], Any],
         raise SchedcError.at("E119", "expected an instance file, found a family spec", file=str(target), line=1)
     instance = parse_instance_text(text, str(target), [target.parent])
     names, variant, seed, duplicates, keep = reading
-    verifier = verifier_for(instance, names, variant, seed, [target.parent], duplicates, keep)
-    verifiers[key] = verifier
+    checker = _checker(instance, names, variant, seed, [target.parent], duplicates, keep)
+    verifiers[key] = checker
     while len(verifiers) > limits.verifiers:
         verifiers.popitem(last=False)
-    return verifier
+    return checker
 
 @contextmanager
 def _budget(seconds: float | None) -> Iterator[None]:

@@ -98,26 +98,32 @@ def _compile(template: str) -> re.Pattern[str]:
     parts = []
     pos = 0
     for match in _PLACEHOLDER.finditer(template):
-        parts.append(_literal(template[pos:match.start()]))
+        parts.append(_literal(template[pos:match.start()], after_field=pos > 0))
         name = match.group(1)
         if name not in NAME_FIELDS + INT_FIELDS:
             raise ValueError(f"unknown answer placeholder <{name}>")
         parts.append(f"(?P<{name}>{_INT})" if name in INT_FIELDS else f"(?P<{name}>{_NAME})")
         pos = match.end()
-    parts.append(_literal(template[pos:]))
+    parts.append(_literal(template[pos:], after_field=pos > 0))
     return re.compile(r"^\s*+" + "".join(parts) + r"\s*+$", re.IGNORECASE)
 
 
-def _literal(text: str) -> str:
-    """Literal template text: words must be separated, punctuation may have blanks around it.
+def _literal(text: str, after_field: bool = False) -> str:
+    """Literal template text (``after_field``: right after a placeholder): words must be separated, from
+    each other and from the field before them, punctuation may have blanks around it.
 
     Blanks are matched possessively (names never end in a blank), so that a long run of
     blanks costs linear time, not quadratic or worse.
     """
     out = []
-    for token in re.findall(r"\w+|[^\w\s]+|\s+", text):
+    tokens = re.findall(r"\w+|[^\w\s]+|\s+", text)
+    for k, token in enumerate(tokens):
         if token.isspace():
-            out.append(r"\s++" if out and out[-1][-1:].isalnum() else r"\s*+")
+            # a blank between a field and a word of the template is required too: " in " after a name may
+            # not match the end of the name ("Quentin Horvat in Dawn" is Quentin Horvat, not Quent)
+            word_next = k + 1 < len(tokens) and (tokens[k + 1][0].isalnum() or tokens[k + 1][0] == "_")
+            out.append(r"\s++" if (out and out[-1][-1:].isalnum()) or (k == 0 and after_field and word_next)
+                       else r"\s*+")
         elif token[0].isalnum() or token[0] == "_":
             out.append(re.escape(token))
         else:

@@ -54,6 +54,7 @@ class Issue(msgspec.Struct, frozen=True, kw_only=True):
     message: str
     line: int | None = None
     category: str = ""  # failure mode (:mod:`schedc.verify.failure_modes`), set when the report is made
+    counted: bool = False  # a hard violation of the report (set when the report is made; missing lines never are)
 
 
 class ViolationReport(msgspec.Struct, frozen=True, kw_only=True):
@@ -92,6 +93,8 @@ class CheckReport(msgspec.Struct, frozen=True, kw_only=True):
     skipped_lines: list[Skipped]
     stated_objective_error: float | None = None  # |stated − recomputed| / max(|recomputed|, 1)
     failure_modes: dict[str, int] = msgspec.field(default_factory=dict)  # problems per failure-mode category
+    # set by the check command when the answer's names are a themed rendering's but no --variant was given
+    naming_hint: str | None = None
     #: Issues counted (in ``hard_violations`` and ``failure_modes``) but not listed, by kind: a report lists the
     #: first ``Verifier.keep`` issues and skipped lines of an answer in full.
     omitted_issues: dict[str, int] = msgspec.field(default_factory=dict)
@@ -162,9 +165,12 @@ class Verifier:
         self.format = AnswerFormat(family)
         self.steps = {(a.job, a.step): a.name for a in instance.activities if a.job is not None}
         self.jobs = list(dict.fromkeys(a.job for a in instance.activities if a.job is not None))
-        self.per_agent_key = any(isinstance(c, OnePerSlot) and c.per == "agent" and c.active
+        # only a hard one_per_slot makes a second value of an agent-slot, or a missing agent-slot, an error of
+        # the answer's structure; under a soft one both are schedules the rule scores
+        self.per_agent_key = any(isinstance(c, OnePerSlot) and c.per == "agent" and c.active and c.hard
                                  for c in instance.constraints)
-        self.exactly = any(isinstance(c, OnePerSlot) and c.exactly and c.active for c in instance.constraints)
+        self.exactly = any(isinstance(c, OnePerSlot) and c.exactly and c.active and c.hard
+                           for c in instance.constraints)
 
     # ------------------------------------------------------------------ entry points
 
@@ -184,10 +190,18 @@ class Verifier:
         stream = AnswerStream(text, self.format, self.keep)
         issues = IssueLog(self.keep)
         solution = self.decisions(stream, issues)
-        if not stream.produced:
+        if not stream.produced and not self._empty_schedule(stream, structured_error):
             return self._not_extracted(stream, structured_error)
         evaluation = evaluate(self.ctx, solution) if detail else tally(self.ctx, solution)
         return self._report(stream, solution, evaluation, issues)
+
+    def _empty_schedule(self, extraction: AnswerStream, structured_error: str | None) -> bool:
+        """Whether an answer without schedule lines is the empty schedule: it says nothing else (at most the
+        header and a stated objective) and the instance requires no line (every activity optional, no
+        assignment demanded), so that an optimum with nothing scheduled is read back as written."""
+        return (structured_error is None and self.coverage(Solution())[1] == 0
+                and extraction.skipped_count == len(extraction.skipped)
+                and all(s.reason == "states an objective value" for s in extraction.skipped))
 
     def _structured_as_text(self, text: str) -> tuple[str, str | None]:
         """(the answer as text, why a structured answer could not be read or None)."""
@@ -473,7 +487,8 @@ class Verifier:
         elif feasible and objective is not None and bks == 0:
             gap = 0.0 if objective == 0 else None
         stated = extraction.stated_objective
-        listed = [msgspec.structs.replace(i, category=failure_modes.issue_category(i.kind)) for i in issues]
+        listed = [msgspec.structs.replace(i, category=failure_modes.issue_category(i.kind),
+                                          counted=i.kind in self.counted) for i in issues]
         category = {key: failure_modes.violation_category(*key) for key in sizes}
         violations = [ViolationReport(kind=v.kind, constraint=v.constraint, message=v.message, amount=v.amount,
                                       entities=v.entities, category=category[v.kind, v.amount])
