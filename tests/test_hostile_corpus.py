@@ -3,7 +3,7 @@
 Every input must end in a report (answers) or an instance or a :class:`SchedcError` (specs, canonical
 files) — never another exception — within bounded CPU time and memory: an answer at most 2 s + 20 µs per
 character and 10× its size + 32 MB, a spec or canonical file at most 10 s + 100 µs per character and 60×
-its size + 64 MB (memory traced on inputs of 200 KB or more and on every 50th or 10th one). A
+its size + 64 MB (memory traced on every fifth input of 200 KB or more and every 50th or 10th input). A
 :class:`SchedcError` message shows at most ``max_errors()`` diagnostics and a summary line. An XML file's
 external entities are never read (``/etc/passwd`` appears nowhere). Each check prints a closing line: its
 inputs, their outcomes, the largest, the worst CPU time and the worst traced memory per character.
@@ -49,11 +49,11 @@ SECRET = "root:x:0:0"  # the first line of /etc/passwd: it must never be read in
 
 
 class Budget:
-    """CPU seconds and traced peak bytes of one call (memory traced on inputs of 200 KB or more and on every
-    ``every``-th one); the worst of each, and the outcomes, for the corpus's closing line."""
+    """CPU seconds and traced peak bytes of one call (memory traced on every fifth input of 200 KB or more and
+    on every ``every``-th input); the worst of each, and the outcomes, for the corpus's closing line."""
 
     def __init__(self, label: str, every: int = 50):
-        self.label, self.every, self.count = label, every, 0
+        self.label, self.every, self.count, self.big = label, every, 0, 0
         self.outcomes: Counter[str] = Counter()
         self.cpu = 0.0
         self.ratio = 0.0
@@ -62,7 +62,8 @@ class Budget:
     def run(self, call: Callable[[], Any], size: int) -> tuple[Any, float, int | None]:
         self.count += 1
         self.biggest = max(self.biggest, size)
-        traced = size >= 200_000 or self.count % self.every == 0
+        self.big += size >= 200_000
+        traced = (size >= 200_000 and self.big % 5 == 1) or self.count % self.every == 0
         if traced:
             tracemalloc.start()
         started = time.process_time()
