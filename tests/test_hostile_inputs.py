@@ -327,3 +327,20 @@ def test_numbers_of_thousands_of_digits_in_canonical_files_are_diagnostics(tmp_p
     with pytest.raises(SchedcError) as caught:
         import_paths(fmt, [path])
     assert f"{path}:" in str(caught.value) and "error[I" in str(caught.value)
+
+
+def test_the_naming_hint_reads_a_huge_answer_in_bounded_memory() -> None:
+    """An answer of unknown names gets a naming hint from its first lines; reading all of its lines at once
+    (every line kept) once cost 53 times a 16 MB answer's size."""
+    from schedc.pipeline.checking import check_answer
+
+    lines = valid_answer("inrc2010_small").replace("Ann", "Zed").replace("Bob", "Yara")
+    text = lines * (1_000_000 // len(lines))
+    tracemalloc.start()
+    try:
+        report = check_answer(INRC, text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert report.omitted_issues.get("unknown_entity", 0) > 0
+    assert peak < 10 * len(text), f"peak {peak:,} bytes for {len(text):,} characters"
