@@ -84,78 +84,6 @@ def _shop(name: str, rules: str, head: str = "") -> Spec:
 
 
 KNOWN: tuple[Known, ...] = (
-    Known("agents-of-groups", "semantics (eb031cc)",
-          "agents= of a class that is not the decision's agent class (spread, count_bounds, "
-          "consecutive_run_bounds, pattern_prohibition, window_pattern_cost, stability)",
-          "traceback", r"KeyError",
-          Spec(name="k1", structure="slot", family="cohorts", family_text=_COHORTS, text="""\
-instance k1 family cohorts
-calendar days=2 periods_per_day=2
-course (lectures) table
-  c1 2
-  c2 1
-end
-room () table
-  r1
-end
-cohort (members) table
-  q1 c1,c2
-end
-hard count_bounds lectures agents=course min=@lectures max=@lectures
-hard one_per_slot rooms per=value
-soft 1 spread cohort_spread agents=cohort min=2
-minimize penalty
-""")),
-    Known("horizon", "semantics (65f734a)", "horizon H: no answer may end after H", "horizon", r"after the horizon",
-          _shop("k2", "hard precedence_lag routes table\n  J1.1 -> J1.2\nend\nhard unary_no_overlap machines\n"
-                "hard mode_choice modes", head="horizon 3\n")),
-    Known("unsolvable-forms", "semantics (b6c3d1b)",
-          "forms no backend encodes (soft unary_no_overlap, cumulative_renewable, resource_downtime, same_sequence; "
-          "hard compactness; soft time_window and any tardiness rows over optional activities): parse, render "
-          "and check accept them, both backends refuse them (E501)", "refusal", r"E501",
-          _shop("k3", "hard unary_no_overlap machines\nsoft 1 resource_downtime breaks table\n  M1 0 2\nend")),
-    Known("soft-interval-rules", "renderall",
-          "soft interval rules (precedence_lag, time_window, setup_times, no_idle, consecutive, optional, "
-          "resource_ties, mode_choice, nonrenewable_budget): render refuses what solves (E606)", "render",
-          r"E606: cannot render faithfully: soft \w+ constraint",
-          _shop("k4", "hard unary_no_overlap machines\nsoft 2 precedence_lag order table\n  J2.1 -> J1.1\nend")),
-    Known("unbound-routes", "renderall",
-          "routes that no hard end-to-start edge binds (s=s and the other relations, routes left out or soft): "
-          "render refuses what solves (E606 'not bound to start after')", "render",
-          r"E606: cannot render faithfully: \S+ is not bound to start after",
-          _shop("k5", "hard unary_no_overlap machines\nhard precedence_lag sync table\n  J1.1 s=s J1.2\nend")),
-    Known("unstated-facts", "renderall",
-          "data a family plan has no category for (due= of time windows, downtime, precedence edges beyond "
-          "the routes in jobshop/fjsp/single_machine/rcpsp plans): render refuses what solves (E606 'leaves "
-          "N facts unstated')", "render", r"E606: cannot render faithfully: the plan of family .* leaves \d+ facts",
-          _shop("k6", "hard precedence_lag routes table\n  J1.1 -> J1.2\nend\nhard unary_no_overlap machines\n"
-                "hard resource_downtime down table\n  M1 6 7\nend")),
-    Known("roleless-templates", "renderall",
-          "a user family without a job (or machine) role: the default templates read w.job, w.jobs, "
-          "w.machine, w.machines (E604)", "render", r"E604: template .* has no attribute '(job|jobs|machine|machines)'",
-          Spec(name="k7", structure="interval", family="bakery", family_text="""\
-family bakery {
-  title "Bakery line scheduling"
-  structure interval
-  objective makespan
-  kinds [precedence_lag unary_no_overlap mode_choice]
-  answer "<job> step <step>: start=<start>"
-  roles [operation "stage" machine "oven"]
-}
-""", text="""\
-instance k7 family bakery
-resources table
-  M1 unary
-end
-jobs table
-  J1 M1:2 M1:1
-end
-hard precedence_lag routes table
-  J1.1 -> J1.2
-end
-hard unary_no_overlap ovens
-minimize makespan
-""")),
 )
 
 
@@ -269,11 +197,6 @@ minimize penalty
 """
 
 KNOWN += (
-    Known("dropped-bound", "renderall (paraphrases ignoring bounds)",
-          "count_bounds with min=@attribute and a constant max: the rule sentence says 'at least as many "
-          "assignments ... as stated for it' and drops the maximum", "wording", r"bound (min|max)=\d+ not printed",
-          Spec(name="k12", structure="slot", family="itc2007", text=_ITC.format(
-              name="k12", rules="hard count_bounds load agents=course values=r1 min=@min_days max=2"))),
     Known("weekend-values", "none (reported)",
           "consecutive_run_bounds values=V (or values=free) over=weekends(...): the sentence speaks of 'worked "
           "weekends', the checker counts the weekends holding V (or the free ones)", "wording",

@@ -1091,12 +1091,14 @@ def _capacity(d: Draw, roster: Roster, rules: Rules) -> None:
 
 
 def _spread(d: Draw, roster: Roster, rules: Rules) -> None:
-    """``agents= min=N|@attr``."""
+    """``agents= min=N|@attr [members=ATTR]``."""
     selector = _selector(d, roster)
     bound = f"@{d.pick(roster.int_attrs)}" if roster.int_attrs and selector.startswith(roster.agent_cls) \
         and d.chance(0.4) else str(d.int(0, roster.days))
     minimum = "" if d.chance(0.1) else f" min={bound}"
-    rules.add(d, "spread", f"agents={selector}{minimum}", hard=False if d.chance(0.8) else None)
+    # a group class lists its agents in ``members``: the days of any member count (named or by default)
+    members = " members=members" if not selector.startswith(roster.agent_cls) and d.chance(0.5) else ""
+    rules.add(d, "spread", f"agents={selector}{minimum}{members}", hard=False if d.chance(0.8) else None)
 
 
 def _stability(d: Draw, roster: Roster, rules: Rules) -> None:
