@@ -38,6 +38,11 @@ def _join(lines: list[str], rng: random.Random) -> str:
     return rng.choice(["\n", "\n", "\r\n", "\r"]).join(lines) + rng.choice(["", "\n"])
 
 
+def _size(rng: random.Random, usual: list[int], huge: list[int], share: float = 0.1) -> int:
+    """A count or size: one of ``huge`` with probability ``share``, else one of ``usual``."""
+    return rng.choice(huge) if rng.random() < share else rng.choice(usual)
+
+
 def _pick(rng: random.Random, lines: list[str]) -> int:
     return rng.randrange(len(lines)) if lines else 0
 
@@ -46,19 +51,19 @@ def _pick(rng: random.Random, lines: list[str]) -> int:
 
 
 def repeat_whole(rng: random.Random, text: str) -> str:
-    return text * rng.choice([2, 3, 10, 50, 200, 1000])
+    return text * _size(rng, [2, 3, 10, 50], [200, 1000])
 
 
 def duplicate_lines(rng: random.Random, text: str) -> str:
     lines = _lines(text) or [text]
     i = _pick(rng, lines)
-    return _join(lines[:i] + [lines[i]] * rng.choice([2, 10, 1000, 20000]) + lines[i:], rng)
+    return _join(lines[:i] + [lines[i]] * _size(rng, [2, 10, 1000], [20_000]) + lines[i:], rng)
 
 
 def conflicting_lines(rng: random.Random, text: str) -> str:
     lines = _lines(text)
     extra = [re.sub(r"[0-9]{1,9}", lambda m: str(int(m.group()) + rng.randint(1, 9)), line) for line in lines]
-    return _join(lines + extra * rng.choice([1, 5, 200]), rng)
+    return _join(lines + extra * _size(rng, [1, 5], [200]), rng)
 
 
 def huge_numbers(rng: random.Random, text: str) -> str:
@@ -78,14 +83,14 @@ def unknown_names(rng: random.Random, text: str) -> str:
 
 def long_line(rng: random.Random, text: str) -> str:
     filler = rng.choice(["x", "9", ";", ",", " ", "*", "_", "<", "(", "|", "=", "a_b_", "**a", "<b", "1,"])
-    line = filler * (rng.choice([10_000, 200_000, 1_000_000]) // len(filler))
+    line = filler * (_size(rng, [10_000, 10_000, 200_000], [1_000_000]) // len(filler))
     lines = _lines(text)
     lines.insert(_pick(rng, lines), line)
     return _join(lines, rng)
 
 
 def garbage(rng: random.Random, text: str) -> str:
-    size = rng.choice([10, 1000, 100_000])
+    size = _size(rng, [10, 1000], [100_000])
     blob = bytes(rng.randrange(256) for _ in range(size)).decode("utf-8", errors="replace")
     return rng.choice([blob, text + blob, blob + text])
 
@@ -106,7 +111,7 @@ def markup(rng: random.Random, text: str) -> str:
         if not lines or where == "line":
             lines.insert(i, mark)
         elif where == "bulk":
-            lines.insert(i, mark * rng.choice([100, 10_000]))
+            lines.insert(i, mark * _size(rng, [100], [10_000]))
         elif where == "before":
             lines[i] = mark + lines[i]
         elif where == "after":
@@ -117,7 +122,7 @@ def markup(rng: random.Random, text: str) -> str:
 
 
 def separators(rng: random.Random, text: str) -> str:
-    return rng.choice(SEPARATORS) * rng.choice([1000, 100_000]) + text + rng.choice(SEPARATORS) * 1000
+    return rng.choice(SEPARATORS) * _size(rng, [1000], [100_000]) + text + rng.choice(SEPARATORS) * 1000
 
 
 def prose(rng: random.Random, text: str) -> str:
@@ -164,8 +169,8 @@ ANSWER_MUTATIONS: tuple[Mutation, ...] = (
     repeat_whole, duplicate_lines, conflicting_lines, huge_numbers, unknown_names, long_line, garbage,
     odd_characters, markup, separators, prose, truncate, shuffle, structured, empty)
 
-#: The most a hostile answer may grow to (a mutation chain is cut here), far above a real model output.
-MAX_ANSWER_CHARS = 4_000_000
+#: The most a hostile input may grow to (a mutation chain is cut here): a real model output is far smaller.
+MAX_ANSWER_CHARS = 1_000_000
 
 
 def hostile_answer(rng: random.Random, valid: str) -> tuple[str, str]:
@@ -200,7 +205,7 @@ def spec_repeat_rows(rng: random.Random, text: str) -> str:
     candidates = [i for i, line in enumerate(lines) if line.startswith("  ") and line.strip()] or list(
         range(len(lines)))
     i = rng.choice(candidates) if candidates else 0
-    count = rng.choice([2, 100, 5000, 20_000])
+    count = rng.choice([2, 2, 100, 100, 5000, 20_000])
     return "\n".join(lines[:i] + [lines[i]] * count + lines[i:]) + "\n" if lines else text
 
 

@@ -2,9 +2,11 @@
 
 Every input must end in a report (answers) or an instance or a :class:`SchedcError` (specs, canonical
 files) — never another exception — within bounded CPU time and memory: an answer at most 2 s + 20 µs per
-character and 10× its size + 32 MB (traced), a spec or canonical file at most 10 s + 100 µs per character
-and 60× its size + 64 MB. A :class:`SchedcError` message shows at most ``max_errors()`` diagnostics and a
-summary line. An XML file's external entities are never read (``/etc/passwd`` appears nowhere).
+character and 10× its size + 32 MB, a spec or canonical file at most 10 s + 100 µs per character and 60×
+its size + 64 MB (memory traced on every fifth input of 200 KB or more and every 50th or 10th input). A
+:class:`SchedcError` message shows at most ``max_errors()`` diagnostics and a summary line. An XML file's
+external entities are never read (``/etc/passwd`` appears nowhere). Each check prints a closing line: its
+inputs, their outcomes, the largest, the worst CPU time and the worst traced memory per character.
 
 The default suite runs a slice (60 answers, 24 specs, 16 canonical files); ``-m slow`` runs the corpus:
 10,000 answers over job shop, RCPSP, ITC-2007 and INRC-2010 (2,500 each, and 1,000 of them once more
@@ -20,6 +22,7 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -46,15 +49,21 @@ SECRET = "root:x:0:0"  # the first line of /etc/passwd: it must never be read in
 
 
 class Budget:
-    """CPU seconds and traced peak bytes of one call; memory is traced on big inputs and every ``every``-th one."""
+    """CPU seconds and traced peak bytes of one call (memory traced on every fifth input of 200 KB or more and
+    on every ``every``-th input); the worst of each, and the outcomes, for the corpus's closing line."""
 
-    def __init__(self, every: int = 25):
-        self.every, self.count = every, 0
-        self.worst: dict[str, tuple[float, str]] = {}
+    def __init__(self, label: str, every: int = 50):
+        self.label, self.every, self.count, self.big = label, every, 0, 0
+        self.outcomes: Counter[str] = Counter()
+        self.cpu = 0.0
+        self.ratio = 0.0
+        self.biggest = 0
 
     def run(self, call: Callable[[], Any], size: int) -> tuple[Any, float, int | None]:
         self.count += 1
-        traced = size >= 100_000 or self.count % self.every == 0
+        self.biggest = max(self.biggest, size)
+        self.big += size >= 200_000
+        traced = (size >= 200_000 and self.big % 5 == 1) or self.count % self.every == 0
         if traced:
             tracemalloc.start()
         started = time.process_time()
@@ -65,7 +74,16 @@ class Budget:
             peak = tracemalloc.get_traced_memory()[1] if traced else None
             if traced:
                 tracemalloc.stop()
+        self.cpu = max(self.cpu, seconds)
+        if peak is not None and size >= 200_000:
+            self.ratio = max(self.ratio, peak / size)
         return result, seconds, peak
+
+    def line(self) -> str:
+        """``LABEL: N inputs (outcomes), largest …, worst CPU …, worst traced memory …× (inputs ≥ 200 KB)``."""
+        outcomes = ", ".join(f"{n} {k}" for k, n in sorted(self.outcomes.items()))
+        return (f"{self.label}: {self.count} inputs ({outcomes}); largest {self.biggest:,} characters; worst CPU "
+                f"{self.cpu:.2f} s; worst traced peak {self.ratio:.1f}x the input (inputs of 200 KB or more)")
 
 
 def _answers(family: str, seed: int, count: int) -> list[tuple[str, str]]:
@@ -77,13 +95,15 @@ def _answers(family: str, seed: int, count: int) -> list[tuple[str, str]]:
 def check_answers(family: str, seed: int, count: int) -> int:
     """Check ``count`` hostile answers of ``family``; every one within its bounds. Returns the count."""
     verifier = Verifier(instance_of(family))
-    budget = Budget()
+    budget = Budget(f"answers {family} seed {seed}")
     for number, (chain, text) in enumerate(_answers(family, seed, count)):
         report, seconds, peak = budget.run(lambda text=text: verifier.check(text), len(text))
         consistent(report)
+        budget.outcomes["feasible" if report.feasible else "infeasible" if report.extracted else "not extracted"] += 1
         where = f"{family} answer {number} ({chain}, {len(text):,} characters)"
         assert seconds <= 2.0 + 20e-6 * len(text), f"{where}: {seconds:.2f} s of CPU"
         assert peak is None or peak <= 10 * len(text) + (32 << 20), f"{where}: peak {peak:,} bytes"
+    print(budget.line())
     return count
 
 
@@ -97,6 +117,7 @@ def _spec_outcome(call: Callable[[], Any], where: str, size: int, budget: Budget
             return exc
 
     result, seconds, peak = budget.run(guarded, size)
+    budget.outcomes["SchedcError" if isinstance(result, SchedcError) else "accepted"] += 1
     if isinstance(result, SchedcError):
         message = str(result)
         assert max_errors() == 0 or message.count(": error[") <= max_errors(), f"{where}: uncapped diagnostics"
@@ -112,12 +133,13 @@ def _spec_outcome(call: Callable[[], Any], where: str, size: int, budget: Budget
 def check_specs(seed_name: str, seed: int, count: int) -> int:
     rng = random.Random(f"specs:{seed_name}:{seed}")
     valid = (EXAMPLES / f"{seed_name}.sched").read_text(encoding="utf-8")
-    budget = Budget(every=10)
+    budget = Budget(f"specs {seed_name} seed {seed}", every=10)
     for number in range(count):
         chain, text = hostile_spec(rng, valid)
         where = f"{seed_name} spec {number} ({chain}, {len(text):,} characters)"
         _spec_outcome(lambda text=text: parse_instance_text(text, file="hostile.sched", search=[EXAMPLES]), where,
                       len(text), budget)
+    print(budget.line())
     return count
 
 
@@ -125,7 +147,7 @@ def check_canonical(fmt: str, seed: int, count: int, folder: Path, xml_share: fl
     source, case = CANONICAL[fmt]
     rng = random.Random(f"canonical:{fmt}:{seed}")
     valid = (DATA / source).read_text(encoding="utf-8", errors="replace")
-    budget = Budget(every=10)
+    budget = Budget(f"canonical {fmt} seed {seed}", every=10)
     for number in range(count):
         if fmt == "inrc2010" and rng.random() < xml_share:
             chain, text = "xml_attacks", xml_attacks(rng, valid)
@@ -137,6 +159,7 @@ def check_canonical(fmt: str, seed: int, count: int, folder: Path, xml_share: fl
         where = f"{fmt} file {number} ({chain}, {len(text):,} characters)"
         _spec_outcome(lambda path=path, cases=cases: import_paths(fmt, [path], cases=cases), where, len(text), budget)
         path.unlink()
+    print(budget.line())
     return count
 
 

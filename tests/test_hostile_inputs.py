@@ -299,3 +299,48 @@ def test_a_structured_answer_of_millions_of_objects_is_refused_before_decoding()
     finally:
         tracemalloc.stop()
     assert peak < 10 * len(huge)
+
+
+HUGE_NUMBER = "9" * 5000  # int() refuses more than 4,300 digits
+
+
+@pytest.mark.parametrize(("fmt", "source", "old", "new"), [
+    ("psplib-mm", "psplib-mm/j102_2.mm", "   1        1          3           2   3   4",
+     f"   1        1          3           2   3   {HUGE_NUMBER}"),  # a successor: the hostile corpus's find
+    ("psplib-sm", "psplib-sm/j301_1.sm", "   1        1          3           2   3   4",
+     f"   1        1          3           {HUGE_NUMBER}   3   4"),
+    ("psplib-mm", "psplib-mm/j102_2.mm", "   2        3          2           5   6",
+     f"   2        {HUGE_NUMBER}          2           5   6"),
+    ("itc2007", "itc2007/comp01.ctt", "c0001 t000 6 4 130", f"c0001 t000 {HUGE_NUMBER} 4 130"),
+    ("itc2007", "itc2007/comp01.ctt", "Rooms: 6", f"Rooms: {HUGE_NUMBER}"),
+])
+def test_numbers_of_thousands_of_digits_in_canonical_files_are_diagnostics(tmp_path: Path, fmt: str, source: str,
+                                                                           old: str, new: str) -> None:
+    """A 5,000-digit number once raised ValueError out of the PSPLIB and ITC-2007 readers (a traceback)."""
+    from schedc.importers import import_paths
+    from tests.conftest import DATA
+
+    text = (DATA / source).read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / Path(source).name
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(SchedcError) as caught:
+        import_paths(fmt, [path])
+    assert f"{path}:" in str(caught.value) and "error[I" in str(caught.value)
+
+
+def test_the_naming_hint_reads_a_huge_answer_in_bounded_memory() -> None:
+    """An answer of unknown names gets a naming hint from its first lines; reading all of its lines at once
+    (every line kept) once cost 53 times a 16 MB answer's size."""
+    from schedc.pipeline.checking import check_answer
+
+    lines = valid_answer("inrc2010_small").replace("Ann", "Zed").replace("Bob", "Yara")
+    text = lines * (1_000_000 // len(lines))
+    tracemalloc.start()
+    try:
+        report = check_answer(INRC, text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert report.omitted_issues.get("unknown_entity", 0) > 0
+    assert peak < 10 * len(text), f"peak {peak:,} bytes for {len(text):,} characters"

@@ -437,9 +437,10 @@ class Run:
             self.lock_holder.release()
             self.lock_holder = None
 
-    async def send_all(self, jobs: list[Job], stop: asyncio.Event, progress: Callable[[int], None]) -> None:
-        """Send ``jobs`` with ``concurrency`` workers until done or stopped."""
-        sender = Sender(self.settings, stop)
+    async def send_all(self, jobs: list[Job], stop: asyncio.Event, progress: Callable[[int], None],
+                       sender: Sender | None = None) -> None:
+        """Send ``jobs`` with ``concurrency`` workers until done or stopped (with ``sender``, made beforehand)."""
+        sender = sender or Sender(self.settings, stop)
         queue = list(reversed(jobs))
         unanswered = {id(job): job for job in jobs}
 
@@ -532,6 +533,9 @@ async def _main(state: Run, progress: bool, external: threading.Event | None, ha
         interrupt.check()
         state.open()
         jobs = state.plan(done, cache, interrupt.check)
+        # the client is made here, where a signal still aborts at once: importing it takes seconds on a busy
+        # machine, and done inside the event loop it would hold a graceful stop back that long
+        sender = Sender(state.settings, stop) if jobs and state.failure is None else None
         interrupt.check()
         if handle_signals:  # from here on a signal stops the run gracefully: in-flight requests get their grace
             for signum in signals:
@@ -539,7 +543,7 @@ async def _main(state: Run, progress: bool, external: threading.Event | None, ha
             interrupt.check()  # a signal between the last check and the handlers above
         if jobs and state.failure is None:
             with progress_bar(f"run {state.options.model}", sum(len(j.ids) for j in jobs), progress) as tick:
-                await state.send_all(jobs, stop, tick)
+                await state.send_all(jobs, stop, tick, sender)
     finally:
         state.close()
         if watcher is not None:

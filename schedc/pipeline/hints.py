@@ -11,12 +11,13 @@ to pass — one line, in the report's ``naming_hint``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import islice
 from pathlib import Path
 
 import msgspec
 
 from schedc.ir import Family, Instance
-from schedc.verify.answers import NAME_FIELDS, AnswerFormat, extract
+from schedc.verify.answers import NAME_FIELDS, AnswerFormat, AnswerStream
 from schedc.verify.verifier import CheckReport
 
 SEEDS = (42, 43, 44, 0, 1, 7)
@@ -24,6 +25,10 @@ SEEDS = (42, 43, 44, 0, 1, 7)
 
 MATCHED = 0.5
 """The share of the answer's distinct names a rendering must explain to be named in the hint."""
+
+SAMPLE = 10_000
+"""Schedule lines whose names are sampled for the hint: an answer's first lines show its naming, and a huge
+answer costs no more than they do."""
 
 
 def _key(name: str) -> str:
@@ -64,12 +69,13 @@ class NamingHints:
         return None
 
     def written(self, text: str) -> set[str]:
-        """The distinct names the answer's schedule lines write (jobs, activities, agents, values, machines)."""
+        """The distinct names the first :data:`SAMPLE` schedule lines of the answer write (jobs, activities,
+        agents, values, machines): read as a stream, so a huge answer costs no more than its first lines."""
         try:
-            lines = extract(text, AnswerFormat(self.family)).lines
+            lines = AnswerStream(text, AnswerFormat(self.family), keep=0).lines
         except ValueError:
             return set()
-        return {_key(line.fields[f]) for line in lines for f in NAME_FIELDS if f in line.fields}
+        return {_key(line.fields[f]) for line in islice(lines, SAMPLE) for f in NAME_FIELDS if f in line.fields}
 
     def canonical(self) -> frozenset[str]:
         from schedc.ir.names import canonical_names
