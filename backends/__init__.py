@@ -1,6 +1,6 @@
 """Solver backends, found by name: each compiles the IR through a table of per-kind encoders.
 
-Stage 10 (see ``tests/test_import_graph.py``). Takes in an instance and its family; gives out verified
+A stage (see ``tests/test_import_graph.py``). Takes in an instance and its family; gives out verified
 solver results (CP-SAT, the MILP through HiGHS, the portfolio of both) and, in ``search/``, schedules
 found outside the solvers. Imports the stages below (the shared evaluator judges every result); never
 the pipeline, variants, benchmarks, dynamic shops or the CLI.

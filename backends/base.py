@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import msgspec
 
@@ -63,6 +63,18 @@ class SolveResult(msgspec.Struct, frozen=True, kw_only=True):
     components: dict[str, int] = {}
     #: for an infeasible instance: hard constraints that cannot hold together (``schedc solve`` explains)
     conflict: Conflict | None = None
+
+
+class Probe(Protocol):
+    """A search for a proof of infeasibility beside CP-SAT (``schedc solve --backend cpsat`` runs
+    HiGHS's, :class:`schedc.backends.portfolio.InfeasibilityProbe`). :meth:`begin` is called when
+    the model has no verified start, i.e. while nothing shows the instance feasible; once the
+    probe proves it infeasible, it sets the run's ``stop`` event. :meth:`feasible` is called when
+    CP-SAT finds a solution: the question is settled, and the probe may end."""
+
+    def begin(self) -> None: ...
+
+    def feasible(self) -> None: ...
 
 
 class SolverDisagreement(RuntimeError):

@@ -30,6 +30,10 @@ the other) a proof by CP-SAT, which runs first, skips the HiGHS run.
 
 The status is ``optimal`` when one backend proved its answer optimal or the best answer meets
 the best bound, ``infeasible`` when a backend proved the instance infeasible.
+
+The same worker serves ``--backend cpsat`` (:func:`solve_cpsat`): CP-SAT alone with every worker,
+and, only while it has no verified start, HiGHS probing for infeasibility beside it
+(:class:`InfeasibilityProbe`, docs/solving.md).
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 import weakref
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -50,6 +55,7 @@ import msgspec
 
 from schedc.backends import cpsat, milp_child, pyomo
 from schedc.backends.base import SolveResult, gap_pct
+from schedc.core.diagnostics import SchedcError
 from schedc.core.solution import Solution
 from schedc.ir import Family, Instance
 from schedc.kinds import kind_name
@@ -305,6 +311,155 @@ def _run(name: str, instance: Instance, family: Family, time_limit: float, worke
                            progress, start=start, stop=stop)
     return pyomo.solve(instance, family, pyomo.SolveOptions(time_limit=time_limit, workers=workers, seed=seed),
                        progress, start=start, stop=stop)
+
+
+#: seconds past the budget that :meth:`InfeasibilityProbe.end` waits for HiGHS's reply before it
+#: ends the worker (a MILP build still running when the budget is over)
+PROBE_GRACE = 0.5
+
+
+class InfeasibilityProbe:
+    """HiGHS looking for any feasible point of the MILP (:func:`schedc.backends.pyomo.probe`:
+    the objective left out) beside a CP-SAT run that has no verified start — the
+    :class:`~schedc.backends.base.Probe` of ``--backend cpsat``.
+
+    :meth:`begin` sends the request to the portfolio's worker process (:class:`MilpWorker`; a
+    thread of this process where there are no worker pipes) with what is left of the budget; a
+    thread here waits for the reply and, when HiGHS proved the instance infeasible, sets
+    ``stop`` (CP-SAT then ends within about 50 ms). :meth:`feasible` (CP-SAT found a solution)
+    interrupts HiGHS. :meth:`end` interrupts it too and returns its verdict when CP-SAT needs it.
+    A MILP that refuses the instance (E501: a form of a kind it does not encode) gives no verdict;
+    any other error of the probe is raised by :meth:`end`, or, once CP-SAT has answered and
+    nobody waits for the probe, reported as a ``RuntimeWarning``.
+    """
+
+    def __init__(self, instance: Instance, family: Family, time_limit: float, seed: int,
+                 stop: threading.Event):
+        self.instance, self.family, self.seed, self.stop = instance, family, seed, stop
+        self.deadline = time.perf_counter() + time_limit
+        self.verdict: SolveResult | None = None
+        self.error: BaseException | None = None
+        self._done = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._worker: MilpWorker | None = None
+        self._number = 0
+        self._interrupt = threading.Event()  # the thread form's stop
+        self._abandoned = False  # the worker was ended while building past the budget
+        self._left = False  # end() returned without waiting for the reply
+        self._lock = threading.Lock()
+
+    def begin(self) -> None:
+        if self._thread is not None or self._interrupt.is_set():
+            return
+        left = self.deadline - time.perf_counter()
+        if left <= 0.1:
+            return
+        if WORKER_PIPES:
+            worker, number = _submit(pyomo.probe, self.instance, self.family, left, self.seed, None)
+            self._worker, self._number = worker, number
+
+            def reply() -> SolveResult:
+                return worker.receive(number)
+        else:
+            options = pyomo.SolveOptions(time_limit=left, workers=1, seed=self.seed)
+
+            def reply() -> SolveResult:
+                return pyomo.probe(self.instance, self.family, options, stop=self._interrupt)
+        self._thread = threading.Thread(target=self._wait_for, args=(reply,), name="schedc-probe", daemon=True)
+        self._thread.start()
+
+    def _wait_for(self, reply: Callable[[], SolveResult]) -> None:
+        try:
+            self.verdict = reply()
+        except BaseException as error:  # noqa: BLE001 — raised by end(), or warned of once nobody waits
+            self.error = error
+        else:
+            if self._worker is not None:
+                _release(self._worker)
+            if self.verdict.status == "infeasible":
+                self.stop.set()
+        finally:
+            with self._lock:
+                self._done.set()
+                late = self._left
+            if late:
+                self._warn()
+
+    def _reportable(self) -> BaseException | None:
+        """The probe's error, unless it is the MILP's refusal (E501) or the end of a worker we ended."""
+        error = self.error
+        if error is None or self._abandoned:
+            return None
+        if isinstance(error, SchedcError) and all(d.code == "E501" for d in error.diagnostics):
+            return None
+        return error
+
+    def _warn(self) -> None:
+        if (error := self._reportable()) is not None:
+            warnings.warn(f"the infeasibility probe failed after CP-SAT had answered: {error!r}", RuntimeWarning,
+                          stacklevel=2)
+
+    def feasible(self) -> None:
+        self._interrupt.set()
+        if self._worker is not None:
+            self._worker.stop(self._number)
+
+    def end(self, needed: bool = True) -> SolveResult | None:
+        """Interrupt HiGHS. When its verdict is ``needed`` (CP-SAT ended without an answer), wait
+        for it — until the budget's end and :data:`PROBE_GRACE` beyond, then the worker is ended —
+        and return it (None: not begun, or no reply); an error of the probe is raised. Otherwise
+        return at once: the reply is collected (and the worker released) by the waiting thread,
+        and an error is reported as a warning."""
+        self.feasible()
+        if self._thread is None:
+            return None
+        if not needed:
+            with self._lock:
+                self._left = not self._done.is_set()
+            if not self._left:
+                self._warn()
+            return None
+        if not self._done.wait(max(0.0, self.deadline - time.perf_counter()) + PROBE_GRACE):
+            if self._worker is None:  # a thread of this process cannot be ended: its reply is not awaited
+                return None
+            self._abandoned = True
+            self._worker.end()
+            self._done.wait()
+        if (error := self._reportable()) is not None:
+            raise error
+        return None if self.error is not None else self.verdict
+
+
+def solve_cpsat(instance: Instance, family: Family, options: cpsat.SolveOptions | None = None,
+                progress: Progress | None = None, start: Solution | None = None) -> SolveResult:
+    """``schedc solve --backend cpsat``: CP-SAT alone with every worker, and, while it has no verified
+    start (so nothing shows the instance feasible), HiGHS's :class:`InfeasibilityProbe` beside it
+    when the MILP encodes every active kind. HiGHS's proof of infeasibility ends the run as
+    ``infeasible``; should CP-SAT end without a solution where HiGHS found a feasible point,
+    that point (verified) is the answer. Otherwise the result is CP-SAT's, unchanged."""
+    options = options or cpsat.SolveOptions()
+    if "pyomo" not in supporting(instance):
+        return cpsat.solve(instance, family, options, progress, start=start)
+    began = time.perf_counter()
+    stop = threading.Event()
+    probe = InfeasibilityProbe(instance, family, options.time_limit, options.seed, stop)
+    try:
+        result = cpsat.solve(instance, family, options, progress, start=start, stop=stop, probe=probe)
+    except BaseException:
+        probe.end(needed=False)
+        raise
+    answered = result.solution is not None or result.status in PROOF
+    verdict = probe.end(needed=not answered)
+    if verdict is None or answered:
+        return result
+    seconds = time.perf_counter() - began
+    if verdict.status == "infeasible":
+        return msgspec.structs.replace(result, backend="cpsat+probe:pyomo", status="infeasible", objective=None,
+                                       bound=None, gap_pct=None, seconds=seconds)
+    if verdict.solution is not None:
+        return msgspec.structs.replace(verdict, backend="cpsat+probe:pyomo", seconds=seconds,
+                                       build_seconds=result.build_seconds)
+    return result
 
 
 def combine(instance: Instance, results: list[SolveResult], overlapping_builds: bool = False) -> SolveResult:

@@ -54,9 +54,9 @@ from dataclasses import dataclass, field
 import msgspec
 from ortools.sat.python import cp_model
 
-from schedc.backends.base import SolveResult, check_agreement, gap_pct, stopping
+from schedc.backends.base import Probe, SolveResult, check_agreement, gap_pct, stopping
 from schedc.backends.cpsat.model import CpsatModel, extract_solution
-from schedc.backends.search import ctt_search
+from schedc.backends.search import ctt_compile, ctt_search
 from schedc.core.solution import Assignment, Solution
 from schedc.ir import Family, Instance
 from schedc.kinds import (
@@ -298,7 +298,7 @@ AGENT_SHARE = 0.02
 
 def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit: float, workers: int,
           seed: int, start: Solution | None = None, search_share: float = SEARCH_SHARE,
-          stop: threading.Event | None = None) -> SolveResult:
+          stop: threading.Event | None = None, probe: Probe | None = None) -> SolveResult:
     """The phases in one budget; the evaluator's verdict on each candidate decides, the best wins.
 
     1. First feasible: ``start`` when it verifies, else the greedy of
@@ -312,7 +312,9 @@ def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit:
     4. CP-SAT again, hinted with the best, until the reserve (the bound); a cold annealing in the reserve.
     CP-SAT's best bound is the reported lower bound. Once ``stop`` is set (by the portfolio,
     when HiGHS has proven its answer) the running phase ends within about 50 ms and no other
-    starts; the best verified answer so far is reported.
+    starts; the best verified answer so far is reported. ``probe`` (an infeasibility probe,
+    :class:`schedc.backends.base.Probe`) is begun when step 1 finds no feasible timetable,
+    and told when a later phase finds one.
     """
     began = time.perf_counter()
     ctx = relax.ctx
@@ -324,10 +326,16 @@ def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit:
     searching = problem is not None and search_share > 0
     if start is not None and not evaluate(ctx, start).feasible:  # a hint only if it verifies
         start = None
-    if start is None and problem is not None:
-        start = ctt_search.construct(problem, seed)
+    if problem is not None and (searching or start is None):
+        # compiled when numba's cache has it, else plain Python while a background process compiles
+        run.kernels = ctt_compile.Kernels()
+    if start is None and problem is not None and run.kernels is not None:
+        start = ctt_search.construct(problem, seed, runs=run.kernels.module)
     if start is not None:
         run.offer(start)
+    elif probe is not None:
+        run.probe = probe
+        probe.begin()
     run.cp_phase(PROBE * run.left() if searching else None)
     if searching and problem is not None and run.open():
         annealed = run.anneal(problem, search_share * run.left(), seed, t0=T0, t1=T1)
@@ -353,6 +361,10 @@ class _Run:
         self.workers, self.seed, self.stop = workers, seed, stop
         self.best: tuple[Solution, Evaluation] | None = None
         self.status, self.bound = cp_model.UNKNOWN, -math.inf
+        #: the annealing kernel's source (:mod:`schedc.backends.search.ctt_compile`)
+        self.kernels: ctt_compile.Kernels | None = None
+        #: an infeasibility probe begun for want of a first timetable, told when one is found
+        self.probe: Probe | None = None
 
     def left(self) -> float:
         """Seconds until the reserve."""
@@ -369,7 +381,14 @@ class _Run:
         """Verify a candidate and keep it when it is the best so far."""
         checked = evaluate(self.relax.ctx, solution)
         self.best = _better(self.best, (solution, checked))
+        self._tell_probe()
         return checked
+
+    def _tell_probe(self) -> None:
+        """A feasible timetable settles what the probe looks for: it may end."""
+        if self.best is not None and self.probe is not None:
+            self.probe.feasible()
+            self.probe = None
 
     def cp_phase(self, seconds: float | None) -> None:
         """CP-SAT hinted with the best for ``seconds`` (None: until the reserve); its bound is kept."""
@@ -379,6 +398,7 @@ class _Run:
                                              self.reserve, self.workers, self.seed, self.stop)
         self.status = status
         self.bound = max(self.bound, bound)
+        self._tell_probe()
 
     def anneal(self, problem: ctt_search.Problem, seconds: float, seed: int, t0: float, t1: float
                ) -> Solution | None:
@@ -387,7 +407,8 @@ class _Run:
             return None
         annealed = ctt_search.anneal(problem, self.best[0], seed=seed, time_limit=max(0.0, seconds), t0=t0, t1=t1,
                                      agent_share=AGENT_SHARE, stop=self.stop,
-                                     floor=math.ceil(self.bound - 1e-6) if math.isfinite(self.bound) else None)
+                                     floor=math.ceil(self.bound - 1e-6) if math.isfinite(self.bound) else None,
+                                     runs=self.kernels or ctt_compile.Kernels())
         checked = self.offer(annealed.solution)
         check_agreement("ctt_search", annealed.cost, checked.objective, checked.feasible, checked.components)
         return annealed.solution

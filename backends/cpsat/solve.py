@@ -10,7 +10,15 @@ from collections.abc import Callable
 import msgspec
 from ortools.sat.python import cp_model
 
-from schedc.backends.base import SolverDisagreement, SolveResult, better_start, check_agreement, gap_pct, stopping
+from schedc.backends.base import (
+    Probe,
+    SolverDisagreement,
+    SolveResult,
+    better_start,
+    check_agreement,
+    gap_pct,
+    stopping,
+)
 from schedc.backends.cpsat import ctt_period, warmstart
 from schedc.backends.cpsat.model import CpsatModel, extract_solution
 from schedc.backends.cpsat.warmstart import bound_makespan, local_search_start
@@ -41,13 +49,20 @@ class SolveOptions(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class _Progress(cp_model.CpSolverSolutionCallback):
-    def __init__(self, report: Progress):
+    """Each solution: reported to ``report`` (``--progress``), and the first one to ``probe``."""
+
+    def __init__(self, report: Progress | None, probe: Probe | None = None):
         super().__init__()
         self.report = report
+        self.probe = probe
         self.start = time.perf_counter()
 
     def on_solution_callback(self) -> None:
-        self.report(int(self.objective_value), self.best_objective_bound, time.perf_counter() - self.start)
+        if self.probe is not None:
+            self.probe.feasible()
+            self.probe = None
+        if self.report is not None:
+            self.report(int(self.objective_value), self.best_objective_bound, time.perf_counter() - self.start)
 
 
 def configured_solver(options: SolveOptions) -> cp_model.CpSolver:
@@ -60,26 +75,29 @@ def configured_solver(options: SolveOptions) -> cp_model.CpSolver:
 
 def solve(instance: Instance, family: Family, options: SolveOptions | None = None,
           progress: Progress | None = None, start: Solution | None = None,
-          stop: threading.Event | None = None) -> SolveResult:
+          stop: threading.Event | None = None, probe: Probe | None = None) -> SolveResult:
     """Build, solve, extract and verify; a solution the evaluator rejects raises SolverDisagreement.
 
     ``start`` is a known schedule (a dispatching rule's, a previous run's) given to CP-SAT as
     its hint when it is feasible and better than the built-in heuristic's. Setting ``stop``
     (from another thread: the portfolio, when HiGHS has proven its answer) ends the tabu search
-    and CP-SAT's search within about 50 ms; the best answer so far is reported.
+    and CP-SAT's search within about 50 ms; the best answer so far is reported. ``probe`` is
+    begun when no verified start exists, and told of CP-SAT's first solution (:class:`Probe`).
     """
     options = options or SolveOptions()
     relax = ctt_period.room_relaxation(instance, family) if options.rooms else None
     if relax is not None:
         share = ctt_period.SEARCH_SHARE if options.local_search > 0 else 0.0  # its own share: see ctt_period
         return ctt_period.solve(instance, family, relax, options.time_limit, options.workers, options.seed, start,
-                                share, stop)
+                                share, stop, probe)
     began = time.perf_counter()
     m = CpsatModel(instance, family, named=False)
     hint = better_start(m.ctx, m.hint, start) if options.hint else None
     built = time.perf_counter() - began
     hint = local_search_start(m, hint, options.local_search * options.time_limit, options.seed,
                               stop.is_set if stop is not None else None)
+    if hint is None and probe is not None:  # nothing shows the instance feasible yet
+        probe.begin()
     if hint is not None:
         m.add_hint(hint)
         if options.bound:
@@ -93,7 +111,8 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
         else:
             setattr(solver.parameters, key, value)
     with stopping(stop, solver.stop_search):
-        status = solver.solve(m.model, _Progress(progress) if progress else None)
+        watch = hint is None and probe is not None
+        status = solver.solve(m.model, _Progress(progress, probe if watch else None) if progress or watch else None)
     seconds = time.perf_counter() - began
     name = _STATUS.get(status, "unknown")
     if status == cp_model.UNKNOWN and hint is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from schedc.backends.pyomo import interval, measures, objective, optional, sequencing, slot, ties  # noqa: F401  (registers the encoders)
 from schedc.backends.pyomo.model import ENCODERS, PyomoModel, StoreName
-from schedc.backends.pyomo.solve import SolveOptions, check_solver, fixed_verdict, solve
+from schedc.backends.pyomo.solve import SolveOptions, check_solver, fixed_verdict, probe, solve
 from schedc.core.solution import Solution
 from schedc.ir import Family, Instance
 
@@ -26,4 +26,4 @@ def build_model(instance: Instance, family: Family, fixed: Solution | None = Non
 
 
 __all__ = ["ENCODERS", "SUPPORTED_KINDS", "PyomoModel", "SolveOptions", "build_model", "check_solver",
-           "fixed_verdict", "solve"]
+           "fixed_verdict", "probe", "solve"]

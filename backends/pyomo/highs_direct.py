@@ -46,30 +46,34 @@ class DirectRun:
     compile_seconds: float
 
 
-def pass_model(highs: Any, matrices: Matrices) -> None:
+def pass_model(highs: Any, matrices: Matrices, objective: bool = True) -> None:
     """Hand ``matrices`` to ``highs`` in one call: the array form of ``Highs::passModel`` reads the
     numpy buffers directly (filling a ``HighsLp``'s vectors from Python converted each of comp12's
-    1.4 million coefficients one by one: 0.35 s)."""
+    1.4 million coefficients one by one: 0.35 s). Without ``objective`` every point costs 0."""
     import highspy
 
+    cost = matrices.cost if objective else np.zeros_like(matrices.cost)
     status = highs.passModel(matrices.num_col, matrices.num_row, len(matrices.value),
-                             int(highspy.MatrixFormat.kRowwise), int(highspy.ObjSense.kMinimize), matrices.offset,
-                             matrices.cost, matrices.col_lower, matrices.col_upper, matrices.row_lower,
-                             matrices.row_upper, matrices.start[:-1], matrices.index, matrices.value,
-                             matrices.integer.astype(np.int32))  # 1 is HighsVarType.kInteger, 0 continuous
+                             int(highspy.MatrixFormat.kRowwise), int(highspy.ObjSense.kMinimize),
+                             matrices.offset if objective else 0.0, cost, matrices.col_lower, matrices.col_upper,
+                             matrices.row_lower, matrices.row_upper, matrices.start[:-1], matrices.index,
+                             matrices.value, matrices.integer.astype(np.int32))  # 1: HighsVarType.kInteger
     if status == highspy.HighsStatus.kError:
         raise RuntimeError("HiGHS refused the model's matrices")
 
 
 def solve_direct(store: Store, time_limit: float, options: dict[str, object],
-                 start: Sequence[tuple[Any, float]] = (), stop: threading.Event | None = None) -> DirectRun:
+                 start: Sequence[tuple[Any, float]] = (), stop: threading.Event | None = None,
+                 objective: bool = True) -> DirectRun:
     """Solve the model of ``store`` with HiGHS (``options``: HiGHS option names and values) within
     ``time_limit`` seconds of solver time, and load the incumbent, if any, into the store.
 
     ``start``: (variable, value) pairs of a partial MIP start, which HiGHS completes by a
     MIP with those values fixed (bounded by its option ``mip_max_start_nodes``) and starts from
     when the completion is feasible (``Highs::setSolution`` with a sparse solution). ``stop``:
-    once set from another thread, HiGHS is interrupted at its next interrupt point.
+    once set from another thread, HiGHS is interrupted at its next interrupt point. Without
+    ``objective`` (a feasibility probe) every point costs 0, so the first feasible one is optimal
+    and ends the run; the objective and bound reported are then those of the zero objective.
     """
     import highspy
 
@@ -80,7 +84,7 @@ def solve_direct(store: Store, time_limit: float, options: dict[str, object],
     highs.setOptionValue("time_limit", float(max(time_limit, 0.01)))
     began = time.perf_counter()
     matrices = store.matrices()
-    pass_model(highs, matrices)
+    pass_model(highs, matrices, objective)
     compiled = time.perf_counter() - began
     _set_start(highs, store, start)
     if stop is not None:

@@ -282,6 +282,40 @@ def _solve(instance: Instance, family: Family, options: SolveOptions, progress: 
                        seconds=seconds, build_seconds=built, solution=solution, components=result.components)
 
 
+def probe(instance: Instance, family: Family, options: SolveOptions | None = None,
+          progress: Progress | None = None, start: Solution | None = None,
+          stop: threading.Event | None = None) -> SolveResult:
+    """Whether the MILP has a feasible point at all: HiGHS on the light model without its
+    objective, so that presolve and the LP relaxation refute most infeasible instances at once
+    (an over-demanded roster: 0.16 s, where CP-SAT's default search stayed undecided for 60 s)
+    and the first feasible point found ends the run. The status is ``infeasible`` (proved),
+    ``feasible`` (with that point, verified by the evaluator, and its objective) or ``unknown``;
+    no bound is reported (the objective was left out). ``stop`` interrupts HiGHS; ``progress``
+    and ``start`` are not used (the call has :func:`solve`'s signature, so that the portfolio's
+    worker process runs either, :mod:`schedc.backends.milp_child`).
+    """
+    options = options or SolveOptions()
+    preload("highs")
+    began = time.perf_counter()
+    m = PyomoModel(instance, family, store="light")
+    built = time.perf_counter() - began
+    extra = _highs_options(options, slots=not m.instance.activities)
+    _use_threads(int(extra["threads"]))  # type: ignore[call-overload]
+    outcome = solve_direct(m.store, max(0.1, options.time_limit - built), extra, stop=stop, objective=False)
+    built += outcome.compile_seconds
+    status: Status = "infeasible" if outcome.status in ("Infeasible", "Primal infeasible or unbounded") else \
+        "feasible" if outcome.loaded else "unknown"
+    solution = extract_solution(m) if outcome.loaded else None
+    result = evaluate(m.ctx, solution) if solution is not None else None
+    if result is not None:
+        check_agreement("pyomo probe", None, result.objective, result.feasible, result.components)
+    return SolveResult(instance=instance.name, backend="pyomo-probe", status=status,
+                       objective=result.objective if result is not None else None, bound=None,
+                       bks=instance.meta.bks, gap_pct=gap_pct(result.objective, instance.meta.bks) if result else None,
+                       seconds=time.perf_counter() - began, build_seconds=built, solution=solution,
+                       components=result.components if result is not None else {})
+
+
 def _claimed(outcome: Run) -> tuple[int | None, bool]:
     """The objective the model claims for its incumbent, and whether the claim is exact.
 

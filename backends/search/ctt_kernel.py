@@ -11,6 +11,9 @@ slower), and the helpers ``inline='always'`` (a call that copies both tuples cos
 work of most helpers). When numba cannot be imported the decorators are the identity and the
 same functions run as plain Python (about 100× slower, the same trajectories);
 ``NUMBA_DISABLE_JIT=1`` does the same with numba installed, which is how the tests compare the two.
+A solve never compiles this module inside its budget: while numba's cache lacks it, the solve runs
+a second, plain-Python copy of it (``PLAIN``) and a background process compiles it
+(:mod:`schedc.backends.search.ctt_compile`).
 
 **State.** Lecture ``k`` of the instance belongs to agent ``lecture_agent[k]``; the lectures of
 agent ``i`` are ``lecture_start[i] … lecture_start[i + 1] − 1``. ``slot[k] = −1`` means not
@@ -32,19 +35,33 @@ from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
-try:
-    from numba import config, njit
-
-    COMPILED = not config.DISABLE_JIT
-except ImportError:  # the same functions as plain Python: correct, only slower
-    COMPILED = False
-
-    def njit(*_args: object, **_kwargs: object) -> Callable[[F], F]:  # type: ignore[no-redef]
-        return lambda function: function
-
 F = TypeVar("F", bound=Callable[..., Any])
-_compiled: Callable[[F], F] = njit(nogil=True, cache=True, _nrt=False)
-_inlined: Callable[[F], F] = njit(nogil=True, cache=True, _nrt=False, inline="always")
+
+#: True in the plain-Python copy of this module that
+#: :func:`schedc.backends.search.ctt_compile.plain_kernel` loads (it sets the name before the copy's
+#: code runs): there nothing is compiled, whether numba is installed or not
+PLAIN: bool = bool(globals().get("PLAIN", False))
+
+
+def _plain(*_args: object, **_kwargs: object) -> Callable[[F], F]:
+    """The decorators where nothing is compiled: each function stays itself."""
+    return lambda function: function
+
+
+def _jit() -> tuple[Callable[..., Callable[[F], F]], bool]:
+    """numba's ``njit`` and whether it compiles (not with ``NUMBA_DISABLE_JIT=1``), or :func:`_plain`."""
+    if PLAIN:
+        return _plain, False
+    try:
+        from numba import config, njit
+    except ImportError:  # the same functions as plain Python: correct, only slower
+        return _plain, False
+    return njit, not config.DISABLE_JIT
+
+
+_decorate, COMPILED = _jit()
+_compiled: Callable[[F], F] = _decorate(nogil=True, cache=True, _nrt=False)
+_inlined: Callable[[F], F] = _decorate(nogil=True, cache=True, _nrt=False, inline="always")
 
 #: what :func:`try_move` returns for a move that would break a hard rule (no change was made)
 REJECTED = -(2 ** 62)

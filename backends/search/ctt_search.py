@@ -33,11 +33,14 @@ from it too: with an iteration limit the run is deterministic.
 from __future__ import annotations
 
 import contextlib
+import math
 import random
 import threading
 import time
 import types
+from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 
@@ -94,6 +97,8 @@ def search_problem(instance: Instance, family: Family) -> Problem | None:
     hard = (OnePerSlot, CountBounds, SlotConflict, Unavailability)
     soft = (CapacityOverflow, Spread, Compactness, Stability)
     if set(by_kind) - set(hard + soft) or any(len(by_kind.get(k, [])) > 1 for k in soft):
+        return None
+    if any(c.agents.cls != ctx.agent_cls for c in by_kind.get(Spread, [])):  # days of groups: not in the kernel
         return None
     if any(not c.hard for k in hard for c in by_kind.get(k, [])) or any(c.hard for k in soft
                                                                          for c in by_kind.get(k, [])):
@@ -156,10 +161,15 @@ def _problem(ctx: EvalContext, by_kind: dict[type, list], lectures: list[int]) -
 
 class Search:
     """A feasible timetable with its penalty kept exact under moves (see the module docstring):
-    the kernel's arrays (:mod:`schedc.backends.search.ctt_kernel`) with Python-facing moves."""
+    the kernel's arrays (:mod:`schedc.backends.search.ctt_kernel`) with Python-facing moves.
+    ``runs`` runs them: the compiled module, or its plain-Python copy
+    (:func:`schedc.backends.search.ctt_compile.plain_kernel`), which gives the same results. The
+    arrays are always the compiled module's ``Data`` and ``State`` tuples, so that a search can
+    move from the plain copy to the compiled functions without a new signature to compile."""
 
-    def __init__(self, problem: Problem, start: Solution):
+    def __init__(self, problem: Problem, start: Solution, runs: ModuleType = kernel):
         self.pb = pb = problem
+        self.kernel = runs
         self.data = data = kernel_data(pb)
         self.state = kernel.empty_state(data, pb.ctx.days, pb.slots, len(pb.rooms), len(pb.groups))
         self._steps = np.zeros((max(pb.lectures, default=0), 2), np.int64)
@@ -170,7 +180,7 @@ class Search:
             i = agent_index[a.agent]
             if nxt[i] >= data.lecture_start[i + 1]:
                 raise ValueError(f"the start has more than {pb.lectures[i]} assignments of {a.agent}")
-            kernel.place(data, self.state, int(nxt[i]), a.day * pb.periods + a.period, room_index[a.value])
+            runs.place(data, self.state, int(nxt[i]), a.day * pb.periods + a.period, room_index[a.value])
             nxt[i] += 1
 
     @property
@@ -193,22 +203,22 @@ class Search:
     def try_move(self, k: int, slot: int, room: int) -> int | None:
         """Apply the move of lecture k to (slot, room) — a swap when occupied; the penalty change,
         or None (nothing changed) when it would break a hard rule."""
-        delta = kernel.try_move(self.data, self.state, int(k), int(slot), int(room))
+        delta = self.kernel.try_move(self.data, self.state, int(k), int(slot), int(room))
         return None if delta == kernel.REJECTED else int(delta)
 
     def undo(self, k: int, slot: int, room: int, home: int, home_room: int) -> None:
         """Reverse an applied :meth:`try_move` of lecture k from (home, home_room)."""
-        kernel.undo(self.data, self.state, int(k), int(slot), int(room), int(home), int(home_room))
+        self.kernel.undo(self.data, self.state, int(k), int(slot), int(room), int(home), int(home_room))
 
     def try_agent_room(self, agent: int, room: int) -> tuple[int, list[tuple[int, int]]]:
         """Every lecture of ``agent`` into ``room`` (exchanging rooms within its slot): the penalty
         change and the (lecture, old room) steps that :meth:`undo_agent_room` reverses."""
-        delta, n = kernel.try_agent_room(self.data, self.state, int(agent), int(room), self._steps)
+        delta, n = self.kernel.try_agent_room(self.data, self.state, int(agent), int(room), self._steps)
         return int(delta), [(int(k), int(old)) for k, old in self._steps[:n]]
 
     def undo_agent_room(self, steps: list[tuple[int, int]]) -> None:
         rows = np.array(steps, dtype=np.int64).reshape(-1, 2)
-        kernel.undo_agent_room(self.data, self.state, rows, len(steps))
+        self.kernel.undo_agent_room(self.data, self.state, rows, len(steps))
 
     def solution(self, slots: np.ndarray | None = None, rooms: np.ndarray | None = None) -> Solution:
         """The timetable as assignments (of ``slots`` and ``rooms`` when given: a kept best state)."""
@@ -269,82 +279,110 @@ CHUNK_SECONDS = 0.02
 def anneal(problem: Problem, start: Solution, seed: int, time_limit: float | None = None,
            iterations: int | None = None, t0: float = 4.0, t1: float = 0.05,
            room_share: float = 0.0, agent_share: float = 0.05,
-           stop: threading.Event | None = None, floor: int | None = None) -> AnnealResult:
+           stop: threading.Event | None = None, floor: int | None = None,
+           runs: ModuleType | Callable[[float], ModuleType] = kernel) -> AnnealResult:
     """Simulated annealing from the feasible ``start`` within a time and/or iteration budget;
     ``room_share`` of the single-lecture moves keep the lecture's slot (room changes and
     exchanges); ``agent_share`` of all moves put one agent's lectures into one room. Returns
     early, with the best so far, once ``stop`` is set or the best cost is at most ``floor``
-    (a known lower bound: nothing better exists)."""
+    (a known lower bound: nothing better exists).
+
+    ``runs`` is the kernel module that runs the chunks, or a function asked before each chunk
+    with the seconds left (:class:`schedc.backends.search.ctt_compile.Kernels`: the plain-Python
+    copy until the compiled kernel is in numba's cache, then the compiled one); both walk the
+    same trajectory."""
     if time_limit is None and iterations is None:
         raise ValueError("anneal needs a time limit or an iteration limit")
-    search = Search(problem, start)
+    current = runs if isinstance(runs, ModuleType) else runs(math.inf if time_limit is None else time_limit)
+    search = Search(problem, start, current)
     state, data = search.state, search.data
     rng = np.array([random.Random(seed).getrandbits(64) or 1], dtype=np.uint64)
     best_slot, best_room = state.slot.copy(), state.room.copy()
     best_cost = state.cost.copy()
     began = time.perf_counter()
     done, chunk = 0, CHUNK if time_limit is None else 256  # a first short call measures the speed
+    measured_from, measured_done = began, 0  # the speed is the current kernel's, since it took over
     while len(data.lecture_agent) and not (stop is not None and stop.is_set()):
         used = time.perf_counter() - began
-        share = max(used / time_limit if time_limit else 0.0, done / iterations if iterations else 0.0)
+        share = max(_spent(used, time_limit), _spent(done, iterations))
         if share >= 1.0 or (floor is not None and best_cost[0] <= floor):
             break
+        left = math.inf if time_limit is None else time_limit - used
+        if not isinstance(runs, ModuleType) and (now := runs(left)) is not current:
+            current, chunk = now, 256 if time_limit is not None else chunk
+            measured_from, measured_done = time.perf_counter(), done
         n = chunk if iterations is None else min(chunk, iterations - done)
-        with _wrapping():
-            kernel.anneal_chunk(data, state, rng, best_slot, best_room, best_cost, n, t0 * (t1 / t0) ** share,
-                                room_share, agent_share, search._steps)
+        with _wrapping(current):
+            current.anneal_chunk(data, state, rng, best_slot, best_room, best_cost, n, t0 * (t1 / t0) ** share,
+                                 room_share, agent_share, search._steps)
         done += n
         if time_limit is not None:
-            rate = done / max(1e-6, time.perf_counter() - began)
+            rate = (done - measured_done) / max(1e-6, time.perf_counter() - measured_from)
             chunk = int(min(max(256, rate * CHUNK_SECONDS), 1 << 20))
     return AnnealResult(search.solution(best_slot, best_room), int(best_cost[0]), done)
 
 
+def _spent(used: float, limit: float | None) -> float:
+    """The share of a limit used: 0 without a limit, and all of it for a limit of 0 (what is left
+    of a solve's budget once it is over — before, such an annealing ran without end)."""
+    if limit is None:
+        return 0.0
+    return used / limit if limit > 0 else 1.0
+
+
+def toy_problem() -> Problem:
+    """Two agents, one room, two days of two periods: every kernel function a timetable solve
+    calls, called on it, gets the argument types a real instance gives (:func:`warm_up`)."""
+    days = types.SimpleNamespace(days=2)  # Search reads the number of days from the context only
+    return Problem(ctx=days, agents=["a", "b"], rooms=["r"], periods=2, slots=4,  # type: ignore[arg-type]
+                   lectures=[2, 1], conflicts=[[1], [0]], conflict_sets=[{1}, {0}], unavailable=[set(), {0}],
+                   overflow=[[0], [1]], min_days=[2, 1], spread_weight=5, groups=[[0, 1]], member_of=[[0], [0]],
+                   compact_weight=2, max_rooms=[1, 1], stability_weight=1)
+
+
 def warm_up() -> float:
-    """Compile (or load from numba's cache) the kernel functions a timetable solve calls, on a
-    toy problem of two agents, one room and two days; the seconds it took.
+    """Compile (or load from numba's cache) the kernel functions a timetable solve calls, on
+    :func:`toy_problem`; the seconds it took.
 
     The first call after an installation or a change of :mod:`schedc.backends.search.ctt_kernel` compiles them
     (tens of seconds); a benchmark calls this before its clock starts, so that the first
-    instance's budget is not spent compiling."""
+    instance's budget is not spent compiling, and a solve that finds the kernel missing from
+    numba's cache has a background process call it (:mod:`schedc.backends.search.ctt_compile`)."""
     began = time.perf_counter()
-    days = types.SimpleNamespace(days=2)  # Search reads the number of days from the context only
-    toy = Problem(ctx=days, agents=["a", "b"], rooms=["r"], periods=2, slots=4,  # type: ignore[arg-type]
-                  lectures=[2, 1], conflicts=[[1], [0]], conflict_sets=[{1}, {0}], unavailable=[set(), {0}],
-                  overflow=[[0], [1]], min_days=[2, 1], spread_weight=5, groups=[[0, 1]], member_of=[[0], [0]],
-                  compact_weight=2, max_rooms=[1, 1], stability_weight=1)
+    toy = toy_problem()
     start = construct(toy, seed=0)
     if start is not None:
         anneal(toy, start, seed=0, iterations=64)
     return time.perf_counter() - began
 
 
-def _wrapping() -> contextlib.AbstractContextManager:
+def _wrapping(runs: ModuleType) -> contextlib.AbstractContextManager:
     """Uncompiled, the generator's 64-bit products wrap as in machine code, but numpy warns."""
-    return contextlib.nullcontext() if kernel.COMPILED else np.errstate(over="ignore")
+    return contextlib.nullcontext() if runs.COMPILED else np.errstate(over="ignore")
 
 
-def construct(problem: Problem, seed: int, tries: int = 20) -> Solution | None:
+def construct(problem: Problem, seed: int, tries: int = 20, runs: ModuleType = kernel) -> Solution | None:
     """A first feasible timetable by a greedy: agents with the fewest open slots per lecture
     first, each lecture in the open cell whose penalty change is least (ties at random); an
-    agent that cannot be placed moves to the front of the next try. None after ``tries`` fails."""
+    agent that cannot be placed moves to the front of the next try. None after ``tries`` fails.
+    ``runs``: the kernel module (compiled, or its plain-Python copy: the same timetable)."""
     rng = random.Random(seed)
     need = problem.lectures
     order = sorted(range(len(need)), key=lambda i: ((problem.slots - len(problem.unavailable[i])) / max(1, need[i]),
                                                     -len(problem.conflicts[i]), rng.random()))
     cells = np.zeros((problem.slots, 3), np.int64)
     for _ in range(tries):
-        search = Search(problem, Solution())
+        search = Search(problem, Solution(), runs)
         data, state = search.data, search.state
         stuck = None
         for i in order:
             for k in range(data.lecture_start[i], data.lecture_start[i + 1]):
-                n = kernel.open_cells(data, state, int(k), cells)
+                n = runs.open_cells(data, state, int(k), cells)
                 if not n:
                     stuck = i
                     break
                 _delta, _tie, slot, r = min((int(d), rng.random(), int(s), int(r)) for s, r, d in cells[:n])
-                kernel.place(data, state, int(k), slot, r)
+                runs.place(data, state, int(k), slot, r)
             if stuck is not None:
                 break
         if stuck is None:

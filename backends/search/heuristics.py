@@ -22,7 +22,7 @@ import numpy as np
 
 from schedc.core.solution import Solution
 from schedc.ir import Activity, Instance, Mode
-from schedc.kinds import PrecedenceLag
+from schedc.kinds import CumulativeRenewable, PrecedenceLag, UnaryNoOverlap
 from schedc.kinds.measures import targets
 from schedc.kinds.optional import optional_activities
 from schedc.kinds.setup_times import max_total_setup
@@ -303,6 +303,22 @@ def earliest_starts(instance: Instance, preds: dict[str, list[tuple[str, int]]])
         est[name] = max([release.get(name, 0),
                          *(est[p] + min(m.duration for m in acts[p].modes) + lag for p, lag in preds[name])])
     return {a: est.get(a, 0) for a in acts}
+
+
+def capacity_kept(instance: Instance) -> set[str]:
+    """The resources whose capacity an active hard rule keeps: the unary resources in the scope of a
+    ``unary_no_overlap``, the renewable ones in the scope of a ``cumulative_renewable``.
+
+    Only these bound the makespan by their load (work / capacity): the activities of a resource that
+    no rule keeps may all run at once.
+    """
+    kept: set[str] = set()
+    for c in instance.constraints:
+        kind = {UnaryNoOverlap: "unary", CumulativeRenewable: "renewable"}.get(type(c))
+        if kind is not None and c.active and c.hard:
+            scope = c.resources  # type: ignore[attr-defined]
+            kept |= {r.name for r in instance.resources if r.kind == kind} if scope == "all" else set(scope)
+    return kept
 
 
 def schedule_horizon(ctx: EvalContext, preds: dict[str, list[tuple[str, int]]],

@@ -25,7 +25,15 @@ A run:
    (errors are not cached, so a rerun tries again). Other HTTP errors are recorded at once;
 4. stops on SIGINT/SIGTERM (or ``stop``): no request is started after the signal, requests in flight get
    ``grace`` seconds to finish and are then cancelled (their records are not written, so a rerun sends
-   them); files are flushed and the summary says ``interrupted``.
+   them); files are flushed and the summary says ``interrupted``. A signal while the files are read and
+   the requests planned (before any is sent) aborts at once (``KeyboardInterrupt``).
+
+One writer per responses file: a run holds an exclusive ``flock`` on it (:class:`~schedc.bench.jsonl.WriterLock`)
+and a second run on the same file refuses (``B310``) instead of sending every prompt again; the cache, which
+runs of other decodings of the model share, is appended a locked line at a time. A file that cannot be
+written (a full disk, no permission) stops the run: no request is started after it, and
+:class:`~schedc.core.inputs.WriteFailed` says how many records were saved before (a rerun resumes). An
+endpoint that is not an http(s) URL with a valid port is refused before anything starts (``B303``).
 
 Records: ``{"model", "id", "text", "usage", "error", "decoding"}`` appended per line to
 ``OUT/responses/<model>[.<decoding>].jsonl``; cache ``OUT/cache/<model>.jsonl`` of ``{"key", "model",
@@ -46,13 +54,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from schedc.bench.dataset import filter_records
 from schedc.bench.decoding import Constraints, Options, request_body
-from schedc.bench.jsonl import JsonlAppender, read_records
+from schedc.bench.jsonl import JsonlAppender, WriterLock, read_records
 from schedc.bench.progress import progress_bar
 from schedc.bench.retry import RETRY_STATUS, Backoff, retry_after
 from schedc.core.diagnostics import SchedcError
+from schedc.core.inputs import WriteFailed, write_failed
 
 
 @dataclass
@@ -100,7 +110,7 @@ class Settings:
     max_backoff: float = 60.0
     rate: float | None = None
     concurrency: int = 4
-    grace: float = 1.0
+    grace: float = 0.5
     seed: int = 0
 
 
@@ -249,6 +259,19 @@ def _usage(completion: Any) -> dict[str, Any] | None:
     return dump(exclude_none=True) if callable(dump) else None
 
 
+def check_endpoint(endpoint: str) -> None:
+    """A SchedcError (B303) unless ``endpoint`` is an http(s) URL with a host and, if any, a port in 0..65535."""
+    try:
+        parts = urlsplit(endpoint)
+        parts.port  # noqa: B018 - raises ValueError for a port out of range or not a number
+    except ValueError as exc:
+        raise SchedcError.at("B303", f"--endpoint {endpoint!r} is not a valid URL: {exc}",
+                             hint="e.g. http://localhost:8000/v1") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise SchedcError.at("B303", f"--endpoint {endpoint!r} is not an http(s) URL with a host",
+                             hint="e.g. http://localhost:8000/v1")
+
+
 def _short(text: str, limit: int = 200) -> str:
     return " ".join(text.split())[:limit]
 
@@ -282,6 +305,10 @@ class Run:
             raise SchedcError.at("B301", f"--concurrency must be at least 1 (got {settings.concurrency})")
         if settings.retries < 0 or settings.timeout <= 0:
             raise SchedcError.at("B302", "--retries must be ≥ 0 and --timeout > 0")
+        check_endpoint(settings.endpoint)
+        self.failure: WriteFailed | None = None
+        self.saved = 0
+        self.lock_holder = None
         self.out, self.options, self.settings = Path(out), options, settings
         self.summary = RunSummary()
         self.report = warn
@@ -314,18 +341,24 @@ class Run:
         cache = {r["key"]: r for r in read_records(self.cache_path, self.warn) if isinstance(r.get("key"), str)}
         return done, cache
 
-    def plan(self, done: set[str], cache: dict[str, dict[str, Any]]) -> list[Job]:
-        """Write what the cache answers; the distinct requests still to send, in dataset order."""
+    def plan(self, done: set[str], cache: dict[str, dict[str, Any]],
+             check: Callable[[], None] = lambda: None) -> list[Job]:
+        """Write what the cache answers; the distinct requests still to send, in dataset order.
+
+        ``check`` is called before each record (it raises to abort: a signal during a long plan).
+        """
         constraints = Constraints(self.out, self.options)
         jobs: dict[str, Job] = {}
         for record in self.dataset:
+            check()
             if record["id"] in done:
                 self.summary.skipped += 1
                 continue
             body = request_body(self.options, record["system"], record["prompt"], constraints.of(record))
             key = request_key(body)
             if key in cache:
-                self.write(record["id"], cache[key]["text"], cache[key].get("usage"), None)
+                if not self.write(record["id"], cache[key]["text"], cache[key].get("usage"), None):
+                    break  # the disk is full: nothing more can be recorded
                 self.summary.cached += 1
             elif key in jobs:
                 jobs[key].ids.append(record["id"])
@@ -333,24 +366,59 @@ class Run:
                 jobs[key] = Job(key, body, [record["id"]])
         return list(jobs.values())
 
+    def lock(self) -> None:
+        """Hold the responses file's writer lock, or a SchedcError (B310) when another run holds it."""
+        self.lock_holder = WriterLock(self.responses_path)
+        try:
+            held = self.lock_holder.acquire()
+        except OSError as exc:
+            raise write_failed(self.responses_path, exc) from None
+        if not held:
+            self.lock_holder = None
+            raise SchedcError.at("B310", "another `schedc bench run` is writing this responses file; refusing to "
+                                 "send its prompts again", file=str(self.responses_path),
+                                 hint="wait for it to finish (or stop it), then run again: the rerun resumes")
+
     def open(self) -> None:
-        """Open (and repair) the responses and cache files."""
-        self.writer, self.cache_writer = JsonlAppender(self.responses_path), JsonlAppender(self.cache_path)
+        """Open (and repair) the responses and cache files (a WriteFailed when they cannot be opened)."""
+        try:
+            self.writer = JsonlAppender(self.responses_path)
+            self.cache_writer = JsonlAppender(self.cache_path, shared=True)
+        except OSError as exc:
+            path = self.cache_path if hasattr(self, "writer") else self.responses_path
+            raise write_failed(path, exc) from None
         for appender in (self.writer, self.cache_writer):
             if appender.repaired:
                 self.warn(f"{appender.path}: cut a torn last line of {appender.repaired} bytes")
 
-    def write(self, record_id: str, text: str | None, usage: Any, error: str | None) -> None:
-        """Append one response record."""
-        self.writer.append({"model": self.options.model, "id": record_id, "text": text, "usage": usage,
-                            "error": error, "decoding": self.options.decoding})
+    def _failed(self, path: Path, exc: OSError) -> None:
+        """Remember the first write failure (the run stops; :func:`run` raises it once files are closed)."""
+        if self.failure is None:
+            self.failure = write_failed(path, exc, f"{self.saved} records were saved before it; a rerun resumes")
+
+    def write(self, record_id: str, text: str | None, usage: Any, error: str | None) -> bool:
+        """Append one response record (False when it could not be written)."""
+        if self.failure is not None:
+            return False
+        try:
+            self.writer.append({"model": self.options.model, "id": record_id, "text": text, "usage": usage,
+                                "error": error, "decoding": self.options.decoding})
+        except OSError as exc:
+            self._failed(self.responses_path, exc)
+            return False
+        self.saved += 1
+        return True
 
     def finish(self, job: Job, text: str | None, usage: Any, error: str | None) -> None:
         """Record the answer of one request for every id sharing it (and cache it when it is one)."""
-        if error is None:
-            self.cache_writer.append({"key": job.key, "model": self.options.model, "text": text, "usage": usage})
-        for record_id in job.ids:
-            self.write(record_id, text, usage, error)
+        if error is None and self.failure is None:
+            try:
+                self.cache_writer.append({"key": job.key, "model": self.options.model, "text": text, "usage": usage})
+            except OSError as exc:
+                self._failed(self.cache_path, exc)
+        written = [self.write(record_id, text, usage, error) for record_id in job.ids]
+        if not all(written):
+            return  # not counted as answered: a rerun sends it again
         self.summary.sent += error is None
         self.summary.deduplicated += len(job.ids) - 1 if error is None else 0
         self.summary.errors += len(job.ids) if error is not None else 0
@@ -358,10 +426,16 @@ class Run:
             self.summary.last_error = error
 
     def close(self) -> None:
-        """Flush and close both files."""
+        """Flush and close both files, then release the lock (a failure to flush is remembered, not raised)."""
         for appender in (getattr(self, "writer", None), getattr(self, "cache_writer", None)):
             if appender is not None:
-                appender.close()
+                try:
+                    appender.close()
+                except OSError as exc:
+                    self._failed(appender.path, exc)
+        if self.lock_holder is not None:
+            self.lock_holder.release()
+            self.lock_holder = None
 
     async def send_all(self, jobs: list[Job], stop: asyncio.Event, progress: Callable[[int], None]) -> None:
         """Send ``jobs`` with ``concurrency`` workers until done or stopped."""
@@ -374,6 +448,9 @@ class Run:
                 job = queue.pop()
                 text, usage, error = await sender.complete(job.body)
                 self.finish(job, text, usage, error)
+                if self.failure is not None:
+                    stop.set()  # no request is started that could not be recorded
+                    continue
                 del unanswered[id(job)]
                 progress(len(job.ids))
 
@@ -384,7 +461,7 @@ class Run:
             while not all(t.done() for t in tasks) and not stop.is_set():
                 await asyncio.wait([*tasks, stopper], return_when=asyncio.FIRST_COMPLETED)
             if stop.is_set():
-                self.summary.interrupted = True
+                self.summary.interrupted = self.failure is None
                 await asyncio.wait(tasks, timeout=self.settings.grace)
             for task in tasks:
                 task.cancel()
@@ -420,30 +497,60 @@ def run(out: Path, endpoint: str, model: str, responses: Path | None = None, con
     return asyncio.run(_main(state, progress, stop, handle_signals))
 
 
+class _Interrupt:
+    """SIGINT/SIGTERM before the first request: abort the reading and planning at once.
+
+    The handler raises ``KeyboardInterrupt`` where the program is, and also remembers the signal: an
+    exception raised inside a finalizer is printed and ignored by the interpreter, so :meth:`check`, called
+    between records and phases, raises it again.
+    """
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        self.requested = True
+        raise KeyboardInterrupt
+
+    def check(self) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+
+
 async def _main(state: Run, progress: bool, external: threading.Event | None, handle_signals: bool) -> RunSummary:
-    """Plan, send, flush; the summary."""
+    """Lock, plan, send, flush; the summary (a WriteFailed when a file could not be written)."""
     started = time.monotonic()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     watcher = asyncio.create_task(_watch(external, stop)) if external is not None else None
-    if handle_signals:
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, stop.set)
+    signals = (signal.SIGINT, signal.SIGTERM)
+    interrupt = _Interrupt()
+    previous = {signum: signal.signal(signum, interrupt) for signum in signals} if handle_signals else {}
     try:
+        state.lock()
         done, cache = state.load()
+        interrupt.check()
         state.open()
-        jobs = state.plan(done, cache)
-        if jobs:
+        jobs = state.plan(done, cache, interrupt.check)
+        interrupt.check()
+        if handle_signals:  # from here on a signal stops the run gracefully: in-flight requests get their grace
+            for signum in signals:
+                loop.add_signal_handler(signum, stop.set)
+            interrupt.check()  # a signal between the last check and the handlers above
+        if jobs and state.failure is None:
             with progress_bar(f"run {state.options.model}", sum(len(j.ids) for j in jobs), progress) as tick:
                 await state.send_all(jobs, stop, tick)
     finally:
         state.close()
         if watcher is not None:
             watcher.cancel()
-        if handle_signals:
-            for signum in (signal.SIGINT, signal.SIGTERM):
-                loop.remove_signal_handler(signum)
+        for signum, handler in previous.items():
+            loop.remove_signal_handler(signum)
+            signal.signal(signum, handler)
     state.summary.seconds = time.monotonic() - started
+    if state.failure is not None:
+        state.failure.summary = state.summary  # type: ignore[attr-defined]
+        raise state.failure
     return state.summary
 
 

@@ -33,8 +33,14 @@ def _print_version(show: bool) -> None:
 def main_options(
     version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
                                           help="print the version and exit")] = False,
+    max_errors: Annotated[int | None, typer.Option("--max-errors", min=0, help="diagnostics shown in full before "
+                                                   "one summary line (default 20, or SCHEDC_MAX_ERRORS; 0: all)")]
+    = None,
 ) -> None:
     """schedc: one formal spec of a scheduling problem for solvers, prompts and verifiers."""
+    from schedc.core.diagnostics import default_max_errors, set_max_errors
+
+    set_max_errors(default_max_errors() if max_errors is None else max_errors)  # per command, not per process
 
 F = TypeVar("F", bound=Callable[..., Any])
 AsJson = Annotated[bool, typer.Option("--json", help="print the result as JSON")]
@@ -69,16 +75,19 @@ def echo_json(data: Any) -> None:
 
 
 def reports_errors(func: F) -> F:
-    """Print SchedcError diagnostics to stderr and exit 2 instead of a traceback; a command that needs
-    an optional package which is not installed says which extra provides it (:mod:`schedc.core.extras`)."""
+    """Print SchedcError diagnostics to stderr and exit 2 (an output that could not be written: 74) instead of a
+    traceback; a command that needs an optional package which is not installed says which extra provides it
+    (:mod:`schedc.core.extras`)."""
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
         except SchedcError as exc:
+            from schedc.core.inputs import exit_code
+
             typer.echo(str(exc), err=True)
-            raise typer.Exit(2) from None
+            raise typer.Exit(exit_code(exc)) from None
         except ModuleNotFoundError as exc:
             error = missing_extra(exc, f"this command ({func.__name__.removesuffix('_cmd').replace('_', ' ')})")
             if error is None:
@@ -87,3 +96,19 @@ def reports_errors(func: F) -> F:
             raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def exit_interrupted(message: str) -> None:
+    """Say ``message`` on stderr and end now with status 130.
+
+    ``os._exit``, not ``SystemExit``: a KeyboardInterrupt that passed through code the interpreter evaluates
+    itself leaves a flag that makes it kill itself with SIGINT at exit (status -2) even after the exception
+    was handled. Whatever files a command had open were closed by its own ``finally`` blocks.
+    """
+    import os
+    import sys
+
+    sys.stdout.flush()
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
+    os._exit(130)

@@ -48,8 +48,14 @@ def _as_json(summary: Any) -> Any:
 
 
 def _fail(exc: SchedcError) -> typer.Exit:
+    """Print the error; exit 2 (bad input) or the error's own status (74: an output could not be written)."""
+    from schedc.core.inputs import exit_code
+
+    summary = getattr(exc, "summary", None)
+    if summary is not None:  # what the run did before it failed
+        typer.echo(summary.line())
     typer.echo(str(exc), err=True)
-    return typer.Exit(2)
+    return typer.Exit(exit_code(exc))
 
 
 @bench_app.command("build", epilog="Example: schedc bench build ../shared/data -o bench --variants v1,v4 --seeds 42")
@@ -177,8 +183,10 @@ def run_cmd(
 ) -> None:
     """Send every prompt to a chat endpoint; responses appended to a JSONL file (cached, deduplicated, resumable).
 
-    Exit status: 0 all answered, 1 some error records, 2 bad input, 3 the endpoint answered none of the
-    requests sent, 130 stopped by SIGINT/SIGTERM. The record format: docs/bench.md.
+    One run per responses file (a second one refuses). Exit status: 0 all answered, 1 some error records,
+    2 bad input (a bad endpoint or option, another run on the file), 3 the endpoint answered none of the
+    requests sent, 74 a file could not be written (full disk, permissions; the records saved before are kept
+    and a rerun resumes), 130 stopped by SIGINT/SIGTERM (within 2 s). The record format: docs/bench.md.
     """
     from schedc.bench.decoding import Options, parse_extra_body
     from schedc.bench.run import Settings, run
@@ -193,12 +201,18 @@ def run_cmd(
                       progress=True, handle_signals=True, **_filters(families, instances))
     except SchedcError as exc:
         raise _fail(exc) from None
+    except KeyboardInterrupt:  # a signal before the first request: nothing was sent, the files are closed
+        from schedc.cli.application import exit_interrupted
+
+        exit_interrupted("interrupted before any request was sent; a rerun resumes")
     if as_json:
         echo_json(_as_json(summary))
     else:
         typer.echo(summary.line())
-    if summary.interrupted:
-        raise typer.Exit(130)
+    if summary.interrupted:  # the files are closed and synced: skip the interpreter's teardown to end within 2 s
+        from schedc.cli.application import exit_interrupted
+
+        exit_interrupted("stopped by a signal; a rerun resumes")
     if summary.unanswered:
         typer.echo(f"error: {endpoint} answered none of the {summary.errors} prompts sent (last: {summary.last_error})"
                    "; check --endpoint, --model and that the server is up. A rerun sends them again.", err=True)

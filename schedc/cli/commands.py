@@ -7,6 +7,7 @@ project's own error type is caught, so the CLI framework's exits pass through.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -110,19 +111,30 @@ def check_cmd(
     duplicates: Annotated[Duplicates, typer.Option(help="a repeated assignment: error (a hard violation) or warn "
                                                    "(reported, not counted: the official ITC-2007 validator)")]
     = Duplicates.error,
+    max_answer_bytes: Annotated[str, typer.Option("--max-answer-bytes", help="the largest answer (and batch record) "
+                                                  "read, e.g. 16M; a larger one is refused (exit 2)")] = "16M",
+    max_issues: Annotated[int, typer.Option("--max-issues", help="issues and skipped lines listed in full (the "
+                                            "others are counted); 0: all")] = 1000,
+    record_time_limit: Annotated[float, typer.Option("--record-time-limit", help="with --batch: seconds one record "
+                                                     "may take (0: no limit)")] = 60.0,
 ) -> None:
     """Verify an answer constraint by constraint (exit 0 feasible, 1 infeasible, 2 bad input)."""
     seed = variant_seed(seed, old_seed)
     mapping = pipeline.read_names(names)
+    limit = _size_option(max_answer_bytes, "--max-answer-bytes")
+    keep = max_issues if max_issues > 0 else None
     if batch is not None:
-        _check_batch(spec, batch, mapping, out, choice_value(variant), seed, str(duplicates.value))
+        from schedc.pipeline.checking import BatchLimits
+
+        limits = BatchLimits(record_bytes=limit, seconds=record_time_limit or None, keep=keep)
+        _check_batch(spec, batch, mapping, out, choice_value(variant), seed, str(duplicates.value), limits)
         return
     if spec is None or answer is None:
         raise SchedcError.at("E404", "usage: schedc check SPEC ANSWER (or --batch FILE.jsonl)")
     from schedc.verify.verifier import format_report
 
-    verifier = pipeline.verifier_for(spec, mapping, choice_value(variant), seed, duplicates=str(duplicates.value))
-    report = verifier.check(pipeline.read_answer(answer))
+    report = pipeline.check_answer(spec, pipeline.read_answer(answer, limit), mapping, choice_value(variant), seed,
+                                   duplicates=str(duplicates.value), keep=keep)
     if as_json:
         import msgspec
 
@@ -133,21 +145,49 @@ def check_cmd(
         raise typer.Exit(1)
 
 
-def _check_batch(spec: Path | None, batch: Path, mapping: dict[str, str], out: Path | None,
-                 variant: str | None = None, seed: int = 42, duplicates: str = "error") -> None:
+def _size_option(text: str, option: str) -> int:
+    """A size option's value in bytes (``16M``), or a SchedcError naming the option."""
+    from schedc.core.inputs import parse_size
+
     try:
-        handle = batch.open(encoding="utf-8", errors="replace")
+        return parse_size(text)
+    except ValueError as exc:
+        raise SchedcError.at("E409", f"{option}: {exc}") from None
+
+
+def _check_batch(spec: Path | None, batch: Path, mapping: dict[str, str], out: Path | None,
+                 variant: str | None, seed: int, duplicates: str, limits: Any) -> None:
+    """Check the records of ``batch``, writing each report as soon as it is made (to ``out`` or stdout)."""
+    from schedc.core.inputs import write_failed
+    from schedc.pipeline.checking import batch_lines
+
+    try:
+        handle = batch.open("rb")
     except OSError as exc:
         raise SchedcError.at("E403", f"cannot read the batch: {exc.strerror or exc}", file=str(batch)) from None
     with handle:
-        reports = pipeline.check_batch(spec, handle, mapping, variant, seed, duplicates)
+        reports = pipeline.check_batch(spec, batch_lines(handle, limits.record_bytes), mapping, variant, seed,
+                                       duplicates, limits)
         if out is None:
             for line in reports:
                 sys.stdout.write(line.decode() + "\n")
+                sys.stdout.flush()
             return
-        from schedc.importers.common import write_atomic
-
-        write_atomic(out, "".join(line.decode() + "\n" for line in reports))
+        written = 0
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            target = out.open("wb")
+        except OSError as exc:
+            raise write_failed(out, exc) from None
+        try:
+            with target:
+                for line in reports:  # each report reaches the file once its record is checked
+                    target.write(line + b"\n")
+                    target.flush()
+                    written += 1
+                os.fsync(target.fileno())
+        except OSError as exc:
+            raise write_failed(out, exc, f"{written} reports were written before") from None
 
 
 @app.command("solve", epilog="Example: schedc solve examples/ft06.sched --time-limit 5 -o answer.txt")
@@ -327,9 +367,9 @@ from schedc.cli.bench import bench_app  # noqa: E402
 
 app.add_typer(bench_app, name="bench")
 
-# registers generate, calibrate, ssi, simulate, plot; tighten, perturb; generate-classic; lsp (each imports
-# the app from schedc.cli.application, not from here, so no module imports back into this one)
-from schedc.cli import dynamic, editor, generators, variants  # noqa: E402, F401
+# registers generate, calibrate, ssi, simulate, plot; tighten, perturb; generate-classic; snapshot; lsp (each
+# imports the app from schedc.cli.application, not from here, so no module imports back into this one)
+from schedc.cli import dynamic, editor, generators, snapshot, variants  # noqa: E402, F401
 
 
 def main() -> None:

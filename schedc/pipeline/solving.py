@@ -34,7 +34,9 @@ def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, w
     budget in seconds), an infeasible result carries the hard constraints that cannot hold
     together (``result.conflict``, :mod:`schedc.backends.cpsat.explain`). ``hint`` is an answer
     file (a published or previous solution, in the names of ``variant``) that seeds the search
-    (:func:`read_hint`): CP-SAT's solution hint, HiGHS's MIP start, both with ``auto``.
+    (:func:`read_hint`): CP-SAT's solution hint, HiGHS's MIP start, both with ``auto``. With
+    ``cpsat``, HiGHS probes for infeasibility beside CP-SAT while CP-SAT has no feasible start
+    (:func:`schedc.backends.portfolio.solve_cpsat`).
     """
     from schedc.backends import get_backend
     from schedc.verify.verifier import Verifier
@@ -50,8 +52,11 @@ def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, w
             raise SchedcError.at("E505", f"the {backend} backend has no solver choice (got --solver {solver})",
                                  hint="--solver picks the MILP solver of --backend pyomo")
         params["solver"] = solver
-    result = module.solve(instance, family, module.SolveOptions(**params), progress,
-                          **({"start": start} if start is not None else {}))
+    run = module.solve
+    if backend == "cpsat":  # with HiGHS's infeasibility probe while CP-SAT has no feasible start
+        run = get_backend("auto").solve_cpsat
+    result = run(instance, family, module.SolveOptions(**params), progress,
+                 **({"start": start} if start is not None else {}))
     if result.status == "infeasible" and explain is not None and explain > 0:
         from schedc.backends.cpsat.explain import explain_infeasibility
 

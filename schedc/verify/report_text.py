@@ -17,11 +17,16 @@ def format_report(report: CheckReport, limit: int = 20) -> str:
     are listed apart. The violation rate is shown as the division it is (docs/check.md).
     """
     out = [f"{report.instance} ({report.family})"]
+    if report.naming_hint:
+        out.append(f"hint: {report.naming_hint}")
     if not report.extracted:
         out.append(f"NOT EXTRACTED: {report.extraction_error}")
         out += [f"  line {s.line}: skipped ({s.reason}): {s.text[:80]}" for s in report.skipped_lines[:limit]]
+        unlisted = len(report.skipped_lines) + report.omitted_skipped_lines - limit
+        if unlisted > 0:
+            out.append(f"  … and {unlisted:,} more skipped lines")
         return "\n".join(out)
-    skipped = len(report.skipped_lines)
+    skipped = len(report.skipped_lines) + report.omitted_skipped_lines
     out.append(f"extracted {report.produced} schedule lines" + (f", skipped {skipped}" if skipped else ""))
     out.append(f"coverage {report.coverage * 100:.1f}% of {report.required} required assignments")
     out.append(_verdict_line(report))
@@ -32,6 +37,8 @@ def format_report(report: CheckReport, limit: int = 20) -> str:
     if others:
         out.append("not counted as violations:")
         out += _limited(others, len(others), limit, "issues")
+    for kind, number in report.omitted_issues.items():  # counted in the totals, listed nowhere (not in --json)
+        out.append(f"  … and {number:,} more {kind.replace('_', ' ')} issues (counted, not listed)")
     out.append(_objective_line(report))
     for name, cost in report.components.items():
         if cost:
