@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from schedc.snapshot import Given
 
 snapshot_app = typer.Typer(help="Snapshot tests of renderings: store what specs' prompts say, then see what "
-                                "changed, claims first (docs/snapshots.md).", no_args_is_help=True)
+                                "changed, claims first (docs/snapshots.md).", no_args_is_help=True,
+                           epilog="Example: schedc snapshot check examples --dir snapshots")
 app.add_typer(snapshot_app, name="snapshot")
 
 Paths = Annotated[list[Path], typer.Argument(help=".sched instances, or folders searched for them")]
