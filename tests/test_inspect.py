@@ -179,7 +179,7 @@ def test_bad_task_arguments_are_schedc_errors(bench, tmp_path: Path) -> None:
     out, _ = bench
     with pytest.raises(SchedcError, match="B203"):
         schedc_task(dataset=str(tmp_path / "nowhere"))
-    with pytest.raises(SchedcError, match="B403"):
+    with pytest.raises(SchedcError, match="B503"):
         schedc_task(dataset=str(out), variant="v9")
-    with pytest.raises(SchedcError, match="B404"):
+    with pytest.raises(SchedcError, match="B504"):
         schedc_task(dataset=str(out), decoding="regex")

@@ -136,7 +136,7 @@ def test_without_pygls_the_lsp_command_says_which_extra_to_install() -> None:
             "from schedc.cli import main\nmain()\n")
     done = subprocess.run([sys.executable, "-c", code, "lsp"], capture_output=True, text=True, cwd=ROOT,
                           timeout=120, check=False)
-    assert done.returncode == 2 and "E950" in done.stderr and "pip install 'schedc[lsp]'" in done.stderr
+    assert done.returncode == 2 and "E960" in done.stderr and "pip install 'schedc[lsp]'" in done.stderr
     assert "Traceback" not in done.stderr
 
 

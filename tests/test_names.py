@@ -263,10 +263,10 @@ def test_check_without_variant_says_the_names_are_a_themed_renderings(tmp_path: 
         answer.write_text(_themed_answer(instance, seed), encoding="utf-8")
         result = runner.invoke(app, ["check", str(spec), str(answer)])
         hints = [line for line in result.output.splitlines() if line.startswith("hint:")]
-        assert len(hints) == 1 and f"--variant v4 --seed {seed}" in hints[0], result.output
+        assert len(hints) == 1 and f"--variant v4 --variant-seed {seed}" in hints[0], result.output
         report = json.loads(runner.invoke(app, ["check", str(spec), str(answer), "--json"]).output)
-        assert f"--seed {seed}" in report["naming_hint"] and report["coverage"] == 0.0
-        good = runner.invoke(app, ["check", str(spec), str(answer), "--variant", "v4", "--seed", str(seed)])
+        assert f"--variant-seed {seed}" in report["naming_hint"] and report["coverage"] == 0.0
+        good = runner.invoke(app, ["check", str(spec), str(answer), "--variant", "v4", "--variant-seed", str(seed)])
         assert "hint:" not in good.output and "coverage 100.0%" in good.output
 
 
@@ -303,7 +303,7 @@ def test_batch_reports_carry_the_hint(tmp_path: Path) -> None:
     batch.write_text(json.dumps({"id": "a", "answer": _themed_answer(load_instance(spec), 42)}) + "\n",
                      encoding="utf-8")
     result = runner.invoke(app, ["check", str(spec), "--batch", str(batch)])
-    assert "--seed 42" in json.loads(result.output.splitlines()[0])["naming_hint"]
+    assert "--variant-seed 42" in json.loads(result.output.splitlines()[0])["naming_hint"]
 
 
 # ---------------------------------------------------------------------------- the audit catches the old defects

@@ -25,7 +25,7 @@ try:
     from pygls.lsp.server import LanguageServer
     from pygls.uris import to_fs_path
 except ImportError:  # the optional extra is missing: say how to get it
-    raise SchedcError.at("E950", "`schedc lsp` needs the pygls package",
+    raise SchedcError.at("E960", "`schedc lsp` needs the pygls package",
                          hint="pip install 'schedc[lsp]'") from None
 
 SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning}

@@ -25,7 +25,7 @@ the ``inspect`` extra; the file path ``…/schedc/integrations/inspect.py@schedc
   ``violation_rate`` over extracted answers.
 
 Needs ``inspect-ai`` (``pip install 'schedc[inspect]'``); importing this module without it raises a
-SchedcError (B401) that says so.
+SchedcError (B501) that says so.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ try:
     from inspect_ai.solver import Generate, Solver, TaskState, solver
     from inspect_ai.util import JSONSchema
 except ImportError:  # the optional extra is missing: say how to get it
-    raise SchedcError.at("B401", "the Inspect AI task needs the inspect-ai package",
+    raise SchedcError.at("B501", "the Inspect AI task needs the inspect-ai package",
                          hint="pip install 'schedc[inspect]'") from None
 
 DECODINGS = ("text", "json-schema")
@@ -100,14 +100,14 @@ def records_dataset(dataset: str | Path, variant: str | None = None,
     records = [r for r in read_jsonl(path) if (variant is None or r.get("variant") == variant)
                and (not families or r.get("family") in families)]
     if any(r.get("answer_mode") == "solver-code" for r in records):
-        raise SchedcError.at("B402", "solver-code records are scored by `schedc bench eval` (it runs the programs "
+        raise SchedcError.at("B502", "solver-code records are scored by `schedc bench eval` (it runs the programs "
                              "in a sandbox), not by the Inspect task", file=str(path))
     for number, r in enumerate(records, start=1):
         if not all(isinstance(r.get(k), str) for k in ("id", "system", "prompt", "spec")):
             raise SchedcError.at("B209", 'a dataset record needs string "id", "system", "prompt" and "spec"',
                                  file=str(path), line=number)
     if not records:
-        raise SchedcError.at("B403", f"no record of {path} matches variant={variant} families={families}")
+        raise SchedcError.at("B503", f"no record of {path} matches variant={variant} families={families}")
     return MemoryDataset([record_sample(r, path.parent) for r in records], name=path.parent.name,
                          location=str(path))
 
@@ -159,7 +159,7 @@ class Verifiers:
 def schedule_solver(decoding: str = "text") -> Solver:
     """One generation; with ``decoding="json-schema"`` the answer schema goes as structured output."""
     if decoding not in DECODINGS:
-        raise SchedcError.at("B404", f"unknown decoding {decoding!r}", hint="one of " + ", ".join(DECODINGS))
+        raise SchedcError.at("B504", f"unknown decoding {decoding!r}", hint="one of " + ", ".join(DECODINGS))
     verifiers = Verifiers()
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:

@@ -48,7 +48,7 @@ def verifier_for(spec: Source, names: Mapping[str, str] | None = None, variant: 
     """A verifier for the instance in ``spec`` (checks many answers without re-parsing).
 
     With ``variant``, answers are read with the display names of that rendering (``schedc
-    render SPEC --variant V --seed S``); explicit ``names`` override single entries.
+    render SPEC --variant V --variant-seed S``); explicit ``names`` override single entries.
     ``duplicates``: ``error`` (a repeated assignment is a hard violation) or ``warn`` (reported,
     not counted: the official ITC-2007 validator's policy). ``keep``: issues and skipped lines a report
     lists in full (None: all; the others are counted).
@@ -77,7 +77,7 @@ def check_answer(spec: Source, text: str, names: Mapping[str, str] | None = None
                  seed: int = 42, search: Sequence[str | os.PathLike[str]] = (),
                  duplicates: str = "error", keep: int | None = KEEP) -> CheckReport:
     """``schedc check``: the report on one answer text; read without a rendering's names, an answer whose
-    names are a themed rendering's gets a ``naming_hint`` saying which ``--variant``/``--seed`` to pass."""
+    names are a themed rendering's gets a ``naming_hint`` saying which ``--variant``/``--variant-seed`` to pass."""
     verifier, hints = _checker(spec, names, variant, seed, search, duplicates, keep)
     report = verifier.check(text)
     return report if hints is None else hints.add(report, text)

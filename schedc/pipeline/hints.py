@@ -4,7 +4,7 @@ A model answering a themed prompt (v3a, v4) writes the names that prompt showed 
 step 1: …"); ``schedc check`` without ``--variant`` reads canonical names and finds every line an
 unknown entity. :class:`NamingHints` tells that case apart cheaply, only for reports with unknown
 entities: it tries the themed names of the usual seeds (:data:`SEEDS`; v3a and v4 of one seed show
-the same names), then the names of the family's theme pools, and says which ``--variant``/``--seed``
+the same names), then the names of the family's theme pools, and says which ``--variant``/``--variant-seed``
 to pass — one line, in the report's ``naming_hint``.
 """
 
@@ -62,10 +62,10 @@ class NamingHints:
         for seed in SEEDS:
             if len(written & self.themed(seed)) >= need:
                 return (f"the names are those of the themed rendering of seed {seed} (variants v3a and v4 show them); "
-                        f"check with --variant v4 --seed {seed}")
+                        f"check with --variant v4 --variant-seed {seed}")
         if len(written & self.pools()) >= need:
             return ("the names come from the theme pools of this family (a themed rendering, v3a or v4); check "
-                    "with --variant v4 and the --seed the prompt was rendered with")
+                    "with --variant v4 and the --variant-seed the prompt was rendered with")
         return None
 
     def written(self, text: str) -> set[str]:

@@ -9,7 +9,7 @@ A document holds, for one instance and a set of options (variants, seeds, gramma
 * ``renderings``: ``"<variant>/<seed>"`` → the theme and the lines of the system prompt and of the user
   message; a rendering identical to an earlier one (in key order) is stored as ``{"same_as": key}``;
 * ``grammars``: format → ``"<variant>/<seed>"`` → the lines of ``schedc grammar --format F --variant V
-  --seed S`` (again ``same_as`` for repeats);
+  --variant-seed S`` (again ``same_as`` for repeats);
 * ``solve`` (when asked): the CP-SAT reference outcome, status and objective;
 * ``options``: what was asked, so that ``check`` and ``update`` repeat it without being told again.
 
