@@ -322,3 +322,37 @@ def test_bench_builds_perturbation_seed_is_derive_seed(tmp_path: Path) -> None:
     both = run("bench", "build", missing, "-o", tmp_path / "out", "--variant-seed", "3", "--derive-seed", "4")
     assert both.exit_code == 2 and "E409" in both.stderr
     assert "--derive-seed" in " ".join(run("bench", "build", "--help").stdout.split())
+
+
+def test_the_solve_budget_counts_from_the_start_and_leaves_the_solver_at_least_half(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--time-limit`` is the command's wall clock (issue 29): what starting, loading the spec and
+    importing the solver took comes out of the backend's budget, but never more than half of it."""
+    import time
+
+    from schedc.backends import portfolio
+    from schedc.backends.base import SolveResult
+    from schedc.pipeline.solving import backend_budget, solve_file
+
+    budgets: list[float] = []
+
+    def recorded(instance: Any, _family: Any, options: Any, *_args: Any, **_kwargs: Any) -> SolveResult:
+        budgets.append(options.time_limit)
+        return SolveResult(instance=instance.name, backend="cpsat", status="unknown", objective=None, bound=None,
+                           bks=None, gap_pct=None, seconds=0.0, build_seconds=0.0)
+
+    monkeypatch.setattr(portfolio, "solve_cpsat", recorded)
+    solve_file(EXAMPLES / "ft06.sched", "cpsat", time_limit=10, started=time.perf_counter() - 3.0)
+    solve_file(EXAMPLES / "ft06.sched", "cpsat", time_limit=10, started=time.perf_counter() - 30.0)
+    assert 5.0 <= budgets[0] <= 7.0 and budgets[1] == 5.0
+    assert backend_budget(10, 2) == 8 and backend_budget(10, 6) == 5
+
+
+def test_a_process_knows_its_age() -> None:
+    import subprocess
+    import sys
+
+    script = "import time; time.sleep(1.5); from schedc.cli.commands import process_age; print(process_age())"
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    age = float(done.stdout)
+    assert age >= 1.5 or (age == 0.0 and not Path("/proc/self/stat").exists())

@@ -142,7 +142,8 @@ def compile_in_background(notice: IO[str] | None = None) -> bool:
         if handle is None:  # another process compiles: its result lands in the same cache
             return True
         try:
-            _child = subprocess.Popen([sys.executable, "-c", BOOTSTRAP, *sys.path], pass_fds=(handle.fileno(),),
+            inherit = (handle.fileno(),) if os.name == "posix" else ()  # the lock goes with the child
+            _child = subprocess.Popen([sys.executable, "-c", BOOTSTRAP, *sys.path], pass_fds=inherit,
                                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                       stderr=subprocess.DEVNULL, start_new_session=True)
         finally:

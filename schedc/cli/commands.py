@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -195,7 +196,8 @@ def _check_batch(spec: Path | None, batch: Path, mapping: dict[str, str], out: P
 def solve_cmd(
     spec: Annotated[Path, typer.Argument(help="the .sched instance to solve")],
     backend: Annotated[Backend, typer.Option(help="solver backend")] = Backend.cpsat,
-    time_limit: Annotated[float, typer.Option("--time-limit", help="wall-clock limit in seconds")] = 10.0,
+    time_limit: Annotated[float, typer.Option("--time-limit", help="wall-clock limit in seconds, counted from the "
+                                              "command's start")] = 10.0,
     workers: Annotated[int, typer.Option(help="search workers")] = 2,
     seed: Annotated[int, typer.Option(help="random seed of the solver")] = 0,
     solver: Annotated[str | None, typer.Option(help="MILP solver of --backend pyomo (default highs)")] = None,
@@ -229,7 +231,7 @@ def solve_cmd(
     result, answer = pipeline.solve_file(spec, str(backend.value), time_limit, workers, seed,
                                     progress if show_progress else None, solver=solver, variant=choice_value(variant),
                                     variant_seed=variant_seed(rendering_seed, None), explain=explain_time,
-                                    hint=hint)
+                                    hint=hint, started=_STARTED)
     if answer is not None:
         if out is not None:
             from schedc.importers.common import write_atomic
@@ -371,9 +373,28 @@ app.add_typer(bench_app, name="bench")
 # imports the app from schedc.cli.application, not from here, so no module imports back into this one)
 from schedc.cli import dynamic, editor, generators, snapshot, variants  # noqa: E402, F401
 
+#: when this process started, as a ``time.perf_counter()`` value (set by :func:`main`; None when
+#: the commands run inside another program): ``solve --time-limit`` counts from there
+_STARTED: float | None = None
+
+
+def process_age() -> float:
+    """Seconds since this process started: its start time in ``/proc/self/stat`` (clock ticks
+    after boot) against the boot clock, on Linux; 0 where either is missing or the answer is
+    implausible (over a minute: ``main`` runs right after the interpreter's start)."""
+    try:
+        with open("/proc/self/stat", encoding="utf-8", errors="replace") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()  # the fields after the command name
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - int(fields[19]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 0.0
+    return age if 0.0 <= age <= 60.0 else 0.0
+
 
 def main() -> None:
     """Console-script entry point."""
+    global _STARTED
+    _STARTED = time.perf_counter() - process_age()
     app()
 
 

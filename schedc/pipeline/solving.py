@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,8 +25,14 @@ def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, w
                progress: Any = None, solver: str | None = None, variant: str | None = None,
                variant_seed: int = 42, search: Sequence[str | os.PathLike[str]] = (),
                explain: float | None = None,
-               hint: str | os.PathLike[str] | None = None) -> tuple[SolveResult, str | None]:
+               hint: str | os.PathLike[str] | None = None,
+               started: float | None = None) -> tuple[SolveResult, str | None]:
     """``schedc solve``: (SolveResult, answer text in the family's format or None).
+
+    ``time_limit`` is wall-clock time from ``started`` (a ``time.perf_counter()`` value: the
+    command line passes its process's start), else from this call: what loading the spec and
+    importing the backend took comes out of the backend's budget, down to half of it at most
+    (:func:`backend_budget`).
 
     ``solver`` names the solver of a backend that offers a choice (pyomo: any installed
     Pyomo MILP solver, default HiGHS); a backend without a choice rejects it. With
@@ -38,6 +45,7 @@ def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, w
     ``cpsat``, HiGHS probes for infeasibility beside CP-SAT while CP-SAT has no feasible start
     (:func:`schedc.backends.portfolio.solve_cpsat`).
     """
+    began = time.perf_counter() if started is None else started
     from schedc.backends import get_backend
     from schedc.verify.verifier import Verifier
 
@@ -46,7 +54,7 @@ def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, w
     start = None
     if hint is not None:
         start = read_hint(Path(hint), instance, family, shown_names(instance, family, folders, variant, variant_seed))
-    params: dict[str, Any] = {"time_limit": time_limit, "workers": workers, "seed": seed}
+    params: dict[str, Any] = {"workers": workers, "seed": seed}
     if solver is not None:
         if "solver" not in module.SolveOptions.__struct_fields__:
             raise SchedcError.at("E505", f"the {backend} backend has no solver choice (got --solver {solver})",
@@ -55,6 +63,7 @@ def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, w
     run = module.solve
     if backend == "cpsat":  # with HiGHS's infeasibility probe while CP-SAT has no feasible start
         run = get_backend("auto").solve_cpsat
+    params["time_limit"] = backend_budget(time_limit, time.perf_counter() - began)
     result = run(instance, family, module.SolveOptions(**params), progress,
                  **({"start": start} if start is not None else {}))
     if result.status == "infeasible" and explain is not None and explain > 0:
@@ -64,6 +73,13 @@ def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, w
     names = shown_names(instance, family, folders, variant, variant_seed)
     answer = Verifier(instance, family, names).write(result.solution) if result.solution is not None else None
     return result, answer
+
+def backend_budget(time_limit: float, spent: float) -> float:
+    """What a backend gets of a command's wall-clock ``time_limit`` after ``spent`` seconds of
+    starting, loading and importing: the rest, but never less than half of the limit (so that a
+    slow start on a loaded machine cannot leave a solver nothing)."""
+    return max(time_limit - spent, time_limit / 2)
+
 
 def read_hint(path: Path, instance: Instance, family: Family, names: Mapping[str, str] | None = None) -> Solution:
     """The decisions of an answer file (text lines in the family's answer format), checked by the
