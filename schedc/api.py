@@ -109,9 +109,10 @@ def check(instance: Source, answer: str | os.PathLike[str], *, variant: str | No
     With ``variant`` and ``seed``, names are read as that rendering shows them; ``names`` overrides
     single entries. ``duplicates="warn"`` reports a repeated assignment without counting it (the
     official ITC-2007 validator's policy). The report has ``feasible``, ``objective``, ``violations``, …
+    and, for an answer in a themed rendering's names read without ``variant``, a ``naming_hint``.
     """
     text = pipeline.read_answer(Path(answer)) if isinstance(answer, os.PathLike) else answer
-    return pipeline.verifier_for(instance, names, variant, seed, search, duplicates).check(text)
+    return pipeline.check_answer(instance, text, names, variant, seed, search, duplicates)
 
 
 def grammar(instance: Source, *, format: str = "text", variant: str | None = None, seed: int = 42,  # noqa: A002

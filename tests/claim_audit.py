@@ -13,6 +13,12 @@ Four checks, each independent of the code it audits:
   kind's ``check``): the audit runs it on boundary probes (each stated bound met exactly and
   missed by one; touching intervals) and on random schedules, and compares its amount with the
   verifier's for every constraint.
+
+Beside them, the **names and coherence** checks (issue 27; :func:`names_audit`): the role word is
+part of every display name of a class or of none, and of no name of another class; an entity's
+statement shows it, and the entities its attributes name, in their own classes' namespaces; no
+sentence is said twice in a row; a family without a theme of its own gets no setting and no names
+that are words of some domain; "a"/"an" agree with the word after them.
 """
 
 from __future__ import annotations
@@ -99,6 +105,86 @@ def wording(rendering: Rendering, family: Family) -> list[str]:
             problems += _bound_words(claim, sentence, where)
         if claim.kind in ("count_bounds", "consecutive_run_bounds"):
             problems += _counted_words(claim, sentence, free, rendering.names, where)
+        if claim.kind == "coverage":
+            problems += _coverage_words(claim, sentence, where)
+    return problems
+
+
+def _coverage_words(claim: Any, sentence: str, where: str) -> list[str]:
+    """A coverage sentence names only the bounds its rows have: minimums only are never read as an exact
+    number ("as many nurses as listed") nor as a maximum, and so on."""
+    rows = [(row[3], row[4]) for row in claim.params["requirements"]]
+    if not rows:
+        return []
+    exact = all(lo is not None and lo == hi for lo, hi in rows)
+    bare = re.search(r"(?<!at least )(?<!at most )(?<!exactly )\bas many [\w ]+? as listed", sentence)
+    if exact:
+        ok = re.search(r"\b(exactly|equal|fewer or more|missing or in excess|too few or too many)\b", sentence)
+        return [] if ok or bare else [f"exact cover rows not stated as exact: {where}"]
+    problems = [f"cover bounds read as an exact number: {where}"] if bare else []
+    lows, highs = any(lo is not None for lo, _ in rows), any(hi is not None for _, hi in rows)
+    if not highs and re.search(r"\b(at most|in excess|too many|exactly|equal|more \w+ than|maximum)\b", sentence):
+        problems.append(f"cover rows with minimums only read as bounded above: {where}")
+    if not lows and re.search(r"\b(at least|missing|too few|exactly|equal|fewer \w+ than|minimum)\b", sentence):
+        problems.append(f"cover rows with maximums only read as bounded below: {where}")
+    if highs and lows and not re.search(r"\b(bounds|fewer or more|missing or in excess|too few or too many)\b",
+                                        sentence):
+        problems.append(f"cover rows with both bounds not stated as a range: {where}")
+    return problems
+
+
+# --------------------------------------------------------------------------- precedence clauses
+
+ROUTE_WORDS = re.compile(r"first goes to|, then to|Route of|in this order|in route order|along a fixed route")
+
+
+def relation_clauses(sentence: str, names: dict[str, str]) -> set[tuple[str, str, int, str]]:
+    """The timing relations a sentence states, read off its words ("the start of A plus 2 is exactly the end
+    of B" → (A, B, 2, "s=e")), as (before, after, delay, relation) in IR names."""
+    back = {shown: name for name, shown in names.items()}
+    alternatives = "|".join(re.escape(shown) for shown in sorted(back, key=len, reverse=True))
+    clause = re.compile(rf"the (start|end) of ({alternatives})(?: (plus|minus) (\d+))? (is exactly|is at or before) "
+                        rf"the (start|end) of ({alternatives})")
+    out = set()
+    for x, a, sign, amount, compare, y, b in clause.findall(sentence):
+        delay = 0 if not amount else (int(amount) if sign == "plus" else -int(amount))
+        out.add((back[a], back[b], delay, f"{x[0]}{'=' if compare == 'is exactly' else '->'}{y[0]}"))
+    return out
+
+
+def precedences(rendering: Rendering, instance: Instance) -> list[str]:
+    """Every timing relation a precedence sentence states is an edge of its claim, with the same points,
+    comparison and delay; every edge no other statement can state is stated by it (another relation, a
+    negative delay, any edge of a soft rule, and — without precedence statements — an end-to-start edge
+    that is not one step of a job to its next); and a job statement that states no edge of its job does
+    not describe a route."""
+    steps = {a.name: (a.job, a.step) for a in instance.activities}
+    listing = any(s.category == "precedences" for s in rendering.statements)
+    activities = {a.name: rendering.names.get(a.name, a.name) for a in instance.activities}
+    problems = []
+    for record in rendering.claims:
+        claim = record.claim
+        if claim.kind != "precedence_lag":
+            continue
+        edges = {(a, b, lag, relation) for a, b, lag, relation in claim.params.get("edges", [])}
+        read = relation_clauses(record.text[0] if record.text else "", activities)
+        problems += [f"{claim.constraint}: states {e} which is not an edge of the claim" for e in sorted(read - edges)]
+        for a, b, lag, relation in sorted(edges):
+            classic = relation == "e->s" and lag >= 0
+            job_a, step_a = steps.get(a, (None, None))
+            job_b, step_b = steps.get(b, (None, None))
+            along = job_a is not None and job_a == job_b and step_a is not None and step_b == step_a + 1 and lag == 0
+            needed = not claim.hard or not classic or not (along or listing)
+            if needed and (a, b, lag, relation) not in read:
+                problems.append(f"{claim.constraint}: edge {a} {relation}{lag:+d} {b} is not stated by its sentence")
+    chains = [{(e[0], e[1]) for e in c.claim().params.get("edges", []) if e[3] == "e->s" and e[2] >= 0}
+              for c in instance.constraints if c.active and c.hard and kind_name(c) == "precedence_lag"]
+    for s in rendering.statements:
+        members = sorted((a.step, a.name) for a in instance.activities if f"jobs:{a.job}" == s.id)
+        pairs = {(x[1], y[1]) for x, y in zip(members, members[1:], strict=False)}
+        if s.category == "jobs" and len(members) > 1 and ROUTE_WORDS.search(s.text) and \
+                not any(pairs <= chain for chain in chains):
+            problems.append(f"{s.id}: describes a route no hard rule chains: {s.text[:100]!r}")
     return problems
 
 
@@ -163,6 +249,274 @@ def surface(rendering: Rendering) -> list[str]:
             if found:
                 out.append(f"{what}: {text[max(0, found.start() - 30):found.end() + 30]!r}")
     return out
+
+
+# --------------------------------------------------------------------------- names and coherence
+#
+# What a reader needs to copy names right and to trust the setting (issue 27): a role word is part
+# of every name of a class or of none; an id is shown in the namespace of the class it belongs to;
+# no sentence is said twice; a family without a theme of its own is not given a made-up setting nor
+# names that read as tasks, roles or things of some domain; articles agree with the word they precede.
+
+
+def names_audit(rendering: Rendering, instance: Instance, family: Family, own_theme: bool) -> list[str]:
+    """Every check of this section: name forms, namespaces, repeated sentences, setting and names of a
+    family without a theme (``own_theme``: whether its family has a theme file), articles."""
+    return (name_consistency(rendering, instance, family) + namespaces(rendering, instance, family)
+            + repeated_sentences(rendering) + theme_coherence(rendering, instance, family, own_theme)
+            + articles(rendering))
+
+
+def role_word_pattern(word: str) -> re.Pattern[str]:
+    """A role word (or its plural) as whole words, any case: ``work order`` in ``Work order Saldsel``."""
+    forms = sorted({word, plural_of(word)}, key=len, reverse=True)
+    return re.compile(r"(?<![^\W\d_])(?:" + "|".join(re.escape(f) for f in forms) + r")(?![^\W\d_])", re.I)
+
+
+def plural_of(word: str) -> str:
+    """A plain English plural, written here independently of the renderer's."""
+    irregular = {"person": "people", "curriculum": "curricula", "staff": "staff"}
+    head, _, last = word.rpartition(" ")
+    if last in irregular:
+        return f"{head} {irregular[last]}".strip()
+    if word.endswith("y") and word[-2:-1] not in tuple("aeiou"):
+        return word[:-1] + "ies"
+    return word + ("es" if word.endswith(("s", "sh", "ch", "x")) else "s")
+
+
+def named_classes(rendering: Rendering, instance: Instance, family: Family) -> dict[str, list[tuple[str, str]]]:
+    """Role → (IR name, display name) of everything the rendering names: jobs, activities without a
+    job, resources by kind (unary ones are ``machine``), entities by class, and the values of name
+    attributes that are no entity (skills, teachers), by attribute (singular)."""
+    names = rendering.names
+
+    def shown(role: str, name: str) -> str:
+        return names.get(f"{role}:{name}") or names.get(name, name)
+
+    out: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for job in dict.fromkeys(a.job for a in instance.activities if a.job is not None):
+        out["job"].append((job, shown("job", job)))
+    for a in instance.activities:
+        if a.job is None:
+            out["activity"].append((a.name, shown("activity", a.name)))
+    for r in instance.resources:
+        role = "machine" if r.kind == "unary" else r.kind
+        out[role].append((r.name, shown(role, r.name)))
+    entities = {e.name for e in instance.entities} | {r.name for r in instance.resources}
+    entities |= {a.name for a in instance.activities} | {a.job for a in instance.activities if a.job}
+    free = family.decision.free if family.decision else None
+    seen: set[tuple[str, str]] = set()
+    for e in instance.entities:
+        if (e.cls, e.name) not in seen and e.name != free:
+            seen.add((e.cls, e.name))
+            if (e.cls, e.name) not in {(role, n) for role in ("machine", "renewable", "nonrenewable")
+                                       for n, _ in out.get(role, [])}:
+                out[e.cls].append((e.name, shown(e.cls, e.name)))
+    listed: set[str] = set()  # a value two attributes hold belongs to the one declared first (machine groups
+    for cls in family.classes:  # that dfjsp events also mention)
+        for decl in cls.attributes:
+            if decl.type not in ("name", "names") or family.entity_class(decl.name) is not None:
+                continue
+            role = decl.name[:-1] if decl.type == "names" and decl.name.endswith("s") else decl.name
+            for e in instance.entities:
+                value = e.attrs.get(decl.name) if e.cls == cls.name else None
+                for v in (() if value is None else value if isinstance(value, tuple) else (value,)):
+                    if str(v) not in entities and str(v) not in listed and str(v) != shown(role, str(v)):
+                        listed.add(str(v))
+                        out[role].append((str(v), shown(role, str(v))))
+    return {role: members for role, members in out.items() if members}
+
+
+def role_words_of(rendering: Rendering, family: Family) -> dict[str, str]:
+    """Role → the word the rendering uses for it (the theme's, else the family's, else the role's name)."""
+    from schedc.render.themes import load_domains
+
+    words = dict(family.roles)
+    domain = next((d for d in load_domains(family.name) if d.id == rendering.theme), None) \
+        if rendering.theme else None
+    if domain is not None:
+        words.update(domain.words)
+    resource = words.get("resource", "resource")
+    return {"renewable": resource, "nonrenewable": resource, **words}
+
+
+def name_consistency(rendering: Rendering, instance: Instance, family: Family) -> list[str]:
+    """Within a class, every display name carries the class's role word or none does; and no name
+    carries the role word of another class (a shift called ``Nurse station`` would read as a nurse)."""
+    words = role_words_of(rendering, family)
+    classes = named_classes(rendering, instance, family)
+    patterns = {role: role_word_pattern(words.get(role, role.replace("_", " "))) for role in classes}
+    problems = []
+    for role, members in classes.items():
+        carrying = [shown for _, shown in members if patterns[role].search(shown)]
+        if carrying and len(carrying) < len(members):
+            bare = next(shown for _, shown in members if not patterns[role].search(shown))
+            problems.append(f"{role}: {len(carrying)} of {len(members)} names carry the role word "
+                            f"{words.get(role, role)!r} ({carrying[0]!r} next to {bare!r})")
+        for other, pattern in patterns.items():
+            if other == role or words.get(other, other) == words.get(role, role):
+                continue
+            found = next((shown for _, shown in members if pattern.search(shown)), None)
+            if found is not None:
+                problems.append(f"{role} {found!r} carries the role word of {other} {words.get(other, other)!r}")
+    return problems
+
+
+def namespaces(rendering: Rendering, instance: Instance, family: Family) -> list[str]:
+    """An entity's own statement shows it in its class's name, and the entities its attributes name
+    (a nurse's contract) in theirs: INRC contract ``3`` is not employee ``3``. Rule sentences that
+    select agents by an attribute (``with contract A``) name the value in the attribute's class."""
+    names = rendering.names
+
+    def shown(role: str, name: str) -> str:
+        return names.get(f"{role}:{name}") or names.get(name, name)
+
+    entities = {(e.cls, e.name): e for e in instance.entities}
+    problems = []
+    for s in rendering.statements:
+        cls, _, name = s.id.partition(":")
+        entity = entities.get((cls, name))
+        if entity is None:
+            continue
+        if not _mentions(s.text, shown(cls, name)):
+            problems.append(f"statement {s.id} does not show its {cls} as {shown(cls, name)!r}: {s.text[:90]!r}")
+        named = {shown(attr, str(v)) for attr, value in entity.attrs.items()
+                 for v in (value if isinstance(value, tuple) else (value,))}
+        for key, other in names.items():  # the same id in another class: that name has no place here
+            role, _, member = key.partition(":")
+            if member == name and role != cls and other not in named and other != shown(cls, name) \
+                    and _mentions(s.text, other):
+                problems.append(f"statement {s.id} shows its {cls} {name} as the {role} {other!r}: {s.text[:90]!r}")
+        for attr, value in entity.attrs.items():
+            if (attr, str(value)) in entities and not _mentions(s.text, shown(attr, str(value))):
+                problems.append(f"statement {s.id} does not show its {attr} {value} as {shown(attr, str(value))!r}")
+    for record in rendering.claims:
+        agents = record.claim.params.get("agents")
+        for attr, value in (agents.get("where", ()) if isinstance(agents, dict) else ()):
+            if family.entity_class(attr) is not None and record.text and \
+                    not _mentions(record.text[0], shown(attr, value)):
+                problems.append(f"{record.claim.constraint}: {attr} {value} not shown as {shown(attr, value)!r}")
+    return problems
+
+
+def _mentions(text: str, name: str) -> bool:
+    return re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text) is not None
+
+
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+def repeated_sentences(rendering: Rendering) -> list[str]:
+    """No sentence is said twice in a row (within the background or a statement, or across the end
+    of one statement and the start of the next), and no two statements of a category are the same."""
+    problems = []
+    parts = [("background", rendering.background), *((s.id, s.text) for s in rendering.statements)]
+    previous = ""
+    for where, text in parts:
+        sentences = [x.strip() for x in SENTENCE_END.split(text) if x.strip()]
+        for before, after in zip([previous, *sentences], sentences, strict=False):
+            if before == after and len(after.split()) >= 4:
+                problems.append(f"{where} says twice in a row: {after[:90]!r}")
+        previous = sentences[-1] if sentences else previous
+    texts = Counter((s.category, s.text) for s in rendering.statements if s.text)
+    problems += [f"two {cat} statements say {text[:90]!r}" for (cat, text), n in texts.items() if n > 1]
+    return problems
+
+
+GENERIC_SETTING = re.compile(r"\bsetting is\b|\bSetting:", re.I)
+
+
+def theme_coherence(rendering: Rendering, instance: Instance, family: Family, own_theme: bool) -> list[str]:
+    """A family without a theme of its own (a user's) is not placed in a setting it never named, and
+    the names the generic pools give it read as names, not as tasks (``Cleaning``), roles
+    (``Engineers``) or things of another domain (``Lathe``): none shares a word with a built-in
+    theme's pools or role words, and none is a word ending in -ing."""
+    if own_theme or rendering.theme is None:
+        return []
+    from schedc.render.themes import load_domains
+
+    problems = []
+    domain = next((d for d in load_domains(family.name) if d.id == rendering.theme), None)
+    if domain is not None and domain.setting and domain.setting in rendering.text():
+        problems.append(f"family {family.name} without a theme is placed in {domain.setting!r}")
+    if GENERIC_SETTING.search(rendering.user_prompt()):
+        problems.append(f"family {family.name} without a theme gets a setting sentence")
+    lexicon = domain_lexicon()
+    canonical = {n for members in named_classes(_canonical(rendering, instance, family), instance, family).values()
+                 for _, n in members}
+    for role, members in named_classes(rendering, instance, family).items():
+        for _, shown in members:
+            if shown in canonical:
+                continue
+            found = [w for w in re.findall(r"[^\W\d_]+", shown.casefold()) if w in lexicon or w.endswith("ing")]
+            if found:
+                problems.append(f"{role} {shown!r} reads as a domain word ({found[0]!r})")
+    return problems
+
+
+def _canonical(rendering: Rendering, instance: Instance, family: Family) -> Rendering:
+    from schedc.ir.names import canonical_names
+
+    return msgspec.structs.replace(rendering, names=canonical_names(instance, family))
+
+
+_LEXICON: set[str] = set()
+
+
+def domain_lexicon() -> set[str]:
+    """Every word of the built-in themes' pools and role words and of the built-in families' role words:
+    the words that belong to some domain."""
+    if not _LEXICON:
+        import tomllib
+
+        from schedc.lang.resources import data_dir
+
+        def walk(value: Any) -> None:
+            if isinstance(value, str):
+                _LEXICON.update(re.findall(r"[^\W\d_]+", value.casefold()))
+            elif isinstance(value, list | tuple):
+                for v in value:
+                    walk(v)
+            elif isinstance(value, dict):
+                for v in value.values():
+                    walk(v)
+
+        for path in sorted((data_dir("templates") / "themes").glob("*.toml")):
+            if path.stem != "generic":
+                for d in tomllib.loads(path.read_text(encoding="utf-8")).get("domain", []):
+                    walk(d.get("pools", {}))
+                    walk(d.get("words", {}))
+        for path in sorted(data_dir("specs").glob("*.sched")):
+            roles = re.search(r"roles \[([^\]]*)\]", path.read_text(encoding="utf-8"))
+            if roles:
+                walk(re.findall(r'"([^"]+)"', roles.group(1)))
+        _LEXICON.difference_update({"a", "an", "and", "of", "the", "de", "in", "on", "for", "with", "to", "at"})
+    return _LEXICON
+
+
+#: Words after which "a" is right although they begin with a vowel letter, and "an" although not.
+A_BEFORE_VOWEL = re.compile(r"(?:uni|use|usu|uti|ure|eu|one\b|once)", re.I)
+AN_BEFORE_CONSONANT = re.compile(r"(?:hour|honest|honou?r|heir)", re.I)
+NOT_A_NOUN = frozenset({"or", "and", "to", "of", "in", "on", "at", "is", "b", "and/or"})
+ARTICLE = re.compile(r"(?:^|(?<=[.!?:;] )|(?<=\n))(A|An)\s+([^\W\d_][\w-]*)|(?<![\w-])(a|an)\s+([^\W\d_][\w-]*)")
+
+
+def articles(rendering: Rendering) -> list[str]:
+    """"a"/"an" agree with the sound of the next word (by its spelling, with the usual exceptions):
+    no "a oven", no "an batch"."""
+    problems = []
+    for part in (rendering.system, rendering.user_prompt()):
+        for m in ARTICLE.finditer(part):
+            article, word = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            if word.lower() in NOT_A_NOUN:  # "at a or at b": a letter standing for a time, not an article
+                continue
+            vowel = word[:1].lower() in "aeiou"
+            wants_an = (vowel and not A_BEFORE_VOWEL.match(word)) or AN_BEFORE_CONSONANT.match(word) is not None
+            if word.isupper() and len(word) > 1:  # an acronym is read letter by letter: "an SUV", "a CNC router"
+                wants_an = word[0] in "AEFHILMNORSX"
+            if wants_an != (article.lower() == "an"):
+                problems.append(f"{article!r} before {word!r}: {part[max(0, m.start() - 30):m.end() + 20]!r}")
+    return problems
 
 
 # --------------------------------------------------------------------------- contradictions
@@ -363,11 +717,11 @@ def _coverage(p: dict[str, Any], s: Schedule) -> int:
 
 
 def _unavailability(p: dict[str, Any], s: Schedule) -> int:
-    total = 0
-    for agent, day, period in p["slots"]:
-        periods = range(s.world.periods) if period is None else [period]
-        total += sum(len(s.held[agent].get((day, q), [])) for q in periods)
-    return total
+    """Assignments in a forbidden slot, each once (a period may be listed alone and within its whole day)."""
+    forbidden = {(agent, day, q) for agent, day, period in p["slots"]
+                 for q in (range(s.world.periods) if period is None else [period])}
+    return sum(len(values) for agent, cells in s.held.items() for (day, q), values in cells.items()
+               if (agent, day, q) in forbidden)
 
 
 def _slot_conflict(p: dict[str, Any], s: Schedule) -> int:
@@ -445,11 +799,15 @@ def _capacity(p: dict[str, Any], s: Schedule) -> int:
 
 
 def _spread(p: dict[str, Any], s: Schedule) -> int:
+    """Days with an assignment of each selected agent, or of any member of each selected group."""
     w = s.world
+    cls = p["agents"]["cls"]
     total = 0
-    for agent in w.chosen(p["agents"]):
-        days = {d for (d, _), vals in s.held[agent].items() if vals}
-        lo = w.bound(p.get("min"), agent) or 0
+    for name in w.chosen(p["agents"]):
+        members = [name] if cls == w.agent_cls else w.attrs[(cls, name)].get(p.get("members", "members"), ())
+        days = {d for m in members for (d, _), vals in s.held[m].items() if vals}
+        low = p.get("min")
+        lo = (w.attrs[(cls, name)].get(low["attr"]) if isinstance(low, dict) else low) or 0
         total += max(0, lo - len(days))
     return total
 
@@ -647,8 +1005,17 @@ def _objective_bound(p: dict[str, Any], s: Schedule) -> int:
         objective = s.world.instance.objective
         terms = [(t.weight, t.measure) for t in objective.terms] if objective.measure == "sum" \
             else [(1, objective.measure)]
+        if any(m == "makespan" for _, m in terms) and _incomplete(s):
+            return 0  # a schedule that leaves out a required activity has no makespan: no objective to bound
         value = sum(w * _measure(str(m), s, penalty) for w, m in terms)
     return max(0, value - p["max"])
+
+
+def _incomplete(s: Schedule) -> bool:
+    """Whether an activity that the optional claims do not name is not scheduled."""
+    optional = {a for c in s.world.instance.constraints if c.active and kind_name(c) == "optional"
+                for _rule, members in c.claim().params["selections"] for a in members}
+    return any(name not in s.start and name not in optional for name in s.world.activities)
 
 
 def _measure(measure: str, s: Schedule, penalty: int) -> int:
@@ -841,12 +1208,41 @@ def _unavailability_probes(p: dict[str, Any], world: World, rng: random.Random) 
 
 
 def _precedence_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
+    """For each of the first edges: the right point exactly at the left point plus the delay, one unit
+    before and one after (for every relation: ``X_a + δ + Δ = Y_b`` with Δ ∈ {−1, 0, 1})."""
     out = []
-    for a, b, lag, _relation in p["edges"][:3]:
-        d = world.activities[a].modes[0].duration
-        for delta in (-1, 0, 1):  # touching (S_b = E_a + lag), one unit early, one late
-            out.append(Solution(starts={a: 0, b: max(0, d + lag + delta)}, modes={a: 1, b: 1}))
+    for a, b, lag, relation in p["edges"][:4]:
+        da, db = world.activities[a].modes[0].duration, world.activities[b].modes[0].duration
+        start_a = da + db + abs(lag) + 1  # room before a, so that b can also be placed earlier than a
+        x = start_a if relation[0] == "s" else start_a + da
+        for delta in (-1, 0, 1):
+            y = x + lag + delta
+            start_b = y if relation[-1] == "s" else y - db
+            if start_b >= 0:
+                out.append(Solution(starts={a: start_a, b: start_b}, modes={a: 1, b: 1}))
     return out
+
+
+def _setup_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
+    """For each of the first setup rows: the second activity starting exactly the setup time after the first
+    ends on that resource, one unit sooner and one later."""
+    out = []
+    for resource, a, b, time in p["setups"][:3]:
+        ma, mb = _mode_using(world, a, resource), _mode_using(world, b, resource)
+        if ma is None or mb is None:
+            continue
+        end_a = world.activities[a].modes[ma - 1].duration
+        out += [Solution(starts={a: 0, b: end_a + time + delta}, modes={a: ma, b: mb}) for delta in (-1, 0, 1)
+                if end_a + time + delta >= 0]
+    return out
+
+
+def _mode_using(world: World, activity: str, resource: str) -> int | None:
+    """The number of the first mode of ``activity`` that uses ``resource``."""
+    for number, mode in enumerate(world.activities[activity].modes, start=1):
+        if any(u.resource == resource for u in mode.uses):
+            return number
+    return None
 
 
 def _unary_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
@@ -921,5 +1317,5 @@ BOUNDARY: dict[str, Callable[[dict[str, Any], World, random.Random], list[Soluti
     "count_bounds": _count_probes, "consecutive_run_bounds": _run_probes, "coverage": _coverage_probes,
     "unavailability": _unavailability_probes, "precedence_lag": _precedence_probes,
     "unary_no_overlap": _unary_probes, "time_window": _window_probes, "resource_downtime": _downtime_probes,
-    "tardiness": _tardiness_probes, "objective_bound": _objective_bound_probes,
+    "tardiness": _tardiness_probes, "objective_bound": _objective_bound_probes, "setup_times": _setup_probes,
 }

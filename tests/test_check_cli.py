@@ -157,7 +157,9 @@ def test_failure_mode_mapping_is_documented_and_total() -> None:
     assert failure_modes.violation_category("nonrenewable_budget", 2) == "constraint_specific"
     assert failure_modes.violation_category("mode_choice", 1) == "structural_misunderstanding"
     assert failure_modes.violation_category("unary_no_overlap", 1) == "constraint_specific"
-    assert (failure_modes.THRESHOLD_KINDS | failure_modes.STRUCTURAL_KINDS) <= set(KINDS)
+    assert failure_modes.violation_category("horizon", 1) == "budget_threshold_near_miss"
+    # the instance's horizon is judged like a deadline, under its own violation kind (kinds/timing.py)
+    assert (failure_modes.THRESHOLD_KINDS | failure_modes.STRUCTURAL_KINDS) <= set(KINDS) | {"horizon"}
     assert set(COUNTED) | {"missing"} == set(failure_modes.ISSUE_CATEGORIES)
     assert set(failure_modes.ISSUE_CATEGORIES.values()) <= set(failure_modes.CATEGORIES)
     for category in failure_modes.CATEGORIES:

@@ -22,6 +22,7 @@ from schedc.lang.family_parser import parse_family_text
 from schedc.lang.load import load_instance
 from schedc.lang.parser import parse_instance_text
 from schedc.render import VARIANTS, render
+from schedc.render.themes import has_own_theme
 from schedc.verify.verifier import Verifier
 from tests import claim_audit as audit
 from tests.conftest import ROOT
@@ -74,7 +75,9 @@ def audit_rendering(instance: Instance, variant: str, seed: int) -> list[str]:
     family = load_family(instance.family)
     rendering = render(instance, family, variant, seed)
     return (audit.bijection(rendering, instance) + audit.wording(rendering, family)
-            + audit.contradictions(rendering, instance, family) + audit.surface(rendering))
+            + audit.contradictions(rendering, instance, family) + audit.surface(rendering)
+            + audit.names_audit(rendering, instance, family, has_own_theme(family.name))
+            + audit.precedences(rendering, instance))
 
 
 @pytest.mark.parametrize("key", sample())
@@ -212,7 +215,8 @@ def test_a_user_family_renders_in_every_variant_without_templates(tmp_path: Path
 def audit_rendering_with(instance: Instance, family: object, variant: str, search: list[Path]) -> list[str]:
     rendering = render(instance, family, variant, 7, search)  # type: ignore[arg-type]
     return (audit.bijection(rendering, instance) + audit.wording(rendering, family)  # type: ignore[arg-type]
-            + audit.contradictions(rendering, instance, family))  # type: ignore[arg-type]
+            + audit.contradictions(rendering, instance, family)  # type: ignore[arg-type]
+            + audit.precedences(rendering, instance))
 
 
 def test_template_errors_name_the_family_spec(tmp_path: Path) -> None:
@@ -320,7 +324,9 @@ def test_the_whole_audit(capsys: pytest.CaptureFixture[str]) -> None:
                 totals["sentences"] += sum(len(r.text) for r in rendering.claims)
                 problems += [f"{instance.name} {variant}/{seed}: {p}" for p in
                              audit.bijection(rendering, instance) + audit.wording(rendering, family)
-                             + audit.contradictions(rendering, instance, family) + audit.surface(rendering)]
+                             + audit.contradictions(rendering, instance, family) + audit.surface(rendering)
+                             + audit.names_audit(rendering, instance, family, has_own_theme(family.name))
+                             + audit.precedences(rendering, instance)]
         solutions = audit.probes(instance, family, random.Random(11))
         made, found = audit.verdicts_disagree(render(instance, family, "v1"), instance, family, solutions)
         totals["probes"] += len(solutions)
@@ -354,12 +360,12 @@ def test_the_worked_example_of_the_language_guide_runs(tmp_path: Path) -> None:
     spec.write_text(instance, encoding="utf-8")
     runner = CliRunner()
     for variant in VARIANTS:
-        result = runner.invoke(app, ["render", str(spec), "--variant", variant, "--seed", "42"])
+        result = runner.invoke(app, ["render", str(spec), "--variant", variant, "--variant-seed", "42"])
         assert result.exit_code == 0, result.output
     answer = tmp_path / "a.txt"
     solved = runner.invoke(app, ["solve", str(spec), "--variant", "v4", "--variant-seed", "42", "-o", str(answer)])
     assert solved.exit_code == 0, solved.output
-    checked = runner.invoke(app, ["check", str(spec), str(answer), "--variant", "v4", "--seed", "42", "--json"])
+    checked = runner.invoke(app, ["check", str(spec), str(answer), "--variant", "v4", "--variant-seed", "42", "--json"])
     assert checked.exit_code == 0, checked.output
     report = __import__("json").loads(checked.output)
     assert report["feasible"] and report["objective"] == 2

@@ -117,12 +117,12 @@ def test_grammar_command_formats_and_variant_names() -> None:
     spec = ROOT / "examples" / "ft06.sched"
     lark_text = run("grammar", spec, "--format", "lark")
     assert lark_text.exit_code == 0 and '"Job 1 step "' in lark_text.output
-    themed = run("grammar", spec, "--format", "gbnf", "--variant", "v4", "--seed", "42")
+    themed = run("grammar", spec, "--format", "gbnf", "--variant", "v4", "--variant-seed", "42")
     assert themed.exit_code == 0 and "root ::=" in themed.output and '"Job 1 step "' not in themed.output
     exact = run("grammar", spec, "--format", "gbnf", "--lines", "exact")
     assert exact.exit_code == 0 and "rep-32 rep-2 rep-1" in exact.output  # 1 + 35 lines
     # the text format is the prompt's own stanza
-    stanza = run("grammar", spec, "--format", "text", "--variant", "v4", "--seed", "42")
+    stanza = run("grammar", spec, "--format", "text", "--variant", "v4", "--variant-seed", "42")
     rendered = render(load_instance(spec), None, "v4", 42).response_format
     assert stanza.exit_code == 0 and stanza.output == rendered + ("" if rendered.endswith("\n") else "\n")
     schema = run("grammar", spec, "--format", "json-schema")

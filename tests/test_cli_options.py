@@ -67,11 +67,128 @@ def test_every_command_has_an_example_of_itself(path: tuple[str, ...]) -> None:
     assert "Example: schedc" in run(*path, "--help").stdout
 
 
+def groups(group: Any, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
+    """(path, group) of the application and of every command group under it."""
+    out = [(prefix, group)]
+    for name, command in group.commands.items():
+        if hasattr(command, "commands"):
+            out += groups(command, (*prefix, name))
+    return out
+
+
+GROUPS = groups(typer.main.get_command(app))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("path", [p for p, _ in GROUPS], ids=[" ".join(p) or "schedc" for p, _ in GROUPS])
+def test_every_group_has_an_example_of_one_of_its_commands(path: tuple[str, ...]) -> None:
+    """``schedc emit --help`` and ``schedc bench --help`` end with an example (before: none)."""
+    group = dict(GROUPS)[path]
+    assert group.epilog and group.epilog.startswith("Example: schedc "), path
+    words = shlex.split(group.epilog.removeprefix("Example: "))
+    assert tuple(words[1:1 + len(path)]) == path and words[1 + len(path)] in group.commands
+    assert "Example: schedc" in run(*path, "--help").stdout
+
+
+def test_python_dash_m_schedc_is_the_command_line() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "schedc", "--version"], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120, check=False)
+    assert done.returncode == 0 and done.stdout == f"schedc {__version__}\n", done.stderr
+    bad = subprocess.run([sys.executable, "-m", "schedc", "parse", str(ROOT / "no-such.sched")],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
 def test_the_choices_are_the_registries() -> None:
+    from schedc.bench.decoding import DECODINGS, GRAMMAR_FORMATS, SERVERS
+    from schedc.bench.executor import EXECUTORS
+    from schedc.bench.selection import ORDERS, SELECTIONS
+    from schedc.bench.solver_code import ANSWER_MODES
+    from schedc.cli import choices
+    from schedc.dynamic.api import PLOT_VIEWS
+    from schedc.generators import SCHEMES
+    from schedc.importers import ALL_FORMATS
+    from schedc.variants.perturb import MODES
+
     assert [v.value for v in Variant] == list(VARIANTS)
     assert [b.value for b in Backend] == list(BACKENDS)
     assert [f.value for f in GrammarFormat] == list(FORMATS)
     assert [d.value for d in Duplicates] == list(DUPLICATE_POLICIES)
+    pairs = [(choices.PlotView, PLOT_VIEWS), (choices.PerturbMode, MODES), (choices.ImportFormat, ALL_FORMATS),
+             (choices.ClassicScheme, SCHEMES), (choices.Executor, EXECUTORS), (choices.Selection, SELECTIONS),
+             (choices.Order, ORDERS), (choices.AnswerMode, ANSWER_MODES), (choices.Decoding, DECODINGS),
+             (choices.Server, SERVERS), (choices.RunGrammarFormat, GRAMMAR_FORMATS), (choices.Lines, ("any", "exact"))]
+    for enum, registry in pairs:
+        assert [v.value for v in enum] == list(registry), enum.__name__
+
+
+#: Every option (or argument) whose values form a closed set, by command path.
+CLOSED = {("import",): ["fmt"], ("generate-classic",): ["scheme"], ("plot",): ["view", "variant"],
+          ("perturb",): ["mode"], ("grammar",): ["fmt", "lines", "variant"], ("render",): ["variant"],
+          ("check",): ["variant", "duplicates"], ("solve",): ["backend", "variant"],
+          ("bench", "build"): ["selection", "order", "answer_mode", "executor"],
+          ("bench", "validate"): ["executor"], ("bench", "eval"): ["executor"],
+          ("bench", "run"): ["decoding", "server", "grammar_format", "lines"],
+          ("generate",): ["executor"], ("calibrate",): ["executor"], ("subset",): ["executor"],
+          ("agent",): ["level", "mode", "fmt", "variant"]}
+
+
+@pytest.mark.parametrize("path", list(CLOSED), ids=[" ".join(p) for p in CLOSED])
+def test_closed_choices_are_choices_of_the_parser(path: tuple[str, ...]) -> None:
+    """Typer checks them (its error names the choices) and completes them (before: free strings)."""
+    from enum import Enum
+    from typing import get_args
+
+    def closed(annotation: Any) -> bool:  # an Enum, or a list of one (a repeatable option)
+        inner = [annotation, *get_args(annotation)]
+        return any(isinstance(a, type) and issubclass(a, Enum) for a in inner)
+
+    command = dict(COMMANDS)[path]
+    annotations = {p.name: p.type_descriptor.annotation for p in command.params}
+    assert all(closed(annotations[name]) for name in CLOSED[path]), annotations
+
+
+def test_a_bad_closed_choice_is_typers_error() -> None:
+    result = run("plot", EXAMPLES / "ft06.sched", "--view", "gantt")
+    assert result.exit_code == 2 and "'gantt' is not one of" in " ".join(result.output.split())
+    assert "<input>" not in result.output  # before: the library's diagnostic, "<input>: error[E708]"
+    result = run("import", "csv", EXAMPLES / "sources" / "ft06.txt", "-o", "out")
+    assert result.exit_code == 2 and "'csv' is not one of" in " ".join(result.output.split())
+
+
+# ---------------------------------------------------------------------------- the rendering seed
+
+RENDERING = [("render",), ("check",), ("grammar",), ("solve",), ("plot",)]
+
+
+@pytest.mark.parametrize("path", RENDERING, ids=[" ".join(p) for p in RENDERING])
+def test_the_rendering_seed_is_spelt_variant_seed_everywhere(path: tuple[str, ...]) -> None:
+    command = dict(COMMANDS)[path]
+    shown = {opt: p for p in command.params if not getattr(p, "hidden", False) for opt in getattr(p, "opts", ())}
+    assert "--variant" in shown and "--variant-seed" in shown
+    if path != ("solve",):  # solve's --seed is the solver's
+        assert "--seed" not in shown
+    assert "--variant-seed" in " ".join(run(*path, "--help").stdout.split())
+
+
+def test_the_old_spelling_still_works_with_a_warning(tmp_path: Path) -> None:
+    spec = EXAMPLES / "ft06.sched"
+    new = run("render", spec, "--variant", "v4", "--variant-seed", "7")
+    old = run("render", spec, "--variant", "v4", "--seed", "7")
+    assert new.exit_code == old.exit_code == 0 and new.stdout == old.stdout
+    assert new.stdout != run("render", spec, "--variant", "v4").stdout  # the seed took effect
+    assert new.stderr == "" and "--seed is deprecated; use --variant-seed" in old.stderr
+    both = run("render", spec, "--variant", "v4", "--variant-seed", "7", "--seed", "8")
+    assert both.exit_code == 2 and "E409" in both.stderr
+    grammar = run("grammar", spec, "--variant", "v4", "--seed", "7")
+    assert grammar.stdout == run("grammar", spec, "--variant", "v4", "--variant-seed", "7").stdout
+    answer = tmp_path / "a.txt"
+    assert run("solve", spec, "--variant", "v4", "--variant-seed", "7", "-o", answer).exit_code == 0
+    assert run("check", spec, answer, "--variant", "v4", "--seed", "7").exit_code == 0
+    assert run("check", spec, answer, "--variant", "v4", "--variant-seed", "7").exit_code == 0
+    assert run("check", spec, answer, "--variant", "v4", "--variant-seed", "8").exit_code == 1  # other names
 
 
 def test_a_bad_choice_is_refused_with_the_choices() -> None:
@@ -193,6 +310,18 @@ def test_generate_speaks_json(tmp_path: Path) -> None:
     written = json.loads(result.stdout)["written"]
     assert written and all(Path(p).is_file() for p in written)
     assert any(p.endswith(".sched") for p in written) and any(p.endswith(".world.json") for p in written)
+
+
+def test_bench_builds_perturbation_seed_is_derive_seed(tmp_path: Path) -> None:
+    """--variant-seed now means the rendering seed; bench build's perturbation seed is --derive-seed (the old
+    spelling still read, with a warning; both at once must agree)."""
+    missing = tmp_path / "nowhere"
+    old = run("bench", "build", missing, "-o", tmp_path / "out", "--variant-seed", "3")
+    assert "--variant-seed is deprecated; use --derive-seed" in old.stderr
+    assert old.exit_code == 2 and "source folder(s) not found" in old.stderr  # the option was taken, then the build
+    both = run("bench", "build", missing, "-o", tmp_path / "out", "--variant-seed", "3", "--derive-seed", "4")
+    assert both.exit_code == 2 and "E409" in both.stderr
+    assert "--derive-seed" in " ".join(run("bench", "build", "--help").stdout.split())
 
 
 def test_the_solve_budget_counts_from_the_start_and_leaves_the_solver_at_least_half(

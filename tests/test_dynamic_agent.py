@@ -301,3 +301,39 @@ def test_cli_choices_are_the_registries() -> None:
         bad.check()
     with pytest.raises(SchedcError, match="unknown --level 'L9'"):
         AgentConfig(LlmOptions(model="m"), level="L9").check()
+
+
+def test_an_endpoint_that_answers_nothing_fails_the_episode(world: World, tmp_path: Path) -> None:
+    """Every decision made by the fallback rule is no answer of the model: exit 3 and a message saying
+    so (before: exit 0 and an all-fallback schedule reported like any other episode)."""
+    from typer.testing import CliRunner
+
+    from schedc.cli import app
+    from schedc.dynamic.api import world_json
+
+    spec = tmp_path / "shop.world.json"
+    spec.write_bytes(world_json(world))
+    runner = CliRunner()
+    args = ["agent", str(spec), "--model", "m", "-o", str(tmp_path / "a.txt"), "--retries", "0", "--backoff", "0.001"]
+    with FakeServer(reply=Oracle(world), plan=lambda key, attempt: "500") as server:
+        dead = runner.invoke(app, [*args, "--endpoint", server.url, "--json"])
+    assert dead.exit_code == 3, dead.output
+    record = json.loads(dead.stdout)
+    assert record["usage"]["requests"] == 0 and record["failed_requests"] == record["decisions"] > 0
+    assert record["fallbacks"]["transport"] == record["decisions"] and record["transport_error"].startswith("HTTP 500")
+    assert f"{server.url} answered none of {record['decisions']} requests" in dead.stderr
+    assert "fallback rule SPT+LIT" in dead.stderr
+
+    # an endpoint that fails once only: a warning, and the episode stands
+    failed: list[str] = []
+
+    def once(key: str, attempt: int) -> str | None:
+        if failed:
+            return None
+        failed.append(key)
+        return "500"
+
+    with FakeServer(reply=lambda body: "Action: 1", plan=once) as server:  # always the first admissible action
+        flaky = runner.invoke(app, [*args, "--endpoint", server.url])
+    assert flaky.exit_code == 0, flaky.output
+    assert "did not answer 1 of " in flaky.stderr and "; 1 decisions fell back" in flaky.stderr

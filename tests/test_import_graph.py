@@ -36,11 +36,15 @@ STAGES: tuple[str, ...] = (
     "grammars",    # answer grammars and schemas
     "backends",    # CP-SAT, MILP, the portfolio, and search outside the solvers
     "pipeline",    # the commands as library functions
+    "snapshot",    # snapshots of renderings, claims and grammars, and their review diffs
     "variants",    # new instances from old ones
     "plotting",    # pictures of schedules
     "bench",       # whole benchmarks
     "dynamic",     # dynamic flexible job shops
+    "testing",     # the pytest plugin (schedc_snapshot)
+    "editor",      # the language server's analysis of a .sched document
     "cli",         # the command line
+    "integrations",  # tasks and scorers for outside frameworks (Inspect AI), built on the stages below
 )
 TOP = ("__init__", "__main__", "api")
 

@@ -184,8 +184,18 @@ def test_overloaded_profile_is_marked(tmp_path: Path) -> None:
     assert ids(svg, "overload-") == ["overload-R1", "overload-R2"]
 
 
+def with_registered_downtime(instance: Instance, *windows: tuple[str, int, int, str]) -> Instance:
+    """The instance with the registered ``resource_downtime`` kind (a Gantt evaluates the answer's violations,
+    which needs the kind's meaning, not only its fields)."""
+    from schedc.kinds.timing import Downtime, ResourceDowntime
+
+    down = ResourceDowntime(id="down", windows=tuple(Downtime(resource=r, start=s, end=e, label=lbl)
+                                                     for r, s, e, lbl in windows))
+    return msgspec.structs.replace(instance, constraints=(*instance.constraints, down))
+
+
 def test_downtime_is_hatched_on_its_machine_lane(tmp_path: Path) -> None:
-    instance = with_downtime(example("ft06"), ("M2", 30, 34, "repair"), ("M5", 2, 6, ""))
+    instance = with_registered_downtime(example("ft06"), ("M2", 30, 34, "repair"), ("M5", 2, 6, ""))
     svg = plot_gantt(instance, schedule("ft06"), tmp_path / "down.svg").read_text()
     assert ids(svg, "downtime-") == ["downtime-M2-30", "downtime-M5-2"]
     assert "downtime" in svg and ">repair<" in svg  # the legend entry and the window's label
@@ -480,8 +490,8 @@ def test_short_bars_keep_their_labels_and_lanes_are_in_natural_order() -> None:
     labels = texts_by_gid(fig)
     bars = patches_by_gid(fig, "bar-")
     assert set(labels) == {f"label-{gid}" for gid in bars}  # every bar keeps a label
-    legend = next(t.get_text() for t in fig.texts if t.get_gid() == "key-legend")
-    keys = dict(item.split(" = ") for item in legend.removeprefix("labels: ").split(", "))
+    [legend] = [lg for lg in fig.legends if lg.get_gid() == "key-legend"]
+    keys = dict(t.get_text().split(" = ") for t in legend.get_texts())
     for gid, bar in bars.items():
         activity = gid.split("-", 2)[2]
         text = labels[f"label-{gid}"]

@@ -9,6 +9,7 @@ the request bodies of every decoding mode and server dialect are exactly as docu
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -368,7 +369,8 @@ def test_eval_reads_structured_answers(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--extra-body", "[1]"], "B306"), (["--extra-body", "{oops"], "B306"), (["--decoding", "regex"], "B304"),
+    (["--extra-body", "[1]"], "B306"), (["--extra-body", "{oops"], "B306"),
+    (["--decoding", "regex"], "'regex' is not one of"), (["--server", "tgi"], "'tgi' is not one of"),
     (["--decoding", "grammar", "--server", "openai"], "B305"), (["--retries", "-1"], "B302"),
     (["--concurrency", "0"], "B301")])
 def test_bad_options_are_clear_errors(tmp_path: Path, args: list[str], message: str) -> None:
@@ -386,3 +388,41 @@ def test_a_dataset_with_a_torn_last_line_runs_with_a_warning(tmp_path: Path) -> 
         summary = run(tmp_path, server.url, MODEL, options=Options(model=MODEL), settings=settings(server),
                       warn=quiet)
     assert summary.total == 2 and summary.sent == 2 and any("torn last line" in w for w in summary.warnings)
+
+
+# ---------------------------------------------------------------------------------------------- no answer
+
+
+def test_an_endpoint_that_answers_nothing_exits_3_with_a_message(tmp_path: Path) -> None:
+    """Before: exit 1 like any partial failure, and only the summary line's error count to say why."""
+    write_dataset(tmp_path, ["a", "b", "c"])
+    args = ["bench", "run", str(tmp_path), "--model", MODEL, "--retries", "1", "--backoff", "0.001"]
+    with FakeServer(plan=lambda key, attempt: "500") as server:
+        dead = CliRunner().invoke(app, [*args, "--endpoint", server.url])
+    assert dead.exit_code == 3, dead.output
+    assert f"error: {server.url} answered none of the 3 prompts sent (last: HTTP 500 (after 2 attempts))" \
+        in dead.stderr
+    with FakeServer(plan=lambda key, attempt: "500" if prompt_is(key, server_b, "b") else None) as server_b:
+        partial = CliRunner().invoke(app, [*args, "--endpoint", server_b.url])
+    assert partial.exit_code == 1, partial.output
+    assert "warning: 1 prompts got no answer (last: HTTP 500" in partial.stderr
+
+
+def prompt_is(key: str, server: FakeServer, prompt: str) -> bool:
+    """Whether the request of ``key`` (the server's hash of its body) asks ``prompt``."""
+    import hashlib
+
+    return any(hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest() == key
+               and body["messages"][-1]["content"] == prompt for body in server.requests)
+
+
+def test_progress_is_one_rich_line_with_rate_and_eta_in_a_log(tmp_path: Path) -> None:
+    """stderr redirected to a log: one line with count, rate and ETA (before: ``\\r``-rewritten counts)."""
+    write_dataset(tmp_path, [f"p{i}" for i in range(12)])
+    with FakeServer() as server:
+        process = _cli(tmp_path, server.url)
+        stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 0, stderr
+    assert "\r" not in stderr
+    [line] = [line for line in stderr.splitlines() if line.startswith(f"run {MODEL}")]
+    assert "12/12" in line and re.search(r"\d+(\.\d)?/(s|min)", line) and "ETA" in line

@@ -128,9 +128,20 @@ def test_the_example_needs_the_rule_for_its_optimum() -> None:
     assert [v.kind for v in verdict.violations] == ["same_sequence"]
 
 
+def test_the_soft_form_is_rejected_where_it_is_written() -> None:
+    """No backend encodes it, so the semantic pass refuses it (E213) rather than ``solve`` alone."""
+    with pytest.raises(SchedcError) as exc:
+        flow_shop(TWO, "soft 3 same_sequence p")
+    diagnostic = exc.value.diagnostics[0]
+    assert diagnostic.code == "E213" and "soft same_sequence" in diagnostic.message and diagnostic.span.line == 18
+
+
 @pytest.mark.parametrize("backend", ["cpsat", "pyomo"])
-def test_the_soft_form_is_refused_with_e501(backend: str) -> None:
-    inst = flow_shop(TWO, "soft 3 same_sequence p")
+def test_an_unchecked_soft_form_is_still_refused_with_e501(backend: str) -> None:
+    hard = flow_shop(TWO, "hard same_sequence p")
+    inst = msgspec.structs.replace(hard, constraints=tuple(
+        msgspec.structs.replace(c, hard=False, weight=3) if isinstance(c, SameSequence) else c
+        for c in hard.constraints))
     with pytest.raises(SchedcError) as exc:
         solve(inst, backend)
     assert exc.value.diagnostics[0].code == "E501" and "same_sequence" in str(exc.value)

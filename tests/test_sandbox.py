@@ -6,6 +6,7 @@ exist afterwards, processes that do not survive), never how long it took.
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -188,16 +189,156 @@ def test_solver_code_build_and_eval(tmp_path: Path) -> None:
     assert failed["program_status"] == "exit" and not failed["feasible"]
 
 
-def test_interpreter_folders_inside_a_shadowed_folder_are_held_for_binding_back(tmp_path: Path) -> None:
-    """A virtual environment under /tmp (CI clones there) stays reachable once a tmpfs covers /tmp."""
+def test_outermost_folders_are_bound_once(tmp_path: Path) -> None:
+    """A folder inside another bound folder (site-packages inside its virtual environment) is not bound again."""
     from schedc.bench import sandbox_boot
 
     venv = tmp_path / "venv"
-    (venv / "bin").mkdir(parents=True)
-    (venv / "bin" / "python").write_text("")
-    held = sandbox_boot.hold_shadowed([str(venv / "bin" / "python"), str(venv), "/usr"], [str(tmp_path)])
+    (venv / "lib" / "site-packages").mkdir(parents=True)
+    paths = [str(venv / "lib" / "site-packages"), str(venv), "/usr", str(tmp_path / "missing")]
+    assert sandbox_boot.outermost(paths) == sorted([os.path.realpath(venv), "/usr"])
+
+
+# ---------------------------------------------------------------------------------------------- side doors
+
+
+PRELUDE = "import ctypes, errno, os, socket, sys\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+
+
+def _lines(result: sandbox.RunResult) -> list[str]:
+    assert result.status == "ok", result
+    return result.stdout.splitlines()
+
+
+@needs_isolation
+def test_no_socket_of_any_family_not_even_to_a_host_unix_socket_in_the_venv() -> None:
+    """The host listens on a world-writable Unix socket inside the virtual environment, which is bound into
+    the sandbox: socket(2) itself is refused, so nothing connects (it once did)."""
+    import socket
+    import sys
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix=".sandbox-test", dir=sys.prefix)
+    path = os.path.join(folder, "host.sock")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        assert [folder for _, folder in held] == [os.path.realpath(venv)]  # the outermost folder only, /usr untouched
+        os.chmod(folder, 0o755)
+        server.bind(path)
+        os.chmod(path, 0o777)
+        server.listen(1)
+        server.settimeout(0.5)
+        program = PRELUDE + (
+            "for family in (socket.AF_UNIX, socket.AF_INET, socket.AF_INET6, socket.AF_NETLINK, socket.AF_PACKET):\n"
+            "    try:\n"
+            "        socket.socket(family, socket.SOCK_DGRAM if family != socket.AF_UNIX else socket.SOCK_STREAM)\n"
+            "        print('created', family)\n"
+            "    except OSError as exc:\n"
+            "        print('refused', exc.errno)\n"
+            "a, b = socket.socketpair()\n"  # a pair reaches nothing outside: allowed
+            "a.sendall(b'x')\n"
+            "print('pair', b.recv(1))\n")
+        lines = _lines(run_program(program, FAST))
+        assert lines == [f"refused {errno.EPERM}"] * 5 + ["pair b'x'"]
+        try:
+            server.accept()
+            pytest.fail("something connected to the host's socket")
+        except TimeoutError:
+            pass
     finally:
-        for fd, _ in held:
-            os.close(fd)
+        server.close()
+        Path(path).unlink(missing_ok=True)
+        os.rmdir(folder)
+
+
+@needs_isolation
+@pytest.mark.parametrize("call", [
+    "libc.unshare(0x10000000)",  # CLONE_NEWUSER: returned 0 once
+    "libc.unshare(0x00020000)",  # CLONE_NEWNS
+    "libc.syscall(56, 0x40000000 | 17, 0, 0, 0, 0) if os.uname().machine == 'x86_64' else -1",  # clone(NEWNET)
+    "libc.ptrace(0, 0, None, None)",  # PTRACE_TRACEME: returned 0 once
+    "libc.syscall(250 if os.uname().machine == 'x86_64' else 219, 0, -3, 0)",  # keyctl: returned a keyring once
+    "libc.syscall(425, 4, ctypes.byref((ctypes.c_uint8 * 120)()))",  # io_uring_setup: returned a descriptor once
+    "libc.mount(b'none', b'/tmp/work', b'tmpfs', 0, None)",
+])
+def test_kernel_side_doors_are_refused(call: str) -> None:
+    program = PRELUDE + f"r = {call}\nprint(r, ctypes.get_errno())\n"
+    assert _lines(run_program(program, FAST)) == [f"-1 {errno.EPERM}"]
+
+
+@needs_isolation
+def test_threads_forks_and_process_pools_still_work() -> None:
+    """The filter refuses namespaces, not processes: clone without namespace flags (fork, threads after clone3
+    answers ENOSYS) and multiprocessing run as before."""
+    program = (
+        "import os, threading, multiprocessing\n"
+        "t = threading.Thread(target=print, args=('thread',))\n"
+        "t.start(); t.join()\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    os._exit(7)\n"
+        "print('child', os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))\n"
+        "with multiprocessing.Pool(2) as pool:\n"
+        "    print('pool', pool.map(abs, [-1, -2]))\n")
+    assert _lines(run_program(program, FAST)) == ["thread", "child 7", "pool [1, 2]"]
+
+
+@needs_isolation
+def test_a_system_call_of_another_abi_kills_the_program() -> None:
+    if os.uname().machine != "x86_64":
+        pytest.skip("the x32 ABI is x86-64's")
+    program = PRELUDE + "print('before', flush=True)\nlibc.syscall(0x40000000 | 41, 1, 1, 0)\nprint('after')\n"
+    result = run_program(program, FAST)
+    assert result.status == "killed" and result.stdout == "before\n"
+
+
+@needs_isolation
+def test_the_filesystem_holds_nothing_of_the_host_but_the_interpreter() -> None:
+    import sys
+
+    here = Path(__file__).resolve()
+    program = (
+        "import os, sys\n"
+        f"for path in ['/etc/passwd', {str(here)!r}, '/run', '/home', {str(Path.home())!r}]:\n"
+        "    print(path, os.path.exists(path) and sorted(os.listdir(path)) if os.path.isdir(path) else "
+        "os.path.exists(path))\n"
+        "print(sorted(os.listdir('/')))\n"
+        "try:\n"
+        "    open('/evil', 'w')\n"
+        "except OSError as exc:\n"
+        "    print('root', exc.strerror)\n"
+        "print('own', open('/tmp/work/x', 'w').write('x'))\n"
+        "import ortools\n"
+        "print('ortools', ortools.__name__)\n")
+    lines = _lines(run_program(program, FAST))
+    assert lines[0] == "/etc/passwd False" and lines[1] == f"{here} False"
+    assert lines[2] == "/run False" and lines[3] == "/home False"
+    home = lines[4].split(" ", 1)[1]
+    interpreter_roots = {Path(p).resolve().parts[1 + len(Path.home().parts) - 1] for p in (sys.prefix,
+                         sys.base_prefix) if Path(p).resolve().is_relative_to(Path.home())}
+    assert home == "False" or set(eval(home)) <= interpreter_roots  # only the way to the interpreter
+    assert set(eval(lines[5])) <= {"bin", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "sbin", "tmp", "usr",
+                                   *{Path(p).resolve().parts[1] for p in (sys.prefix, sys.base_prefix)}}
+    assert lines[6:] == ["root Read-only file system", "own 1", "ortools ortools"]
+
+
+@needs_isolation
+def test_a_stderr_flood_ends_the_run_at_the_output_limit() -> None:
+    """stderr counts against the output limit (it once ran on to the wall limit, 8 KiB of it kept)."""
+    result = run_program("import sys\nprint('start', flush=True)\nwhile True:\n    sys.stderr.write('x' * 65536)\n",
+                         Limits(wall_seconds=60.0, cpu_seconds=60, output_bytes=1 << 20))
+    assert result.status == "output_limit" and result.stdout == "start\n"
+    assert len(result.stderr) == sandbox.STDERR_BYTES
+
+
+@needs_isolation
+def test_without_seccomp_the_sandbox_runs_nothing() -> None:
+    """The boot process cannot import pyseccomp: it says so and exits 125; the program never runs."""
+    import subprocess
+
+    command = sandbox._command(FAST, sandbox.isolation()[0])
+    boot, config = command[-2], command[-1]
+    shim = ("import sys; sys.modules['pyseccomp'] = None; sys.argv = [sys.argv[1], sys.argv[2]]; import runpy; "
+            "runpy.run_path(sys.argv[0], run_name='__main__')")
+    command[-3:] = ["-I", "-c", shim, boot, config]
+    done = subprocess.run(command, input=b"print('ran')", capture_output=True, timeout=60, env=sandbox._clean_env())
+    assert done.returncode == 125 and b"sandbox:" in done.stderr and b"ran" not in done.stdout

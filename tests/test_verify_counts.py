@@ -26,7 +26,7 @@ from schedc.kinds.context import View
 from schedc.lang.family import load_family
 from schedc.lang.load import load_instance
 from schedc.verify.evaluate import evaluate, make_context, tally
-from schedc.verify.verifier import Verifier
+from schedc.verify.verifier import Verifier, format_report
 from tests.test_kinds import complete_spec, random_solution  # noqa: F401  (fixture)
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -137,3 +137,46 @@ def test_bench_eval_rows_equal_the_plain_reports(tmp_path: Path) -> None:
         for slot, row in zip(slots, rows, strict=True):
             base = {k: slot[k] for k in ("model", "id", "instance", "family", "difficulty", "variant", "seed")}
             assert row == _verdict(base, verifier.check(slot["text"])), slot["id"]
+
+
+def _listed(text: str) -> tuple[list[str], list[str]]:
+    """(items under the verdict line, items under "not counted as violations:") of a text report."""
+    lines = text.splitlines()
+    start = next(k for k, line in enumerate(lines) if line.startswith(("FEASIBLE", "INFEASIBLE")))
+    counted: list[str] = []
+    others: list[str] = []
+    target = counted
+    for line in lines[start + 1:]:
+        if line == "not counted as violations:":
+            target = others
+        elif line.startswith("  "):
+            target.append(line)
+        else:
+            break
+    return counted, others
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.stem)
+def test_the_text_report_lists_as_many_violations_as_it_counts(spec: Path) -> None:
+    """``INFEASIBLE: H hard violations`` is followed by exactly H items; uncounted issues (missing lines,
+    repeats under ``--duplicates warn``) are listed apart; VR = H / produced lines (docs/check.md).
+    Before: missing lines were listed among the violations ("1 hard violations" over two items)."""
+    instance = load_instance(spec)
+    rng = random.Random(spec.stem)
+    for policy in ("error", "warn"):
+        verifier = Verifier(instance, None, duplicates=policy)
+        for text in _answers(verifier, rng):
+            report = verifier.check(text)
+            if not report.extracted:
+                continue
+            counted, others = _listed(format_report(report, limit=10**9))
+            assert report.hard_violations == len(counted) == sum(i.counted for i in report.issues) \
+                + len(report.violations)
+            assert len(others) == sum(not i.counted for i in report.issues)
+            assert all(i.kind != "missing" or not i.counted for i in report.issues)
+            assert report.violation_rate == pytest.approx(report.hard_violations / report.produced, abs=1e-6)
+            assert f"violation rate {report.hard_violations}/{report.produced} = " in format_report(report)
+            shown, _ = _listed(format_report(report, limit=3))  # past the limit: a note says how many more
+            assert len(shown) == min(len(counted), 3) + (len(counted) > 3)
+            if len(counted) > 3:
+                assert shown[-1] == f"  … {len(counted) - 3} more hard violations (see --json)"

@@ -19,11 +19,12 @@ from ortools.sat.python import cp_model
 
 from schedc.backends.base import encode_all, registrar
 from schedc.backends.cpsat.pausable import pausable_variables
-from schedc.backends.search.heuristics import earliest_starts, schedule_horizon, tails
+from schedc.backends.search.heuristics import capacity_kept, earliest_starts, schedule_horizon, tails
 from schedc.core.solution import Assignment, Solution
 from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, Unavailability, ValueFilter, Windows
 from schedc.kinds.context import EvalContext
+from schedc.kinds.timing import HORIZON
 
 Encoder = Callable[["CpsatModel", Any], None]
 ENCODERS: dict[type[Constraint], Encoder] = {}
@@ -239,6 +240,11 @@ class CpsatModel:
             est = dict.fromkeys(est, 0)
             tail = dict.fromkeys(tail, 0)
             self.hint = None
+        limit = self.instance.horizon
+        if limit is not None:  # every activity ends by the instance's horizon: a bound for everything below
+            horizon = min(horizon, limit)
+            if self.explain:
+                self.unconditional.append(HORIZON)
         self.est = est
         self.horizon = horizon
         #: :func:`~schedc.backends.search.heuristics.tails` of every activity (zeros in explain mode)
@@ -283,6 +289,15 @@ class CpsatModel:
                 self.intervals[(a.name, k)] = self.model.new_optional_fixed_size_interval_var(
                     start, mode.duration, literal, f"I_{a.name}_{k}")
             self.model.add(end == start + sum(m.duration * lit for m, lit in zip(a.modes, literals, strict=True)))
+        if limit is not None:
+            self._within_horizon(limit)
+
+    def _within_horizon(self, limit: int) -> None:
+        """``E_a ≤ H`` for every activity (an optional one only when performed: left out, it has no end)."""
+        for name, end in self.end.items():
+            row = self.model.add(end <= limit)
+            if name in self.performed:
+                row.only_enforce_if(self.performed[name])
 
     def _optional_variables(self, a: Any, start: cp_model.IntVar, end: cp_model.IntVar) -> None:
         """An optional activity: a presence literal ``p_a`` equal to the sum of its mode literals
@@ -301,12 +316,13 @@ class CpsatModel:
         return [self.performed[n] for n in names if n in self.performed]
 
     def makespan_lower_bound(self) -> int:
-        """max(critical path, total renewable load / capacity) — used to tighten the makespan."""
+        """max(critical path, load / capacity of every resource a hard rule keeps) — used to tighten the makespan."""
         required = [a for a in self.instance.activities if a.name not in self.ctx.optional]
         best = max((self.est[a.name] + min(m.duration for m in a.modes) for a in required), default=0)
         acts = {a.name: a for a in required}
+        kept = capacity_kept(self.instance)  # a resource no rule keeps may run all its activities at once
         for r in self.instance.resources:
-            if r.kind == "nonrenewable" or not r.capacity:
+            if r.name not in kept or not r.capacity:
                 continue
             energy: dict[str, list[int]] = {}
             for name, _k, mode, amount in self.users.get(r.name, ()):

@@ -151,10 +151,12 @@ def capacity_overflow(m: CpsatModel, c: CapacityOverflow) -> None:
 
 @encoder(Spread)
 def spread(m: CpsatModel, c: Spread) -> None:
-    for agent in m.ctx.select(c.agents):
-        used = [m.any_of([m.occupied(agent, d, p) for p in range(m.ctx.periods)], f"day_{agent}_{d}")
-                for d in range(m.ctx.days)]
-        m.bounded(c, cp_model.LinearExpr.sum(used), m.ctx.bound(c.min, agent), None, m.ctx.days)
+    """``Σ_d used_d ≥ min(e)``, ``used_d`` the OR of the occupancies of e's members (e itself for an
+    agent) in the periods of day d."""
+    for k, (name, members) in enumerate(c.units(m.ctx)):
+        used = [m.any_of([m.occupied(a, d, p) for a in members for p in range(m.ctx.periods)],
+                         f"day_{c.id}_{k}_{d}") for d in range(m.ctx.days)]
+        m.bounded(c, cp_model.LinearExpr.sum(used), m.ctx.bound(c.min, name, c.agents.cls), None, m.ctx.days)
 
 
 @encoder(Stability)

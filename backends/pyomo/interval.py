@@ -156,8 +156,13 @@ def _start_binaries(m: PyomoModel, names: list[str]) -> dict[tuple[str, int, int
             for t in starts:
                 z[(a, k, t)] = m.new_var("z", 0, 1, binary=True)
             m.add("time_index", quicksum(z[(a, k, t)] for t in starts) == m.present[(a, k)])
-        m.add("time_index", quicksum(t * z[(a, k, t)] for k in range(1, len(acts[a].modes) + 1)
-                                         for t in starts) == m.start[a])
+        timed = quicksum(t * z[(a, k, t)] for k in range(1, len(acts[a].modes) + 1) for t in starts)
+        if a not in m.performed:
+            m.add("time_index", timed == m.start[a])
+            continue
+        # an optional activity left out has no z set (timed = 0) while its start keeps its bounds [est, lst]
+        m.add("time_index", timed <= m.start[a])
+        m.add("time_index", m.start[a] <= timed + m.lst[a] * m.left_out(a))
     return z
 
 

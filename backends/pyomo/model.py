@@ -6,7 +6,9 @@ with several modes, binaries ``y[a,k]`` with ``Σ_k y[a,k] = 1``; the duration i
 expression ``d_a = Σ_k d_{a,k}·y[a,k]`` (a constant for a single mode) and ``E_a = S_a + d_a``;
 an activity whose work pauses over breaks has an end variable instead (``pausable.py``).
 The horizon is the best serial-heuristic makespan (as in the CP-SAT model), which keeps
-every big-M of ``interval.py`` small.
+every big-M of ``interval.py`` small, capped by the instance's ``horizon`` H when it states one:
+then every activity must end by H (rows ``c_horizon``, as :func:`~schedc.kinds.timing.horizon_violations`
+checks).
 
 Slot families: one binary ``x[e,d,p,v]`` per possible assignment.
 
@@ -39,7 +41,7 @@ from typing import Any, Literal
 from schedc.backends.base import encode_all, registrar
 from schedc.backends.pyomo.linear import LinearStore, Store, quicksum
 from schedc.backends.pyomo.pausable import pausable_variables
-from schedc.backends.search.heuristics import earliest_starts, schedule_horizon, tails
+from schedc.backends.search.heuristics import capacity_kept, earliest_starts, schedule_horizon, tails
 from schedc.core.solution import Solution
 from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, ValueFilter, Windows
@@ -217,6 +219,8 @@ class PyomoModel:
         self.est = earliest_starts(self.instance, self.preds)
         tail = tails(self.instance)
         self.horizon, self.hint = schedule_horizon(self.ctx, self.preds, self.fixed, tail)
+        if self.instance.horizon is not None:  # every activity ends by the instance's horizon
+            self.horizon = min(self.horizon, self.instance.horizon)
         self.lst = {a.name: max(self.est[a.name], self.horizon - tail[a.name]) for a in acts}
         names = [a.name for a in acts]
         self.start = self.store.indexed("S", names, [self.est[a] for a in names], [self.lst[a] for a in names])
@@ -246,6 +250,17 @@ class PyomoModel:
         for a in acts:
             if any((a.name, k) in self.pausing for k in range(1, len(a.modes) + 1)):
                 pausable_variables(self, a)
+        if self.instance.horizon is not None:
+            self._within_horizon(self.instance.horizon)
+
+    def _within_horizon(self, limit: int) -> None:
+        """``E_a ≤ H`` in every mode an activity may end after H: ``E_{a,k} ≤ H + M·(1 − present_{a,k})``,
+        M the mode's latest end beyond H (the row is void for a mode not chosen and a left-out activity)."""
+        for a in self.instance.activities:
+            for k, mode in enumerate(a.modes, start=1):
+                reach = self.ctx.stretched(mode, self.lst[a.name]) - limit
+                if reach > 0:
+                    self.add("horizon", self.mode_end(a.name, k) <= limit + reach * (1 - self.present[(a.name, k)]))
 
     def _optional_variables(self, a: Any) -> None:
         """An optional activity: ``p_a`` binary; one mode: its presence is ``p_a`` (the duration stays
@@ -277,11 +292,12 @@ class PyomoModel:
         return sum(1 - self.performed[n] for n in names if n in self.performed)
 
     def makespan_lower_bound(self) -> int:
-        """max(critical path, total renewable load / capacity): a valid lower bound of C."""
+        """max(critical path, load / capacity of every resource a hard rule keeps): a valid lower bound of C."""
         required = [a for a in self.instance.activities if a.name not in self.ctx.optional]
         best = max((self.est[a.name] + min(m.duration for m in a.modes) for a in required), default=0)
+        kept = capacity_kept(self.instance)  # a resource no rule keeps may run all its activities at once
         for r in self.instance.resources:
-            if r.kind == "nonrenewable" or not r.capacity:
+            if r.name not in kept or not r.capacity:
                 continue
             load = sum(min(m.duration * next((u.amount for u in m.uses if u.resource == r.name), 0) for m in a.modes)
                        for a in required)

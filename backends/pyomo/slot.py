@@ -160,11 +160,13 @@ def capacity_overflow(m: PyomoModel, c: CapacityOverflow) -> None:
 
 @encoder(Spread)
 def spread(m: PyomoModel, c: Spread) -> None:
-    """``Σ_d used_d ≥ min(e)`` with ``used_d ≤ Σ_{p,v} x[e,d,p,v]``: only the upper side is needed,
-    since both the hard row and the deficit (minimised) push ``used`` up."""
-    for agent in m.ctx.select(c.agents):
-        used = [m.any_of(m.slot_vars(agent, d), "day_used", owner=c.id, sides="leq") for d in range(m.ctx.days)]
-        m.bounded(c, _sum(used), m.ctx.bound(c.min, agent), None, m.ctx.days)
+    """``Σ_d used_d ≥ min(e)`` with ``used_d ≤ Σ_{a,p,v} x[a,d,p,v]`` over e's members (e itself for an
+    agent): only the upper side is needed, since both the hard row and the deficit (minimised) push
+    ``used`` up."""
+    for name, members in c.units(m.ctx):
+        used = [m.any_of([x for a in members for x in m.slot_vars(a, d)], "day_used", owner=c.id, sides="leq")
+                for d in range(m.ctx.days)]
+        m.bounded(c, _sum(used), m.ctx.bound(c.min, name, c.agents.cls), None, m.ctx.days)
 
 
 @encoder(Stability)

@@ -98,6 +98,8 @@ def search_problem(instance: Instance, family: Family) -> Problem | None:
     soft = (CapacityOverflow, Spread, Compactness, Stability)
     if set(by_kind) - set(hard + soft) or any(len(by_kind.get(k, [])) > 1 for k in soft):
         return None
+    if any(c.agents.cls != ctx.agent_cls for c in by_kind.get(Spread, [])):  # days of groups: not in the kernel
+        return None
     if any(not c.hard for k in hard for c in by_kind.get(k, [])) or any(c.hard for k in soft
                                                                          for c in by_kind.get(k, [])):
         return None

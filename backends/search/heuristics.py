@@ -22,7 +22,7 @@ import numpy as np
 
 from schedc.core.solution import Solution
 from schedc.ir import Activity, Instance, Mode
-from schedc.kinds import PrecedenceLag
+from schedc.kinds import CumulativeRenewable, PrecedenceLag, UnaryNoOverlap
 from schedc.kinds.measures import targets
 from schedc.kinds.optional import optional_activities
 from schedc.kinds.setup_times import max_total_setup
@@ -305,14 +305,32 @@ def earliest_starts(instance: Instance, preds: dict[str, list[tuple[str, int]]])
     return {a: est.get(a, 0) for a in acts}
 
 
+def capacity_kept(instance: Instance) -> set[str]:
+    """The resources whose capacity an active hard rule keeps: the unary resources in the scope of a
+    ``unary_no_overlap``, the renewable ones in the scope of a ``cumulative_renewable``.
+
+    Only these bound the makespan by their load (work / capacity): the activities of a resource that
+    no rule keeps may all run at once.
+    """
+    kept: set[str] = set()
+    for c in instance.constraints:
+        kind = {UnaryNoOverlap: "unary", CumulativeRenewable: "renewable"}.get(type(c))
+        if kind is not None and c.active and c.hard:
+            scope = c.resources  # type: ignore[attr-defined]
+            kept |= {r.name for r in instance.resources if r.kind == kind} if scope == "all" else set(scope)
+    return kept
+
+
 def schedule_horizon(ctx: EvalContext, preds: dict[str, list[tuple[str, int]]],
                      fixed: Solution | None = None,
                      tail: dict[str, int] | None = None) -> tuple[int, Solution | None]:
     """An upper bound on the end of every activity in some optimal schedule, and the heuristic
     schedule it comes from (a solver hint), if any.
 
-    After every release date and downtime the activities can run one after another, which
-    bounds any schedule (the *trivial* bound). When the objective is the makespan, the best
+    After every downtime, release date and earliest end (:func:`~schedc.kinds.timing.time_offset`) the
+    activities can run one after another, waiting for the setups and the delays of the precedence edges,
+    which bounds some optimal schedule (the *trivial* bound; ``preds`` is no longer read: every edge is
+    taken from the instance, soft ones and the other relations too). When the objective is the makespan, the best
     feasible serial schedule's makespan bounds the optimum. A penalty objective (tardiness)
     may prefer a longer schedule, so only the trivial bound is valid then; an objective with
     earliness may wait for the due dates, so its trivial bound starts after the latest one. With ``fixed``
@@ -323,10 +341,12 @@ def schedule_horizon(ctx: EvalContext, preds: dict[str, list[tuple[str, int]]],
 
     instance = ctx.instance
     trivial = time_offset(instance) + sum(max(m.duration for m in a.modes) for a in instance.activities)
-    trivial += sum(lag for ps in preds.values() for _, lag in ps)
-    # setups, and the positive delays of the other precedence relations, can add waiting time too
-    trivial += max_total_setup(instance) + sum(e.lag for c in instance.constraints if isinstance(c, PrecedenceLag)
-                                               for e in c.edges if not e.end_start and e.lag > 0)
+    # setups and the delays of precedence edges can add waiting time too: the positive delay of a "before"
+    # relation, either sign of an "at" relation (E_a − 6 = E_b keeps b 6 before a), hard or soft (a soft
+    # edge is kept by waiting, which an optimum of the penalty may do)
+    trivial += max_total_setup(instance) + sum(abs(e.lag) if "=" in e.relation else max(0, e.lag)
+                                               for c in instance.constraints if isinstance(c, PrecedenceLag)
+                                               and c.active for e in c.edges)
     if "earliness" in instance.objective.measures():
         # earliness rewards ending late: an optimal schedule may wait for the due dates, so the
         # back-to-back bound starts after the latest of them (idle time past it gains nothing)

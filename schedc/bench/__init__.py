@@ -1,6 +1,6 @@
 """SCHEDBench: build the benchmark dataset, validate it with CP-SAT, query models, evaluate answers.
 
-Stage 14 (see ``tests/test_import_graph.py``). Takes in canonical source folders, model answers and a
+A stage (see ``tests/test_import_graph.py``). Takes in canonical source folders, model answers and a
 server endpoint; gives out datasets, references, responses and reports. Imports every stage below;
 never dynamic shops or the CLI (the ``bench`` commands live in :mod:`schedc.cli.bench`).
 

@@ -44,16 +44,11 @@ def run_tasks(fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int = 1, exe
 
 
 def _with_progress(results: Iterator[Any], total: int, label: str) -> Iterator[Any]:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from schedc.bench.progress import progress_bar
 
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    from rich.console import Console
-
-    # on stderr: stdout carries the command's result (e.g. the report, redirected to a file)
-    with Progress(*columns, console=Console(stderr=True), transient=False) as bar:
-        task = bar.add_task(label, total=total)
+    with progress_bar(label, total) as advance:
         for result in results:
-            bar.advance(task)
+            advance(1)
             yield result
 
 

@@ -9,6 +9,7 @@ file and line: it cannot come from an interrupted append, so it is not tolerated
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from collections.abc import Callable
@@ -74,22 +75,70 @@ def repair_tail(path: Path) -> int:
 
 
 class JsonlAppender:
-    """Appends one JSON object per line, flushed per line; repairs a torn tail before the first append."""
+    """Appends one JSON object per line, flushed per line; repairs a torn tail before the first append.
 
-    def __init__(self, path: Path):
+    ``shared``: the file may have other writers (a cache several runs append to), so each line is
+    written under an exclusive ``flock`` and no two lines interleave. Write errors (a full disk) are
+    raised as ``OSError`` for the caller to report.
+    """
+
+    def __init__(self, path: Path, shared: bool = False):
         self.path = Path(path)
+        self.shared = shared
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.repaired = repair_tail(self.path)
         self.handle = self.path.open("a", encoding="utf-8")
 
     def append(self, record: dict[str, Any]) -> None:
         """Write ``record`` as one line and flush it to the operating system."""
-        self.handle.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
-        self.handle.flush()
+        line = json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n"
+        if not self.shared:
+            self.handle.write(line)
+            self.handle.flush()
+            return
+        fcntl.flock(self.handle.fileno(), fcntl.LOCK_EX)
+        try:
+            self.handle.write(line)
+            self.handle.flush()
+        finally:
+            fcntl.flock(self.handle.fileno(), fcntl.LOCK_UN)
 
     def close(self) -> None:
-        """Flush to disk and close."""
-        if not self.handle.closed:
+        """Flush to disk and close (the handle is closed even when flushing fails; the error is raised)."""
+        if self.handle.closed:
+            return
+        try:
             self.handle.flush()
             os.fsync(self.handle.fileno())
+        finally:
+            try:
+                self.handle.close()
+            except OSError:
+                pass  # its buffer could not be written: the flush above already raised why
+
+
+class WriterLock:
+    """An exclusive advisory lock (``flock``) on a file, held until :meth:`release`: one writer per file.
+
+    :meth:`acquire` returns False at once when another process holds it.
+    """
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.handle: Any = None
+
+    def acquire(self) -> bool:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.handle = self.path.open("a", encoding="utf-8")
+        try:
+            fcntl.flock(self.handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
             self.handle.close()
+            self.handle = None
+            return False
+        return True
+
+    def release(self) -> None:
+        if self.handle is not None:
+            self.handle.close()  # closing the last descriptor releases the lock
+            self.handle = None

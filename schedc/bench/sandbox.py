@@ -3,25 +3,33 @@
 The program runs under ``unshare --net --mount --pid --fork --kill-child``
 (:mod:`schedc.bench.sandbox_boot` is the namespace's init process), so it
 
-* has **no network**: its network namespace holds only a loopback device that is down;
+* has **no network and no sockets**: its network namespace holds only a loopback device that is
+  down, and a seccomp filter refuses ``socket`` for every address family — a Unix socket of the
+  host reachable by a path is as closed as TCP;
+* has **no side doors into the kernel**: the seccomp filter also refuses new namespaces
+  (``unshare``, ``setns``, ``clone`` with namespace flags), mounts, ``ptrace``, keyrings, ``bpf``,
+  ``io_uring`` and the rest listed in :mod:`schedc.bench.sandbox_boot`; a system call of another
+  architecture kills it;
+* sees a **minimal filesystem**: an empty root holding, read-only, ``/usr``, the interpreter, its
+  virtual environment and ``site-packages``; a few devices, a fresh ``/proc`` and its own
+  size-limited ``/tmp`` (its working directory ``/tmp/work``) — nothing of the host's project
+  folders, home, ``/etc`` (but the loader's cache) or ``/run``;
 * cannot **outlive the run**: it is in its own session and process group and its own PID
   namespace, whose processes the kernel kills when the init process ends; the wall-time limit
   kills the whole process group;
 * is bounded in **CPU** (``RLIMIT_CPU``), **memory** (``RLIMIT_AS``), **processes**
   (``RLIMIT_NPROC``: a fork bomb stops there), **open files**, **file size** (``RLIMIT_FSIZE``)
-  and **output** (stdout beyond ``output_bytes`` is not read: the run is killed, status
-  ``output_limit``; stderr keeps its first ``STDERR_BYTES``);
-* **writes only to its own directory**: started as root it runs as ``nobody`` (nothing outside
-  the world-writable directories is writable), and those (``/tmp``, ``/var/tmp``, ``/dev/shm``,
-  ``/run/lock``, and ``$HOME`` when not root) are replaced by empty size-limited tmpfs mounts
-  private to the run; its working directory ``/tmp/work`` is one of them;
-* gets a **clean environment**: ``PATH``, ``HOME``/``TMPDIR`` (its directory), ``LANG`` and
-  thread-count variables only — none of the caller's variables (API keys) — and Python's
-  isolated mode (``-I``). The interpreter is the caller's, so OR-Tools is importable.
+  and **output**: stdout and stderr together beyond ``output_bytes`` end the run at once (status
+  ``output_limit``); the result keeps stdout up to the limit and the first ``STDERR_BYTES`` of stderr;
+* runs as ``nobody`` when started as root, with a **clean environment**: ``PATH``,
+  ``HOME``/``TMPDIR`` (its directory), ``LANG`` and thread-count variables only — none of the
+  caller's variables (API keys) — and Python's isolated mode (``-I``). The interpreter is the
+  caller's, so OR-Tools is importable.
 
 Without root, the namespaces need an unprivileged user namespace (``--map-root-user``). When
-the kernel allows neither, :func:`require_isolation` raises: programs are never run without
-network isolation. Under a user namespace the process limit counts the caller's own processes.
+the kernel allows neither, or the seccomp filter cannot be installed (``pyseccomp`` and libseccomp
+are needed), :func:`require_isolation` raises: programs are never run without that isolation.
+Under a user namespace the process limit counts the caller's own processes.
 """
 
 from __future__ import annotations
@@ -87,11 +95,17 @@ def _command(limits: Limits, user_namespace: bool) -> list[str]:
     config = {"limits": {k: int(v) for k, v in asdict(limits).items() if k not in ("wall_seconds", "output_bytes",
                                                                                    "tmpfs_bytes")},
               "tmpfs_bytes": limits.tmpfs_bytes, "python": sys.executable, "env": _clean_env(),
-              "user_namespace": user_namespace,
-              "reachable": sorted({sys.executable, os.path.realpath(sys.executable), sys.prefix, sys.base_prefix,
-                                   *(p for p in sys.path if "site-packages" in p)})}
+              "user_namespace": user_namespace, "binds": binds()}
     flags = ["--net", "--mount", "--pid", "--fork", "--kill-child"] + (["--map-root-user"] if user_namespace else [])
     return [unshare, *flags, "--", sys.executable, "-I", str(BOOT), json.dumps(config)]
+
+
+def binds() -> list[str]:
+    """What the program's filesystem holds of the host's, read-only: ``/usr`` (with the C library), the
+    loader's cache, the interpreter's prefix and folder, its virtual environment and ``site-packages``."""
+    return sorted({"/usr", "/etc/ld.so.cache", sys.prefix, sys.base_prefix, sys.exec_prefix,
+                   os.path.dirname(os.path.realpath(sys.executable)), os.path.dirname(sys.executable),
+                   *(p for p in sys.path if "site-packages" in p or "dist-packages" in p)})
 
 
 @lru_cache(maxsize=1)
@@ -157,8 +171,13 @@ def _execute(source: str, limits: Limits, user_namespace: bool) -> RunResult:
 
 
 def _collect(process: subprocess.Popen, limits: Limits, started: float) -> tuple[str | None, bytes, bytes]:
-    """Read stdout and stderr until both close, the wall time passes or stdout grows too large."""
+    """Read stdout and stderr until both close, the wall time passes or their total grows past ``output_bytes``.
+
+    Both streams count against the output limit (a program flooding stderr is stopped as one flooding
+    stdout is); stderr beyond its first ``STDERR_BYTES`` is counted, not kept.
+    """
     out, err = bytearray(), bytearray()
+    total = 0
     with selectors.DefaultSelector() as selector:
         selector.register(process.stdout, selectors.EVENT_READ, out)  # type: ignore[arg-type]
         selector.register(process.stderr, selectors.EVENT_READ, err)  # type: ignore[arg-type]
@@ -172,12 +191,12 @@ def _collect(process: subprocess.Popen, limits: Limits, started: float) -> tuple
                 if not chunk:
                     selector.unregister(key.fileobj)
                     continue
-                buffer: bytearray = key.data
-                if buffer is err:
+                total += len(chunk)
+                if key.data is err:
                     err += chunk[:max(0, STDERR_BYTES - len(err))]
-                    continue
-                out += chunk
-                if len(out) > limits.output_bytes:
+                else:
+                    out += chunk
+                if total > limits.output_bytes:
                     _kill(process)
                     return "output_limit", bytes(out[:limits.output_bytes]), bytes(err)
     return None, bytes(out), bytes(err)

@@ -36,7 +36,6 @@ Feasibility rates carry 95 % Wilson score intervals (:func:`wilson`).
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -45,7 +44,6 @@ import numpy as np
 BOOTSTRAP_SEED = 20240917
 BOOTSTRAP_REPLICATES = 9999
 LEVEL = 0.95
-Z95 = 1.959963984540054  # the 97.5 % quantile of the standard normal
 
 
 @dataclass(frozen=True)
@@ -87,14 +85,15 @@ def quartiles(values: Sequence[float]) -> tuple[float | None, float | None, floa
     return float(q1), float(med), float(q3)
 
 
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float | None, float | None]:
-    """The Wilson score interval of a proportion ``successes / n`` (Nones when n = 0)."""
+def wilson(successes: int, n: int, level: float = LEVEL) -> tuple[float | None, float | None]:
+    """The Wilson score interval of a proportion ``successes / n`` at ``level`` (Nones when n = 0), from
+    :meth:`scipy.stats.binomtest`'s ``proportion_ci(method="wilson")`` (without continuity correction)."""
     if n <= 0:
         return None, None
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    from scipy.stats import binomtest
+
+    interval = binomtest(successes, n).proportion_ci(confidence_level=level, method="wilson")
+    return float(interval.low), float(interval.high)
 
 
 def seed_deltas(vr: Mapping[tuple[str, int], float], conditions: Sequence[str], seeds: Sequence[int]) -> list[float]:

@@ -1,10 +1,10 @@
 """The ``schedc`` command line, one module per command group.
 
-Stage 16, the top (see ``tests/test_import_graph.py``; only :mod:`schedc.api` stands beside it). Takes
-in command-line arguments; gives out files, reports and exit statuses by calling :mod:`schedc.pipeline`
-and the stages' library functions (every command is usable from Python without it).
+The top stage but for :mod:`schedc.integrations` and :mod:`schedc.api` (see ``tests/test_import_graph.py``).
+Takes in command-line arguments; gives out files, reports and exit statuses by calling
+:mod:`schedc.pipeline` and the stages' library functions (every command is usable from Python without it).
 :mod:`schedc.cli.application` holds the Typer application; :mod:`schedc.cli.commands` the core commands
-and ``main``; ``bench``, ``dynamic``, ``generators`` and ``variants`` their groups. Nothing below
+and ``main``; ``bench``, ``dynamic``, ``editor``, ``generators`` and ``variants`` their groups. Nothing below
 imports this package.
 """
 
@@ -13,11 +13,37 @@ from __future__ import annotations
 from typing import Any
 
 
-def __getattr__(name: str) -> Any:
-    """``app`` (every command registered) and ``main`` on first use, so that ``schedc.cli.application`` stays cheap."""
-    if name in {"app", "main"}:
+def main() -> None:
+    """Console-script entry point: the commands, with an interrupt at any moment ending in exit status 130.
+
+    SIGINT while the commands are still being imported (or anywhere a command does not handle it) ends
+    with one line, ``interrupted``, instead of a traceback; for ``bench run``, which documents 130 for
+    SIGTERM too, SIGTERM is turned into the same interrupt from the very start.
+    """
+    import signal
+    import sys
+
+    if sys.argv[1:3] == ["bench", "run"]:
+        signal.signal(signal.SIGTERM, _interrupted)
+    try:
         from schedc.cli import commands
 
-        globals()[name] = value = getattr(commands, name)
+        commands.main()
+    except KeyboardInterrupt:
+        from schedc.cli.application import exit_interrupted
+
+        exit_interrupted("interrupted")
+
+
+def _interrupted(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def __getattr__(name: str) -> Any:
+    """``app`` (every command registered) on first use, so that ``schedc.cli.application`` stays cheap."""
+    if name == "app":
+        from schedc.cli import commands
+
+        globals()[name] = value = commands.app
         return value
     raise AttributeError(f"module 'schedc.cli' has no attribute {name!r}")

@@ -16,17 +16,16 @@ from typing import Annotated, Any
 import typer
 
 from schedc import pipeline
-from schedc.cli.application import AsJson, app, echo_json, reports_errors
-from schedc.cli.choices import Backend, Duplicates, GrammarFormat, Variant, choice_value
+from schedc.cli.application import AsJson, OldSeed, VariantSeed, app, echo_json, reports_errors, variant_seed
+from schedc.cli.choices import Backend, Duplicates, GrammarFormat, ImportFormat, Lines, Variant, choice_value
 from schedc.core.diagnostics import SchedcError
-from schedc.importers import ALL_FORMATS
 
 
 @app.command("import", epilog="Example: schedc import jsplib examples/sources/ft06.txt "
              "--bks examples/sources/jsplib_bks.csv -o out")
 @reports_errors
 def import_cmd(
-    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="one of: " + ", ".join(ALL_FORMATS))],
+    fmt: Annotated[ImportFormat, typer.Argument(metavar="FORMAT", help="the source format")],
     paths: Annotated[list[Path], typer.Argument(help="source files (.txt, .fjs, .sm, .mm, .ctt, .xml, .nsp)")],
     out: Annotated[Path, typer.Option("-o", "--out", help="output folder for the .sched files")],
     bks: Annotated[Path | None, typer.Option(help="BKS table: instance,bks,kind,lower_bound,difficulty,source")] = None,
@@ -34,7 +33,7 @@ def import_cmd(
     as_json: AsJson = False,
 ) -> None:
     """Convert canonical instance files into canonical .sched files."""
-    written = pipeline.import_sources(fmt, paths, out, bks, case or [])
+    written = pipeline.import_sources(str(fmt.value), paths, out, bks, case or [])
     if as_json:
         echo_json({"written": [str(p) for p in written]})
         return
@@ -96,7 +95,8 @@ def info_cmd(
             typer.echo(f"{key}: {value}")
 
 
-@app.command("check", epilog="Example: schedc check examples/ft06.sched answer.txt --variant v4 --seed 42 --json")
+@app.command("check", epilog="Example: schedc check examples/ft06.sched answer.txt --variant v4 --variant-seed 42 "
+             "--json")
 @reports_errors
 def check_cmd(
     spec: Annotated[Path | None, typer.Argument(help="the .sched instance the answer is for")] = None,
@@ -107,22 +107,35 @@ def check_cmd(
     out: Annotated[Path | None, typer.Option("-o", "--out", help="with --batch: write JSONL here")] = None,
     variant: Annotated[Variant | None, typer.Option(help="read the names of this rendering",
                                                     case_sensitive=False)] = None,
-    seed: Annotated[int, typer.Option(help="with --variant: the rendering's seed")] = 42,
+    seed: VariantSeed = None,
+    old_seed: OldSeed = None,
     duplicates: Annotated[Duplicates, typer.Option(help="a repeated assignment: error (a hard violation) or warn "
                                                    "(reported, not counted: the official ITC-2007 validator)")]
     = Duplicates.error,
+    max_answer_bytes: Annotated[str, typer.Option("--max-answer-bytes", help="the largest answer (and batch record) "
+                                                  "read, e.g. 16M; a larger one is refused (exit 2)")] = "16M",
+    max_issues: Annotated[int, typer.Option("--max-issues", help="issues and skipped lines listed in full (the "
+                                            "others are counted); 0: all")] = 1000,
+    record_time_limit: Annotated[float, typer.Option("--record-time-limit", help="with --batch: seconds one record "
+                                                     "may take (0: no limit)")] = 60.0,
 ) -> None:
     """Verify an answer constraint by constraint (exit 0 feasible, 1 infeasible, 2 bad input)."""
+    seed = variant_seed(seed, old_seed)
     mapping = pipeline.read_names(names)
+    limit = _size_option(max_answer_bytes, "--max-answer-bytes")
+    keep = max_issues if max_issues > 0 else None
     if batch is not None:
-        _check_batch(spec, batch, mapping, out, choice_value(variant), seed, str(duplicates.value))
+        from schedc.pipeline.checking import BatchLimits
+
+        limits = BatchLimits(record_bytes=limit, seconds=record_time_limit or None, keep=keep)
+        _check_batch(spec, batch, mapping, out, choice_value(variant), seed, str(duplicates.value), limits)
         return
     if spec is None or answer is None:
         raise SchedcError.at("E404", "usage: schedc check SPEC ANSWER (or --batch FILE.jsonl)")
     from schedc.verify.verifier import format_report
 
-    verifier = pipeline.verifier_for(spec, mapping, choice_value(variant), seed, duplicates=str(duplicates.value))
-    report = verifier.check(pipeline.read_answer(answer))
+    report = pipeline.check_answer(spec, pipeline.read_answer(answer, limit), mapping, choice_value(variant), seed,
+                                   duplicates=str(duplicates.value), keep=keep)
     if as_json:
         import msgspec
 
@@ -133,21 +146,49 @@ def check_cmd(
         raise typer.Exit(1)
 
 
-def _check_batch(spec: Path | None, batch: Path, mapping: dict[str, str], out: Path | None,
-                 variant: str | None = None, seed: int = 42, duplicates: str = "error") -> None:
+def _size_option(text: str, option: str) -> int:
+    """A size option's value in bytes (``16M``), or a SchedcError naming the option."""
+    from schedc.core.inputs import parse_size
+
     try:
-        handle = batch.open(encoding="utf-8", errors="replace")
+        return parse_size(text)
+    except ValueError as exc:
+        raise SchedcError.at("E409", f"{option}: {exc}") from None
+
+
+def _check_batch(spec: Path | None, batch: Path, mapping: dict[str, str], out: Path | None,
+                 variant: str | None, seed: int, duplicates: str, limits: Any) -> None:
+    """Check the records of ``batch``, writing each report as soon as it is made (to ``out`` or stdout)."""
+    from schedc.core.inputs import write_failed
+    from schedc.pipeline.checking import batch_lines
+
+    try:
+        handle = batch.open("rb")
     except OSError as exc:
         raise SchedcError.at("E403", f"cannot read the batch: {exc.strerror or exc}", file=str(batch)) from None
     with handle:
-        reports = pipeline.check_batch(spec, handle, mapping, variant, seed, duplicates)
+        reports = pipeline.check_batch(spec, batch_lines(handle, limits.record_bytes), mapping, variant, seed,
+                                       duplicates, limits)
         if out is None:
             for line in reports:
                 sys.stdout.write(line.decode() + "\n")
+                sys.stdout.flush()
             return
-        from schedc.importers.common import write_atomic
-
-        write_atomic(out, "".join(line.decode() + "\n" for line in reports))
+        written = 0
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            target = out.open("wb")
+        except OSError as exc:
+            raise write_failed(out, exc) from None
+        try:
+            with target:
+                for line in reports:  # each report reaches the file once its record is checked
+                    target.write(line + b"\n")
+                    target.flush()
+                    written += 1
+                os.fsync(target.fileno())
+        except OSError as exc:
+            raise write_failed(out, exc, f"{written} reports were written before") from None
 
 
 @app.command("solve", epilog="Example: schedc solve examples/ft06.sched --time-limit 5 -o answer.txt")
@@ -164,7 +205,7 @@ def solve_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     variant: Annotated[Variant | None, typer.Option(help="write the answer with the names of this rendering",
                                                     case_sensitive=False)] = None,
-    variant_seed: Annotated[int, typer.Option("--variant-seed", help="with --variant: the rendering's seed")] = 42,
+    rendering_seed: VariantSeed = None,
     show_progress: Annotated[bool, typer.Option("--progress", help="print each improving solution on stderr")]
     = False,
     explain_time: Annotated[float, typer.Option("--explain-time", help="infeasible: seconds to search for the "
@@ -189,7 +230,8 @@ def solve_cmd(
 
     result, answer = pipeline.solve_file(spec, str(backend.value), time_limit, workers, seed,
                                     progress if show_progress else None, solver=solver, variant=choice_value(variant),
-                                    variant_seed=variant_seed, explain=explain_time, hint=hint, started=_STARTED)
+                                    variant_seed=variant_seed(rendering_seed, None), explain=explain_time,
+                                    hint=hint, started=_STARTED)
     if answer is not None:
         if out is not None:
             from schedc.importers.common import write_atomic
@@ -223,25 +265,30 @@ def _solve_summary(result: Any, bound: int | None) -> str:
             f"best known {_shown(result.bks)}{gap} ({result.seconds:.2f}s)")
 
 
-@app.command("render", epilog="Example: schedc render examples/ft06.sched --variant v4 --seed 42")
+@app.command("render", epilog="Example: schedc render examples/ft06.sched --variant v4 --variant-seed 42")
 @reports_errors
 def render_cmd(
     spec: Annotated[Path, typer.Argument(help="the .sched instance to render")],
     variant: Annotated[Variant, typer.Option(help="v1 (canonical), v2 (order), v3a (theme), v3b (template), v4 (all)",
                                              case_sensitive=False)] = Variant.v1,
-    seed: Annotated[int, typer.Option(help="seed of the variant's random streams")] = 42,
+    seed: VariantSeed = None,
+    old_seed: OldSeed = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON: prompt parts, display names and fact ledger")]
     = False,
 ) -> None:
-    """Render an instance as a natural-language prompt (identical bytes for identical spec, variant, seed)."""
-    rendering = pipeline.render_file(spec, str(variant.value), seed)
+    """Render an instance as a natural-language prompt (identical bytes for identical spec, variant, seed).
+
+    The seed drives the variant's random streams (order, theme, paraphrases).
+    """
+    rendering = pipeline.render_file(spec, str(variant.value), variant_seed(seed, old_seed))
     if as_json:
         sys.stdout.write(json.dumps(rendering.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(rendering.text())
 
 
-emit_app = typer.Typer(help="Export a solver model for use outside schedc.", no_args_is_help=True)
+emit_app = typer.Typer(help="Export a solver model for use outside schedc.", no_args_is_help=True,
+                       epilog="Example: schedc emit cpsat examples/ft06.sched -o ft06.pb.txt")
 app.add_typer(emit_app, name="emit")
 
 
@@ -300,18 +347,20 @@ def grammar_cmd(
     = GrammarFormat.text,
     variant: Annotated[Variant | None, typer.Option(help="use the names of this rendering",
                                                     case_sensitive=False)] = None,
-    seed: Annotated[int, typer.Option(help="with --variant: the rendering's seed")] = 42,
+    seed: VariantSeed = None,
+    old_seed: OldSeed = None,
     names: Annotated[Path | None, typer.Option(help="JSON {IR name: shown name}")] = None,
-    lines: Annotated[str, typer.Option(help="lark/gbnf: any number of lines, or exact (where the instance fixes it)")]
-    = "any",
+    lines: Annotated[Lines, typer.Option(help="lark/gbnf: any number of lines, or exact (where the instance fixes "
+                                         "it)")] = Lines.any,
     as_json: AsJson = False,
 ) -> None:
     """The answer format an LLM must follow: the prompt stanza, a Lark or GBNF grammar, or a JSON Schema."""
+    seed = variant_seed(seed, old_seed)
     text = pipeline.grammar_file(spec, str(fmt.value), choice_value(variant), seed, pipeline.read_names(names),
-                                 lines=lines)
+                                 lines=str(lines.value))
     if as_json:  # the grammar as a string (a JSON Schema too), with what it was made for
         echo_json({"spec": str(spec), "format": str(fmt.value), "variant": choice_value(variant), "seed": seed,
-                   "lines": lines, "grammar": text})
+                   "lines": str(lines.value), "grammar": text})
         return
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
@@ -320,9 +369,9 @@ from schedc.cli.bench import bench_app  # noqa: E402
 
 app.add_typer(bench_app, name="bench")
 
-# registers generate, calibrate, ssi, simulate, plot; tighten, perturb; and generate-classic (each imports
-# the app from schedc.cli.application, not from here, so no module imports back into this one)
-from schedc.cli import dynamic, generators, variants  # noqa: E402, F401
+# registers generate, calibrate, ssi, simulate, plot; tighten, perturb; generate-classic; snapshot; lsp (each
+# imports the app from schedc.cli.application, not from here, so no module imports back into this one)
+from schedc.cli import dynamic, editor, generators, snapshot, variants  # noqa: E402, F401
 
 #: when this process started, as a ``time.perf_counter()`` value (set by :func:`main`; None when
 #: the commands run inside another program): ``solve --time-limit`` counts from there

@@ -10,12 +10,14 @@ import json
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from schedc.cli.application import AsJson, app, echo_json, reports_errors
+from schedc.cli.application import AsJson, VariantSeed, app, echo_json, reports_errors, variant_seed
 from schedc.cli.bench import Executor, Jobs, Scheduler
+from schedc.cli.choices import Executor as ExecutorChoice
+from schedc.cli.choices import PlotView, Variant, choice_value
 from schedc.dynamic import api
 
 
@@ -59,7 +61,7 @@ def generate_cmd(
     calibrate: Annotated[bool | None, typer.Option("--calibrate/--no-calibrate",
                                                    help="override the configuration's calibration switch")] = None,
     limit: Annotated[int | None, typer.Option(help="only the first N grid points")] = None,
-    jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
+    jobs: Jobs = 1, executor: Executor = ExecutorChoice.local, scheduler: Scheduler = None,
     as_json: AsJson = False,
 ) -> None:
     """Generate every point of a configuration's target grid as a dfjsp instance (and its world).
@@ -83,7 +85,7 @@ def calibrate_cmd(
     limit: Annotated[int | None, typer.Option(help="only the first N grid points")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print every report as JSON")] = False,
     plot: Annotated[Path | None, typer.Option("--plot", help="draw the L2 errors per grid point here")] = None,
-    jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
+    jobs: Jobs = 1, executor: Executor = ExecutorChoice.local, scheduler: Scheduler = None,
     resume: Annotated[Path | None, typer.Option(help="JSON Lines file of finished rows: appended to, and rows "
                                                      "already there are not recomputed")] = None,
     threshold: Annotated[list[str], typer.Option(
@@ -206,14 +208,15 @@ def plot_cmd(
     spec: Annotated[Path, typer.Argument(help="the .sched instance (a .world.json for --view timeline)")],
     answer: Annotated[Path | None, typer.Argument(help="the answer to draw (not for --view timeline)")] = None,
     out: Annotated[Path, typer.Option("-o", "--out", help="image file: .png, .svg or .pdf")] = Path("gantt.png"),
-    view: Annotated[str, typer.Option(help="machines (Gantt / resource profiles), jobs, or timeline")]
-    = "machines",
-    variant: Annotated[str | None, typer.Option(help="read the answer with the names of this rendering")] = None,
-    variant_seed: Annotated[int, typer.Option("--variant-seed", help="with --variant: the rendering's seed")] = 42,
+    view: Annotated[PlotView, typer.Option(help="machines (Gantt / resource profiles), jobs, or timeline")]
+    = PlotView.machines,
+    variant: Annotated[Variant | None, typer.Option(help="read the answer with the names of this rendering",
+                                                    case_sensitive=False)] = None,
+    seed: VariantSeed = None,
     as_json: AsJson = False,
 ) -> None:
     """Draw an answer as a Gantt chart (or a dynamic shop's event timeline)."""
-    written = api.plot_file(spec, answer, out, view, variant, variant_seed)
+    written = api.plot_file(spec, answer, out, str(view.value), choice_value(variant), variant_seed(seed, None))
     if as_json:
         echo_json({"written": str(written)})
     else:
@@ -250,7 +253,11 @@ def agent_cmd(
     api_key_env: Annotated[str, typer.Option(help="environment variable holding the API key")] = "OPENAI_API_KEY",
     as_json: Annotated[bool, typer.Option("--json", help="print the episode record as JSON")] = False,
 ) -> None:
-    """Dispatch a dynamic shop online with an LLM agent (L1–L3 observations, direct/CoT/tools); write the answer."""
+    """Dispatch a dynamic shop online with an LLM agent (L1–L3 observations, direct/CoT/tools); write the answer.
+
+    Exit status: 0 a schedule without violations, 1 violations, 2 bad input, 3 the endpoint answered no
+    request (every decision was the fallback rule's: the answer says nothing about the model).
+    """
     import os
 
     from schedc.bench.run import Settings
@@ -275,8 +282,24 @@ def agent_cmd(
                    f"fallbacks: {fb}, "
                    f"{record['usage']['total_tokens']} tokens in {record['usage']['requests']} requests, "
                    f"{violations} violations")
+    if episode.failed_requests:
+        typer.echo(_unanswered_message(episode, endpoint, fallback), err=True)
+    if episode.unanswered:
+        raise typer.Exit(3)
     if violations:
         raise typer.Exit(1)
+
+
+def _unanswered_message(episode: Any, endpoint: str, fallback: str) -> str:
+    """What the endpoint did not answer, and what that means for the schedule."""
+    failed, answered = episode.failed_requests, episode.usage.get("requests", 0)
+    if episode.unanswered:
+        return (f"error: {endpoint} answered none of {failed} requests (last: {episode.transport_error}); every "
+                f"decision was made by the fallback rule {fallback}, so the answer says nothing about the model. "
+                "Check --endpoint, --model and that the server is up.")
+    return (f"warning: {endpoint} did not answer {failed} of {failed + answered} requests (last: "
+            f"{episode.transport_error}); {episode.fallbacks.get('transport', 0)} decisions fell back to the rule "
+            f"{fallback}")
 
 
 @app.command("subset", epilog="Example: schedc subset shops -k 20 -o subset")
@@ -285,7 +308,7 @@ def subset_cmd(
     pool: Annotated[Path, typer.Argument(help="folder of generated shops (searched recursively for .world.json)")],
     k: Annotated[int, typer.Option("-k", help="number of instances to choose")],
     out: Annotated[Path, typer.Option("-o", "--out", help="output folder: chosen files, manifest, subset.json")],
-    jobs: Jobs = 1, executor: Executor = "local", scheduler: Scheduler = None,
+    jobs: Jobs = 1, executor: Executor = ExecutorChoice.local, scheduler: Scheduler = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
 ) -> None:
     """Choose k representative shops by farthest-point k-center on z-scored metrics and difficulty rank."""

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from schedc.cli.application import AsJson, app, echo_json, reports_errors
+from schedc.cli.choices import PerturbMode
 
 
 @app.command("tighten", epilog="Example: schedc tighten examples/ft06.sched -o ft06_tight.sched --factor 1.15")
@@ -43,8 +44,9 @@ def tighten_cmd(
 def perturb_cmd(
     spec: Annotated[Path, typer.Argument(help="the base instance (.sched)")],
     out: Annotated[Path, typer.Option("-o", "--out", help="output folder for the variants and manifest.json")],
-    mode: Annotated[str, typer.Option(help="boundary (last feasible / first infeasible value of one scalar per "
-                                           "kind) or sat (changes a reference schedule keeps feasible)")] = "boundary",
+    mode: Annotated[PerturbMode, typer.Option(help="boundary (last feasible / first infeasible value of one scalar "
+                                                   "per kind) or sat (changes a reference schedule keeps feasible)")]
+    = PerturbMode.boundary,
     count: Annotated[int, typer.Option(help="boundary: kinds to move; sat: variants")] = 3,
     seed: Annotated[int, typer.Option(help="seed of every random choice")] = 0,
     time_limit: Annotated[float, typer.Option(help="CP-SAT seconds per solve")] = 2.0,
@@ -54,7 +56,7 @@ def perturb_cmd(
     """Write verified variants of an instance and a manifest of their reference objectives and proofs."""
     from schedc.variants.perturb import perturb_file
 
-    manifest = perturb_file(spec, out, mode, count, seed, time_limit, strength=strength)
+    manifest = perturb_file(spec, out, str(mode.value), count, seed, time_limit, strength=strength)
     if as_json:
         echo_json(manifest)
         return
@@ -62,4 +64,4 @@ def perturb_cmd(
         objective = "–" if v["objective"] is None else v["objective"]
         typer.echo(f"{out / v['file']}: {v['status']}, objective {objective}; {'; '.join(v['changes'])}")
     if not manifest["variants"]:
-        typer.echo(f"no {mode} variant found (see docs/variants.md)", err=True)
+        typer.echo(f"no {mode.value} variant found (see docs/variants.md)", err=True)

@@ -6,15 +6,47 @@ raised inside a :class:`SchedcError`, which may carry several diagnostics at onc
 semantic pass reports all errors, not only the first). The CLI prints them with
 :func:`format_diagnostics` as ``file:line:col: error[CODE]: message``, followed by the
 source line, a caret line and the hint, and exits with status 2. Nothing else is caught.
+
+However many problems an input has, the report stays short and its cost linear: like a compiler's
+``-fmax-errors``, the message shows the first :func:`max_errors` diagnostics (``schedc --max-errors N``;
+0 shows all) and one summary line for the rest (``… and 39,980 more errors (E201 ×39,980: duplicate
+resource)``); every diagnostic stays in :attr:`SchedcError.diagnostics`. Source excerpts come from a
+line index built once per file, not from splitting the file again for every diagnostic.
 """
 
 from __future__ import annotations
 
 import bisect
+import os
+import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
 
 import msgspec
+
+#: Diagnostics a message shows before its summary line, unless :func:`set_max_errors` says otherwise.
+DEFAULT_MAX_ERRORS = 20
+_limit: list[int] = [DEFAULT_MAX_ERRORS]
+
+
+def max_errors() -> int:
+    """How many diagnostics an error message shows in full (0: all); ``SCHEDC_MAX_ERRORS`` sets the default."""
+    return _limit[0]
+
+
+def set_max_errors(limit: int) -> None:
+    """Show at most ``limit`` diagnostics in full in every error message from now on (0: all)."""
+    _limit[0] = max(0, int(limit))
+
+
+def default_max_errors() -> int:
+    """``SCHEDC_MAX_ERRORS`` when it is a number, else :data:`DEFAULT_MAX_ERRORS`."""
+    text = os.environ.get("SCHEDC_MAX_ERRORS", "").strip()
+    return int(text) if text.isdigit() else DEFAULT_MAX_ERRORS
+
+
+set_max_errors(default_max_errors())
 
 
 class Span(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -105,8 +137,15 @@ class SchedcError(Exception):
         return cls(Diagnostic(code=code, message=message, file=file, span=span, hint=hint), source)
 
 
-def _source_excerpt(source: str, span: Span) -> list[str]:
-    lines = source.split("\n")
+class _Lines:
+    """The lines of a source text, split once and shared by every diagnostic about it."""
+
+    def __init__(self, source: str):
+        self.lines = source.split("\n")
+
+
+def _source_excerpt(source: str | _Lines, span: Span) -> list[str]:
+    lines = source.lines if isinstance(source, _Lines) else source.split("\n")
     if not 1 <= span.line <= len(lines):
         return []
     text = lines[span.line - 1].expandtabs(1)
@@ -117,7 +156,7 @@ def _source_excerpt(source: str, span: Span) -> list[str]:
     return [gutter + text, " " * (len(gutter) + span.column - 1) + "^" * width]
 
 
-def format_diagnostic(diag: Diagnostic, source: str | None = None) -> str:
+def format_diagnostic(diag: Diagnostic, source: str | _Lines | None = None) -> str:
     """Render one diagnostic as ``file:line:col: error[CODE]: message`` plus excerpt and hint."""
     where = diag.file
     if diag.span is not None:
@@ -130,11 +169,50 @@ def format_diagnostic(diag: Diagnostic, source: str | None = None) -> str:
     return "\n".join(out)
 
 
-def format_diagnostics(diags: Iterable[Diagnostic], sources: str | Mapping[str, str] | None = None) -> str:
-    """Render several diagnostics, one block each, in the order given.
+def format_diagnostics(diags: Iterable[Diagnostic], sources: str | Mapping[str, str] | None = None,
+                       limit: int | None = None) -> str:
+    """Render several diagnostics, one block each, in the order given: the first ``limit`` of them
+    (default :func:`max_errors`; 0 all) and one summary line for the others.
 
-    ``sources`` maps file names to their text (or is the one text of all of them).
+    ``sources`` maps file names to their text (or is the one text of all of them). The cost is linear
+    in the number of diagnostics and the size of the sources.
     """
-    if sources is None or isinstance(sources, str):
-        return "\n".join(format_diagnostic(d, sources) for d in diags)
-    return "\n".join(format_diagnostic(d, sources.get(d.file)) for d in diags)
+    limit = max_errors() if limit is None else limit
+    indexed: dict[str, _Lines] = {}
+
+    def lines_of(name: str) -> _Lines | None:
+        text = sources if isinstance(sources, str) or sources is None else sources.get(name)
+        if text is None:
+            return None
+        if name not in indexed:
+            indexed[name] = _Lines(text)
+        return indexed[name]
+
+    shown: list[str] = []
+    rest: Counter[str] = Counter()
+    example: dict[str, str] = {}
+    for diag in diags:
+        if limit and len(shown) >= limit:
+            rest[diag.code] += 1
+            example.setdefault(diag.code, diag.message)
+            continue
+        shown.append(format_diagnostic(diag, lines_of(diag.file)))
+    if rest:
+        shown.append(summary_line(rest, example))
+    return "\n".join(shown)
+
+
+_GIST = re.compile(r"^(?:[\w.-]+: )?([^'\"(;:0-9]*[^'\"(;:0-9\s])")
+
+
+def summary_line(rest: Counter[str], example: Mapping[str, str]) -> str:
+    """``… and 39,980 more errors (E201 ×39,980: duplicate resource)``: what the shown diagnostics leave out,
+    by code (the three most frequent, each with the gist of its first message)."""
+    parts = []
+    for code, number in rest.most_common(3):
+        gist = _GIST.match(example[code])
+        parts.append(f"{code} ×{number:,}" + (f": {gist.group(1)}" if gist else ""))
+    if len(rest) > 3:
+        parts.append(f"{len(rest) - 3} more codes")
+    total = sum(rest.values())
+    return f"… and {total:,} more error{'s' if total > 1 else ''} ({'; '.join(parts)})"

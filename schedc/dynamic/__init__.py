@@ -1,6 +1,6 @@
 """Dynamic flexible job shop (DynaSched-style): generation, metrics, calibration, simulation.
 
-Stage 15 (see ``tests/test_import_graph.py``). Takes in a configuration grid; gives out worlds,
+A stage (see ``tests/test_import_graph.py``). Takes in a configuration grid; gives out worlds,
 ``.sched`` instances, calibration reports, simulations and agent runs. Imports every stage below
 (the benchmark runner's client among them); never the CLI.
 

@@ -13,7 +13,9 @@ episode therefore ends with a complete schedule of the realised instance, writte
 answer format and verified like any other answer.
 
 The episode record holds the objective values, decisions, fallbacks by reason, tool calls,
-token usage (sums of the endpoint's ``usage`` fields over every request), requests and wall time.
+token usage (sums of the endpoint's ``usage`` fields over every request), requests and wall time,
+and the requests the endpoint did not answer with the last reason (an episode in which the endpoint
+answered nothing at all is :attr:`Episode.unanswered`: ``schedc agent`` then exits 3).
 The transcript (``--transcript``, JSON Lines, written as the episode runs) has one line per epoch:
 time, number of actions, the messages exchanged, the action taken and the fallback reason if any.
 """
@@ -81,6 +83,13 @@ class Episode:
     tool_errors: int = 0
     usage: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    failed_requests: int = 0  # requests the endpoint did not answer (after their retries)
+    transport_error: str | None = None  # why the last of them failed
+
+    @property
+    def unanswered(self) -> bool:
+        """True when the endpoint answered no request at all: every decision was the fallback rule's."""
+        return self.failed_requests > 0 and self.usage.get("requests", 0) == 0
 
     def record(self) -> dict[str, Any]:
         """The JSON summary the CLI prints."""
@@ -89,6 +98,7 @@ class Episode:
                 "decisions": r.decisions, "aborts": r.aborts, "fallbacks": self.fallbacks,
                 "fallback_total": sum(self.fallbacks.values()), "tool_calls": self.tool_calls,
                 "tool_errors": self.tool_errors, "usage": self.usage, "seconds": round(self.seconds, 3),
+                "failed_requests": self.failed_requests, "transport_error": self.transport_error,
                 "config": self.config}
 
 
@@ -137,7 +147,7 @@ async def _episode(world: World, config: AgentConfig, settings: Settings,
                    _describe(config), {k: reasons.get(k, 0) for k in FALLBACK_REASONS}, tool_calls, tool_errors,
                    {"prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens,
                     "total_tokens": usage.total_tokens, "requests": usage.requests},
-                   time.monotonic() - started)
+                   time.monotonic() - started, decider.failed_requests, decider.last_error)
 
 
 def _describe(config: AgentConfig) -> dict[str, Any]:

@@ -1,9 +1,9 @@
 """One decision of the LLM agent: the conversation(s) with the endpoint that yield an action ID.
 
 Transport: :class:`ChatSender` is the runner's :class:`~schedc.bench.run.Sender` (the ``openai``
-async client with its retry policy, :mod:`schedc.bench.retry`), reading the whole assistant
-message so that tool calls come through. A request whose retries are exhausted is a *transport*
-failure.
+async client, retried by ``tenacity`` with the strategies of :mod:`schedc.bench.retry`), reading the
+whole assistant message of the typed reply so that tool calls come through. A request whose
+retries are exhausted is a *transport* failure.
 
 Per decision (:meth:`Decider.decide`):
 
@@ -24,12 +24,11 @@ tool-rounds (the loop then applies the fallback rule and counts the reason).
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from schedc.bench.run import Fault, Sender, Settings
+from schedc.bench.run import Fault, Sender, Settings, first_message
 from schedc.dynamic.agent_prompts import auditor_prompt, parse_action
 from schedc.dynamic.agent_tools import TOOLS, ToolContext, call_tool
 
@@ -37,19 +36,14 @@ from schedc.dynamic.agent_tools import TOOLS, ToolContext, call_tool
 class ChatSender(Sender):
     """The runner's sender, returning the assistant message (content and tool calls) instead of the text."""
 
-    def read(self, payload: str) -> tuple[Any, Any]:
-        try:
-            data = json.loads(payload)
-        except json.JSONDecodeError as exc:
-            raise Fault(f"invalid JSON in the reply: {exc.msg}") from None
-        try:
-            message = data["choices"][0]["message"]
-        except (KeyError, IndexError, TypeError):
-            raise Fault("the reply holds no choices[0].message") from None
-        if not isinstance(message, dict) or not (isinstance(message.get("content"), str)
-                                                 or isinstance(message.get("tool_calls"), list)):
+    def read(self, completion: Any) -> dict[str, Any]:
+        message = first_message(completion)
+        dump = getattr(message, "model_dump", None)
+        turn = dump(exclude_none=True) if callable(dump) else None
+        if not isinstance(turn, dict) or not (isinstance(turn.get("content"), str)
+                                              or isinstance(turn.get("tool_calls"), list)):
             raise Fault("the reply's message has neither text content nor tool calls")
-        return message, data.get("usage")
+        return turn
 
 
 @dataclass
@@ -102,6 +96,8 @@ class Decider:
     def __init__(self, options: LlmOptions, settings: Settings, stop: asyncio.Event):
         self.options, self.sender = options, ChatSender(settings, stop)
         self.usage = Usage()
+        self.failed_requests = 0  # requests that got no answer after their retries
+        self.last_error: str | None = None  # why the last of them failed
 
     async def close(self) -> None:
         await self.sender.client.close()
@@ -185,6 +181,8 @@ class Decider:
             body |= {"tools": TOOLS, "tool_choice": tool_choice}
         message, usage, error = await self.sender.complete(body)
         if error is not None:
+            self.failed_requests += 1
+            self.last_error = error
             return None
         self.usage.add(usage)
         return message

@@ -199,16 +199,15 @@ def plot_file(spec: Path, answer: Path | None, out: Path, view: str = "machines"
         return plot_event_timeline(load_world(spec), out)
     if answer is None:
         raise SchedcError.at("E708", f"the {view} view draws an answer: give SPEC and ANSWER")
+    from schedc.lang.family import load_family
     from schedc.lang.load import load_instance
     from schedc.pipeline.checking import read_answer, verifier_for
 
     instance = load_instance(spec)
     verifier = verifier_for(spec, variant=variant, seed=seed)
     solution = plotting.solution_from_answer(verifier, read_answer(answer))
+    family = load_family(instance.family, [spec.parent])
     if not instance.activities:  # a slot family: its roster or timetable, whatever the view
-        from schedc.lang.family import load_family
-
-        family = load_family(instance.family, [spec.parent])
         return plotting.plot_slots(instance, family, solution, out, title=f"{instance.name} — {answer.name}")
     draw = plotting.plot_gantt if view == "machines" else plotting.plot_job_gantt
-    return draw(instance, solution, out, title=f"{instance.name} — {answer.name}")
+    return draw(instance, solution, out, title=f"{instance.name} — {answer.name}", family=family)

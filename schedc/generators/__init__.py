@@ -1,6 +1,6 @@
 """Generators of classic literature instances that cannot be fetched here, written as ``.sched`` files.
 
-Stage 6 (see ``tests/test_import_graph.py``). Takes in a scheme, its parameters and a seed; gives out
+A stage (see ``tests/test_import_graph.py``). Takes in a scheme, its parameters and a seed; gives out
 IR instances. Imports the language and everything below it; never verification, renderings or backends.
 
 Each scheme draws every number from one ``random.Random`` seeded with a string that names the scheme,

@@ -1,7 +1,7 @@
 """Output grammars: the answer format of an instance as a prompt stanza, a Lark grammar, a GBNF grammar
 or a JSON Schema for structured output.
 
-Stage 9 (see ``tests/test_import_graph.py``). Takes in an instance, its family and a rendering's names;
+A stage (see ``tests/test_import_graph.py``). Takes in an instance, its family and a rendering's names;
 gives out the answer format as text, Lark, GBNF or JSON Schema. Imports the stages below (the verifier's
 reading of names, the renderings); never the backends.
 

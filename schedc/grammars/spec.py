@@ -159,10 +159,11 @@ def _interval_groups(verifier: Verifier, fields: list[str]) -> tuple[LineGroup, 
 
 
 def _shared_domains(verifier: Verifier, fields: list[str]) -> dict[str, Domain]:
-    """Domains every line group of an interval family shares: start times and machines."""
+    """Domains every line group of an interval family shares: start times (at most the horizon, when the
+    instance states one: every activity ends by it) and machines."""
     domains: dict[str, Domain] = {}
     if "start" in fields:
-        domains["start"] = IntRange(0)
+        domains["start"] = IntRange(0, verifier.instance.horizon)
     if "machine" in fields:
         used = {use.resource for a in verifier.instance.activities for mode in a.modes for use in mode.uses}
         machines = [r.name for r in verifier.instance.resources if r.name in used]

@@ -22,8 +22,11 @@ def schema_limits(spec: AnswerSpec) -> list[str]:
               "items is bounded, where the instance fixes it)"]
     if "machine" in spec.fields:
         limits.append("which machines may process each operation (only the machine names are listed)")
-    if "start" in spec.fields:
+    starts = [g.domains["start"] for g in spec.groups if "start" in g.domains]
+    if starts and any(isinstance(d, IntRange) and d.hi is None for d in starts):
         limits.append("an upper bound on start times (the instance states no horizon)")
+    elif starts:
+        limits.append("that each item ends by the horizon (only its start is bounded by it)")
     if spec.header:
         limits.append(f"the header {spec.header}: its count is the number of items (structured_to_text writes it)")
     limits.append("the constraints of the instance (precedence, capacity, coverage, ...): the verifier checks them")

@@ -1,6 +1,6 @@
 """Importers: canonical source files → IR instances, one module per format.
 
-Stage 5 (see ``tests/test_import_graph.py``). Takes in canonical source files; gives out IR instances
+A stage (see ``tests/test_import_graph.py``). Takes in canonical source files; gives out IR instances
 (checked by the semantic pass) and ``.sched`` files. Imports the language and everything below it;
 never verification, renderings, grammars or backends.
 

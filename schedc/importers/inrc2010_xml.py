@@ -18,7 +18,7 @@ from schedc.importers.inrc2010_records import ANY, WEEKDAYS
 
 DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 TIME_RE = re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})")
-UINT_RE = re.compile(r"[0-9]+")
+UINT_RE = re.compile(r"[0-9]{1,4000}")  # int() refuses longer digit strings
 BOOLEANS: Mapping[str, bool] = {"true": True, "1": True, "false": False, "0": False}
 
 

@@ -61,7 +61,7 @@ import msgspec
 from schedc.core.diagnostics import SchedcError
 from schedc.importers.tokens import Token, TokenStream, read_source
 
-_INT = re.compile(r"[+-]?[0-9]+")
+_INT = re.compile(r"[+-]?[0-9]{1,4000}")  # int() refuses longer digit strings
 _END = "END."
 _SECTIONS = ("COURSES:", "ROOMS:", "CURRICULA:", "UNAVAILABILITY_CONSTRAINTS:")
 _KEYWORDS = frozenset((*_SECTIONS, _END))

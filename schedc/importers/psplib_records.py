@@ -20,7 +20,7 @@ ResourceKind = Literal["renewable", "nonrenewable", "doubly"]
 """Kind of a PSPLIB resource: ``R`` renewable (per period), ``N`` nonrenewable (project total),
 ``D`` doubly constrained (both)."""
 
-_INT = re.compile(r"[+-]?[0-9]+")
+_INT = re.compile(r"[+-]?[0-9]{1,4000}")  # int() refuses longer digit strings
 
 # ----------------------------------------------------------------------------------------------
 # Records

@@ -11,8 +11,8 @@ from typing import NamedTuple
 from schedc.importers.psplib_records import Mode, _end_of, _int, _is_int, _Line, _Source
 from schedc.importers.tokens import Token
 
-_LABEL = re.compile(r"([A-Za-z]+)([0-9]+)")
-_DIGITS = re.compile(r"[0-9]+")
+_LABEL = re.compile(r"([A-Za-z]+)([0-9]{1,4000})")  # int() refuses longer digit strings
+_DIGITS = re.compile(r"[0-9]{1,4000}")
 
 # ----------------------------------------------------------------------------------------------
 # PRECEDENCE RELATIONS

@@ -15,6 +15,7 @@ from pathlib import Path
 import msgspec
 
 from schedc.core.diagnostics import SchedcError
+from schedc.core.inputs import MAX_SPEC_BYTES, read_bounded
 
 _TOKEN = re.compile(r"\S+")
 
@@ -28,11 +29,11 @@ class Token(msgspec.Struct, frozen=True):
 
 
 def read_source(path: str | Path, code: str = "I001") -> str:
-    """Read a source file as text (UTF-8, undecodable bytes replaced), with a clear error."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise SchedcError.at(code, f"cannot read file: {exc.strerror or exc}", file=str(path)) from None
+    """Read a source file as text (UTF-8, undecodable bytes replaced), with a clear error.
+
+    It must be a regular file of at most 64 MiB (a FIFO or a device is refused without being read).
+    """
+    data = read_bounded(path, MAX_SPEC_BYTES, code=code, what="file")
     return data.decode("utf-8", errors="replace")
 
 

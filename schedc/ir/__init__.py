@@ -1,6 +1,6 @@
 """The typed scheduling IR (see :mod:`schedc.ir.nodes` and :mod:`schedc.ir.instance`).
 
-Stage 3 of the package (see ``tests/test_import_graph.py``). Takes in nothing but the kinds (the
+A stage of the package (see ``tests/test_import_graph.py``). Takes in nothing but the kinds (the
 constraint structs an instance holds); gives out the frozen nodes every later stage reads —
 :class:`Instance`, :class:`Family`, entities, activities — and the canonical display names
 (:mod:`schedc.ir.names`). Imports only :mod:`schedc.core` and :mod:`schedc.kinds`.
@@ -31,13 +31,13 @@ from schedc.ir.nodes import (
 
 
 def without_spans(value: Any) -> Any:
-    """The builtin form of an IR value with every ``span`` removed (for equality tests)."""
+    """The builtin form of an IR value with every ``span`` (and ``horizon_span``) removed (for equality tests)."""
     return _drop_spans(msgspec.to_builtins(value))
 
 
 def _drop_spans(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: _drop_spans(v) for k, v in value.items() if k != "span"}
+        return {k: _drop_spans(v) for k, v in value.items() if k != "span" and not k.endswith("_span")}
     if isinstance(value, (list, tuple)):
         return [_drop_spans(v) for v in value]
     return value

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from schedc.core.diagnostics import Span
 from schedc.ir.nodes import Activity, Calendar, Entity, EntityClass, Meta, Node, Resource, SlotDecision
 from schedc.kinds import AnyConstraint
 from schedc.kinds.measures import Measure, Term, terms_of
@@ -72,12 +73,17 @@ class Family(Node, frozen=True, kw_only=True):
 
 
 class Instance(Node, frozen=True, kw_only=True):
-    """One problem instance: its data, constraints and objective, under a family spec."""
+    """One problem instance: its data, constraints and objective, under a family spec.
+
+    ``horizon`` (interval families): every activity must end by it, ``E_a ≤ horizon``
+    (:func:`~schedc.kinds.timing.horizon_violations`); ``horizon_span`` is where it is written.
+    """
 
     name: str
     family: str
     meta: Meta = Meta()
     horizon: int | None = None
+    horizon_span: Span | None = None
     calendar: Calendar | None = None
     resources: tuple[Resource, ...] = ()
     activities: tuple[Activity, ...] = ()

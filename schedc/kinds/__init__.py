@@ -1,6 +1,6 @@
 """The closed set of constraint kinds, one module each, and their registry.
 
-Stage 2 of the package (see ``tests/test_import_graph.py``). Takes in table rows and parameters (from
+A stage of the package (see ``tests/test_import_graph.py``). Takes in table rows and parameters (from
 the language) and decisions (:class:`~schedc.core.solution.Solution`); gives out each kind's struct,
 its formal meaning, its ``check`` and its claim. The IR holds these structs, so the kinds read an
 instance through protocols (:mod:`schedc.kinds.shapes`) and import nothing above :mod:`schedc.core`.

@@ -92,10 +92,11 @@ class EvalContext:
             self._selections[sel] = cached
         return cached
 
-    def bound(self, bound: Bound, agent: str) -> int | None:
-        """A bound's value for ``agent`` (attribute references read the agent's attribute)."""
+    def bound(self, bound: Bound, agent: str, cls: str | None = None) -> int | None:
+        """A bound's value for ``agent`` (attribute references read the agent's attribute), or for the
+        entity ``agent`` of class ``cls`` when a rule selects another class (a group)."""
         if isinstance(bound, AttrRef):
-            value = self.attrs(self.agent_cls, agent).get(bound.attr)
+            value = self.attrs(cls or self.agent_cls, agent).get(bound.attr)
             return value if isinstance(value, int) else None
         return bound
 

@@ -167,12 +167,18 @@ class CapacityOverflow(Constraint, frozen=True, kw_only=True, tag="capacity_over
 
 
 class Spread(Constraint, frozen=True, kw_only=True, tag="spread"):
-    """Each agent's assignments should cover at least ``min`` distinct days.
+    """Each selected agent's (or group's) assignments should cover at least ``min`` distinct days.
 
-    Formal meaning: ``#{d : Σ_{p,v} x[e,(d,p),v] ≥ 1} ≥ min(e)``. Penalty: the number of
-    missing days ``max(0, min(e) − #days)`` (ITC-2007 MinWorkingDays).
+    ``agents`` selects either agents of the family's decision (courses, nurses) or *groups*: the
+    entities of another class that list agents in their ``members`` attribute (a curriculum
+    listing its courses; ``members=ATTR`` names another list attribute). A day is *used* by an
+    agent when it holds some value in some period of that day; by a group when at least one of
+    its members does. Formal meaning, for every selected e with members M(e) (``{e}`` for an
+    agent): ``#{d : Σ_{a ∈ M(e)} Σ_{p,v} x[a,(d,p),v] ≥ 1} ≥ min(e)``, ``min(e)`` read from e's
+    own attribute for ``min=@attr``. Penalty: the number of missing days
+    ``max(0, min(e) − #days)`` (ITC-2007 MinWorkingDays).
 
-    Counting rule (hard): one violation per agent short of days; amount = missing days.
+    Counting rule (hard): one violation per agent or group short of days; amount = missing days.
     """
 
     COUNTS = "distinct days with an assignment"
@@ -180,15 +186,27 @@ class Spread(Constraint, frozen=True, kw_only=True, tag="spread"):
 
     agents: Selector
     min: CountBound = None
+    members: str | None = None
+
+    def units(self, ctx: EvalContext) -> list[tuple[str, list[str]]]:
+        """(selected entity, the agents whose assignments count for it), in declaration order: an agent
+        counts for itself, a group for each of its members that is an agent."""
+        chosen = ctx.select(self.agents)
+        if self.agents.cls == ctx.agent_cls:
+            return [(agent, [agent]) for agent in chosen]
+        attr = self.members or "members"
+        known = set(ctx.agents)
+        return [(group, [a for a in dict.fromkeys(ctx.attrs(self.agents.cls, group).get(attr, ())) if a in known])
+                for group in chosen]
 
     def check(self, ctx: EvalContext, view: View) -> list[Violation]:
         out = []
-        for agent in ctx.select(self.agents):
-            lo = ctx.bound(self.min, agent)
-            used = sum(1 for values in view.day_values(agent) if values)
+        for name, members in self.units(ctx):
+            lo = ctx.bound(self.min, name, self.agents.cls)
+            used = sum(1 for d in range(ctx.days) if any(view.day_values(a)[d] for a in members))
             if lo is not None and used < lo:
-                out.append(self.violation(f"{ctx.show(agent)} is spread over {used} days, at least {lo} wanted",
-                                          amount=lo - used, entities=(ctx.show(agent),)))
+                out.append(self.violation(f"{ctx.show(name)} is spread over {used} days, at least {lo} wanted",
+                                          amount=lo - used, entities=(ctx.show(name),)))
         return out
 
 

@@ -155,9 +155,9 @@ MEASURE_WORDS = {
                  "of its last {task})",
     "tardy_jobs": "the weighted number of late {jobs} (a {job} is late when its last {task} ends after its due date)",
     "tardiness": "the total weighted tardiness (each {job}'s weight × the time its last {task} ends after its due "
-                 "date, 0 when on time)",
+                 "date, nothing when on time)",
     "earliness": "the total weighted earliness (each {job}'s weight × the time its last {task} ends before its due "
-                 "date, 0 when not early)",
+                 "date, nothing when not early)",
     "max_tardiness": "the largest tardiness of any {job} (the time its last {task} ends after its due date)",
     "max_lateness": "the largest lateness of any {job} (the end of its last {task} minus its due date, negative "
                     "when early)",

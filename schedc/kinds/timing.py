@@ -299,6 +299,31 @@ def pause_breaks(instance: InstanceShape) -> dict[str, list[tuple[int, int]]]:
     return {r: merge_spans(s) for r, s in spans.items()}
 
 
+# --------------------------------------------------------------------------- the horizon
+
+HORIZON = "horizon"
+"""The constraint id and kind of the instance's ``horizon`` in violation records (no rule may take the id)."""
+
+
+def horizon_violations(ctx: EvalContext, view: View) -> list[Violation]:
+    """Every performed activity must be completed by the instance's horizon H: ``E_a ≤ H``.
+
+    Times are integers from 0 and an activity occupies ``[S_a, E_a)``, so one ending exactly at H
+    keeps the horizon (its last unit of work is ``[H − 1, H)``). An activity left out (optional)
+    has no end and is free. Counting rule: one violation per activity ending after H; amount =
+    ``E_a − H``. Without a horizon (or without activities) nothing is checked.
+    """
+    from schedc.kinds.base import Violation
+
+    limit = ctx.instance.horizon
+    if limit is None:
+        return []
+    return [Violation(constraint=HORIZON, kind=HORIZON, hard=True, amount=end - limit,
+                      entities=(ctx.show(name),), time=end,
+                      message=f"{ctx.show(name)} ends at {end}, after the horizon {limit}")
+            for name, end in view.end.items() if end > limit]
+
+
 # --------------------------------------------------------------------------- shared by solvers and heuristics
 
 
@@ -324,9 +349,13 @@ def downtime_windows(instance: InstanceShape) -> list[Downtime]:
 
 
 def time_offset(instance: InstanceShape) -> int:
-    """A time after every release date and downtime: from it on, activities run back to back
-    without waiting for anything but each other (used in horizon bounds)."""
-    return max([0, *release_dates(instance).values(), *(w.end for w in downtime_windows(instance))])
+    """A time after every downtime, release date and earliest end: from it on, activities run back to back
+    without waiting for anything but each other (used in horizon bounds). An activity may have to wait
+    for its release date or its earliest end, hard (to be feasible) or soft (to cost nothing), so a bound
+    that does not start after them is none."""
+    windows = [max(w.release, w.earliest_end or 0) for c in instance.constraints if isinstance(c, TimeWindow)
+               and c.active for w in c.windows]
+    return max([0, *windows, *(w.end for w in downtime_windows(instance))])
 
 
 def merge_spans(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:

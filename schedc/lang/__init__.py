@@ -1,6 +1,6 @@
 """The ``.sched`` language: reading, checking and writing specs.
 
-Stage 4 (see ``tests/test_import_graph.py``). Takes in ``.sched`` text (instances and family specs);
+A stage (see ``tests/test_import_graph.py``). Takes in ``.sched`` text (instances and family specs);
 gives out the typed IR (:mod:`schedc.ir`) after the semantic pass, and canonical text back (the
 printer; ``schedc fmt`` with its comments). Holds the statement reader (Lark, :mod:`~schedc.lang.statements`),
 the instance and family parsers, typed parameters and tables, the semantic pass with each kind's checks,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import types
 import typing
+from collections import Counter
 from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -47,6 +48,7 @@ from schedc.kinds import (
     UnaryNoOverlap,
     Unavailability,
     WindowPatternCost,
+    kind_name,
 )
 from schedc.kinds.costs import ANY_DAY
 from schedc.kinds.same_sequence import SameSequence
@@ -302,7 +304,7 @@ def _optional(ch: Checker, c: OptionalActivities) -> None:
         for name in s.members:
             if name not in ch.activities:
                 ch.error("E202", f"{c.id}: undefined activity {name!r}", c.span, known_names(ch.activities))
-        repeated = sorted({a for a in s.members if s.members.count(a) > 1})
+        repeated = sorted(a for a, n in Counter(s.members).items() if n > 1)
         if repeated:
             ch.error("E201", f"{c.id}: {', '.join(repeated)} listed twice in one {s.rule} group", c.span)
 
@@ -349,8 +351,49 @@ def _coverage(ch: Checker, c: Coverage) -> None:
         ch.bounds(r.min, r.max, c, at)
 
 
+def _own_agents(ch: Checker, c: Any) -> None:
+    """A rule that counts each selected agent's own assignments must select agents of the decision:
+    the entities of another class hold no assignments, so the rule would count nothing for them."""
+    decision = ch.family.decision
+    cls = c.agents.cls
+    if decision is None or cls == decision.agent or ch.family.entity_class(cls) is None:
+        return
+    ch.error("E209", f"{c.id}: {kind_name(c)} counts the assignments of each {decision.agent}, but agents= "
+             f"selects {cls}, which holds no assignments", c.span,
+             f"select {decision.agent}s (agents={decision.agent}, {decision.agent}[attr=value] or "
+             f"{decision.agent}[name,...])")
+
+
+def _spread(ch: Checker, c: Spread) -> None:
+    """``agents=`` selects agents (their own days) or groups that list agents (the days of any member)."""
+    ch.selector(c.agents, c)
+    ch.bound(c.min, c.agents, c)
+    if c.min is None:  # a spread without a minimum asks nothing (and its sentences state a minimum)
+        ch.error("E210", f"{c.id}: give min=, the fewest days each one's assignments should cover", c.span,
+                 "e.g. min=3 or min=@min_days")
+    decision = ch.family.decision
+    cls = c.agents.cls
+    if decision is None or ch.family.entity_class(cls) is None:
+        return
+    if cls == decision.agent:
+        if c.members is not None:
+            ch.error("E210", f"{c.id}: members= applies to groups; spread over {cls} counts the days of each "
+                     f"{cls} itself", c.span, "drop members=, or select a class of groups listing "
+                     f"{decision.agent}s")
+        return
+    attr = c.members or "members"
+    decl = ch.family.entity_class(cls).attribute(attr)  # type: ignore[union-attr]
+    if decl is None or decl.type != "names":
+        ch.error("E209", f"{c.id}: spread over {cls} counts the days on which any {decision.agent} of a {cls} "
+                 f"is assigned, but {cls} has no list attribute {attr!r} naming its {decision.agent}s", c.span,
+                 f"select {decision.agent}s, or give members=ATTR: a names attribute of {cls}")
+        return
+    ch.group_class(cls, attr, c)
+
+
 def _count_bounds(ch: Checker, c: CountBounds) -> None:
     ch.selector(c.agents, c)
+    _own_agents(ch, c)
     ch.value_filter(c.values, c)
     ch.bound(c.min, c.agents, c)
     ch.bound(c.max, c.agents, c)
@@ -359,6 +402,7 @@ def _count_bounds(ch: Checker, c: CountBounds) -> None:
 
 def _runs(ch: Checker, c: ConsecutiveRunBounds) -> None:
     ch.selector(c.agents, c)
+    _own_agents(ch, c)
     ch.value_filter(c.values, c)
     ch.windows(c.over, c)
     ch.bounds(c.min, c.max, c)
@@ -366,6 +410,7 @@ def _runs(ch: Checker, c: ConsecutiveRunBounds) -> None:
 
 def _pattern(ch: Checker, c: PatternProhibition) -> None:
     ch.selector(c.agents, c)
+    _own_agents(ch, c)
     if not c.pattern:
         ch.error("E210", f"{c.id}: empty pattern", c.span)
     for entry in c.pattern:
@@ -379,15 +424,20 @@ def _pattern(ch: Checker, c: PatternProhibition) -> None:
 
 def _window(ch: Checker, c: WindowPatternCost) -> None:
     ch.selector(c.agents, c)
+    _own_agents(ch, c)
     ch.windows(c.windows, c)
+    if c.windows.over != "weekends":  # its sentences, claims and W/F patterns speak of weekends
+        ch.error("E211", f"{c.id}: window_pattern_cost prices the pattern of each weekend; windows=days makes "
+                 "every day a window of its own", c.span,
+                 "write windows=weekends(SaturdaySunday) (or another definition); a cost per worked day is an "
+                 "assignment_cost")
     if c.cost == "table" and not c.table:
         ch.error("E210", f"{c.id}: cost=table needs a table of W/F patterns", c.span)
 
 
-def _agents_only(ch: Checker, c: Any) -> None:
+def _stability(ch: Checker, c: Stability) -> None:
     ch.selector(c.agents, c)
-    if isinstance(c, Spread):
-        ch.bound(c.min, c.agents, c)
+    _own_agents(ch, c)
 
 
 def _unavailability(ch: Checker, c: Unavailability) -> None:
@@ -432,6 +482,56 @@ def _compactness(ch: Checker, c: Compactness) -> None:
     ch.group_class(c.groups, c.members, c)
 
 
+# ------------------------------------------------------------------- forms no solver backend encodes
+
+HARD_ONLY = (UnaryNoOverlap, CumulativeRenewable, ResourceDowntime, SameSequence)
+"""Kinds whose soft form neither backend encodes (``backends/{cpsat,pyomo}`` raise E501 for it)."""
+
+
+def solver_forms(ch: Checker, c: Constraint) -> None:
+    """An active constraint in a form that neither solver backend encodes is an error where it is written,
+    rather than a spec that parses, renders and checks but that ``solve`` refuses (E213).
+
+    The forms: the soft form of the :data:`HARD_ONLY` kinds; hard ``compactness``; soft ``time_window``
+    rows and ``tardiness`` rows (either modality) whose target has an optional activity.
+    """
+    if not c.active:
+        return
+    if isinstance(c, HARD_ONLY) and not c.hard:
+        ch.error("E213", f"{c.id}: no solver backend encodes a soft {kind_name(c)}", c.span,
+                 f"write `hard {kind_name(c)} ...`, or leave the rule out")
+    elif isinstance(c, Compactness) and c.hard:
+        ch.error("E213", f"{c.id}: no solver backend encodes a hard compactness", c.span,
+                 "write `soft W compactness ...` (each isolated assignment costs W)")
+    elif isinstance(c, (TimeWindow, Tardiness)) and (isinstance(c, Tardiness) or not c.hard):
+        _optional_targets(ch, c)
+
+
+def _optional_targets(ch: Checker, c: TimeWindow | Tardiness) -> None:
+    """Rows whose target has an activity that may be left out (see :func:`solver_forms`)."""
+    from schedc.kinds.optional import optional_activities
+
+    optional = optional_activities(ch.instance)
+    if not optional:
+        return
+    rows = c.windows if isinstance(c, TimeWindow) else c.due_dates
+    what = "a soft time window" if isinstance(c, TimeWindow) else f"a {'hard' if c.hard else 'soft'} tardiness row"
+    for index, row in enumerate(rows):
+        left = [a for a in _row_activities(ch, row.target) if a in optional]
+        if left:
+            ch.error("E213", f"{c.id}: no solver backend encodes {what} of {row.target!r}, whose activity "
+                     f"{left[0]} is optional", row_of(c, index),
+                     "give the row only targets that are always performed, or make the rule hard"
+                     if isinstance(c, TimeWindow) else "give due dates only to targets that are always performed")
+
+
+def _row_activities(ch: Checker, target: str) -> list[str]:
+    """The activities a row target denotes: a job's, or the activity itself."""
+    if target in ch.activities:
+        return [target]
+    return [a.name for a in ch.instance.activities if a.job == target]
+
+
 CONSTRAINT_CHECKS: dict[type, Callable[[Checker, Any], None]] = {
     PrecedenceLag: _precedence,
     UnaryNoOverlap: _resource_scope("unary"),
@@ -442,8 +542,8 @@ CONSTRAINT_CHECKS: dict[type, Callable[[Checker, Any], None]] = {
     ConsecutiveRunBounds: _runs,
     PatternProhibition: _pattern,
     WindowPatternCost: _window,
-    Spread: _agents_only,
-    Stability: _agents_only,
+    Spread: _spread,
+    Stability: _stability,
     Unavailability: _unavailability,
     AssignmentCost: _assignment_cost,
     CapacityOverflow: _capacity,

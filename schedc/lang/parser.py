@@ -18,6 +18,7 @@ import msgspec
 from lark import Token
 
 from schedc.core.diagnostics import SchedcError, Span
+from schedc.core.inputs import MAX_SPEC_BYTES, read_bounded
 from schedc.ir import (
     WEEKDAYS,
     Activity,
@@ -136,7 +137,7 @@ class InstanceBuilder:
             self.out.error("E105", f"horizon must be a non-negative integer, found {str(stmt.parts[0])!r}",
                            stmt.span)
             return
-        self.fields["horizon"] = value
+        self.fields.update(horizon=value, horizon_span=stmt.span)
 
     def on_calendar_stmt(self, stmt: Stmt) -> None:
         if not self.once("calendar", stmt):
@@ -277,13 +278,19 @@ def parse_instance_text(text: str, file: str = "<input>", search: Sequence[Path]
     return instance
 
 
+def read_spec(path: Path, limit: int = MAX_SPEC_BYTES) -> str:
+    """The text of a spec file: a regular file of at most ``limit`` bytes, in UTF-8 (E100 otherwise)."""
+    data = read_bounded(path, limit, code="E100", what="the spec")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SchedcError.at("E100", f"cannot read file: {exc}", file=str(path)) from None
+
+
 def parse_file(path: str | Path, search: Sequence[Path] = ()) -> Instance | Family:
     """Parse a ``.sched`` file: an instance (its family looked up beside it first) or a family spec."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SchedcError.at("E100", f"cannot read file: {exc}", file=str(path)) from None
+    text = read_spec(path)
 
     if looks_like_family(text):
         return parse_family_text(text, file=str(path))

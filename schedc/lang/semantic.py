@@ -25,6 +25,7 @@ from schedc.kinds import (
     kind_name,
 )
 from schedc.kinds.context import WEEKEND_DEFINITIONS
+from schedc.kinds.timing import HORIZON
 from schedc.lang.kind_checks import (
     CONSTRAINT_CHECKS,
     MAX_DAYS,
@@ -32,6 +33,7 @@ from schedc.lang.kind_checks import (
     MAX_TIME,
     check_annotations,
     known_names,
+    solver_forms,
 )
 
 
@@ -92,6 +94,22 @@ class Checker:
                 self.error("E117", f"kind {kind_name(c)} does not fit the {fam.structure} structure of "
                            f"family {fam.name}", c.span)
         self.duplicates(((c.id, c.span) for c in inst.constraints), "constraint id")
+        self.check_horizon()
+
+    def check_horizon(self) -> None:
+        """A ``horizon`` bounds the end of every activity (interval families only); its violations are
+        reported under the id ``horizon``, which no rule may then take."""
+        inst, fam = self.instance, self.family
+        if inst.horizon is None:
+            return
+        if fam.structure != "interval":
+            self.error("E117", f"family {fam.name} assigns slots: its horizon is the calendar, not a `horizon` "
+                       "statement", inst.horizon_span or inst.span,
+                       "drop the horizon statement (calendar days=N sets the days)")
+        for c in inst.constraints:
+            if c.id == HORIZON:
+                self.error("E201", f"constraint id {HORIZON!r} is taken by the instance's horizon (its "
+                           "violations are reported under that name)", c.span, "rename the constraint")
 
     def duplicates(self, items: Iterable[tuple[str, Span | None]], what: str) -> None:
         seen: dict[str, Span | None] = {}
@@ -174,6 +192,7 @@ class Checker:
 
     def check_constraint(self, c: Constraint) -> None:
         check_annotations(self, c)
+        solver_forms(self, c)
         handler = CONSTRAINT_CHECKS.get(type(c))
         if handler is not None:
             handler(self, c)

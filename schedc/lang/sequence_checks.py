@@ -7,6 +7,7 @@ checks of the other kinds; it lives in the language stage because it reads the p
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from schedc.kinds.same_sequence import SameSequence, can_use
@@ -50,7 +51,7 @@ def _table_checks(ch: Checker, c: SameSequence, scope: list[str]) -> None:
     activity_names(ch, c, [name for p in c.pairs for name in (p.first, p.second)])
     for side, resource in (("first", scope[0]), ("second", scope[1])):
         names = [getattr(p, side) for p in c.pairs]
-        for name in sorted({n for n in names if names.count(n) > 1}):
+        for name in sorted(n for n, count in Counter(names).items() if count > 1):
             ch.error("E201", f"{c.id}: {name} is paired twice on {resource}", c.span)
         for name in names:
             if name in ch.activities and not can_use(ch.instance, name, resource):

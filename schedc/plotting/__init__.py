@@ -1,6 +1,6 @@
 """Plots of schedules, written with matplotlib (PNG, SVG or PDF by suffix).
 
-Stage 13 (see ``tests/test_import_graph.py``). Takes in an instance and a solution (or an answer read by
+A stage (see ``tests/test_import_graph.py``). Takes in an instance and a solution (or an answer read by
 the verifier); gives out image files. Imports the stages below; never benchmarks, dynamic shops
 (whose event timeline is drawn in :mod:`schedc.dynamic.timeline_plot`) or the CLI.
 

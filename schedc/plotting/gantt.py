@@ -6,6 +6,15 @@ family name: each resource kind with a time-bound meaning has a panel builder in
 usage profile against the capacity each), and an activity Gantt is added whenever some
 activity would otherwise appear in no lane (RCPSP). A job shop thus gets a machine Gantt,
 an RCPSP profiles plus an activity Gantt, and a mixed instance both, with no family check.
+
+Bars that run at once on one lane (an answer that overlaps operations on a machine) get tracks of
+their own (:mod:`schedc.plotting.lanes`), and the hard violations of the answer are drawn on the
+bars (:mod:`schedc.plotting.violations`: red frames, hatched overlaps, arrows for precedences,
+window bounds), with their count by kind under the title.
+
+Labels (:mod:`schedc.plotting.bars`) are explained, where they are numeric keys, in a key below the
+plot (its own row of the layout, so it never covers the time axis), with the number of bars too
+short for any label (a 500-operation shop stays legible).
 """
 
 from __future__ import annotations
@@ -15,14 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from matplotlib.axes import Axes
-from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from schedc.core.diagnostics import SchedcError
 from schedc.core.solution import Solution
-from schedc.ir import Instance, Resource
+from schedc.ir import Family, Instance, Resource
+from schedc.plotting.bars import BAR_HEIGHT, Bar, draw_bars
 from schedc.plotting.data import (
     DowntimeRow,
     GanttRow,
@@ -36,25 +45,32 @@ from schedc.plotting.data import (
     scheduled_activities,
     time_marks,
 )
+from schedc.plotting.lanes import LaneLayout
 from schedc.plotting.output import (
     FONT_PT,
     NEUTRAL,
-    PLOT_SHARE,
     WIDTH_IN,
     label_fits,
-    lane_axis,
     new_figure,
     output_format,
     palette,
     save,
     time_limits,
 )
+from schedc.plotting.violations import (
+    VIOLATION_COLOUR,
+    ViolationShapes,
+    draw_violations,
+    hard_violations,
+    legend_handles,
+    summary,
+    violation_shapes,
+)
 
 LANE_IN = 0.42  # height of a machine or job lane
 ACTIVITY_LANE_IN = 0.26  # activity lanes are many (RCPSP), so thinner
 PROFILE_IN = 1.7
 MAX_LEGEND = 20  # beyond this many colours a legend is a wall of near-identical swatches
-BAR_HEIGHT = 0.7
 DOWNTIME_STYLE = {"facecolor": (0.4, 0.4, 0.4, 0.22), "edgecolor": "#555555", "hatch": "///", "linewidth": 0.6}
 MAKESPAN_COLOUR = "#d62728"
 
@@ -71,6 +87,8 @@ class Schedule:
     colours: dict[str, str]  # colour key (job, else activity) → colour
     marks: list[TimeMark] = field(default_factory=list)
     keys: dict[str, str] = field(default_factory=dict)  # label → its short key (labels too long for any bar room)
+    unlabelled: set[str] = field(default_factory=set)  # bars (ids) left without a label: no room, no key left
+    violations: ViolationShapes = field(default_factory=ViolationShapes)
 
     @property
     def last(self) -> int:
@@ -92,84 +110,15 @@ class Panel:
     draw: Callable[[Axes, Schedule], None]
 
 
-@dataclass(frozen=True)
-class Bar:
-    """One rectangle on a lane, with an optional label and an SVG id (``gid``)."""
-
-    lane: int
-    start: int
-    end: int
-    colour: str
-    label: str
-    gid: str
-
-
 def colour_key(s: ScheduledActivity | GanttRow) -> str:
     """What a bar is coloured by in resource views: its job, or the activity itself when it has none."""
     return s.job if s.job is not None else s.activity
 
 
-def text_colour(colour: str) -> str:
-    """Black or white, whichever reads better on ``colour`` (by relative luminance)."""
-    r, g, b = to_rgb(colour)
-    return "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 else "white"
-
-
 # ---------------------------------------------------------------------------- drawing helpers
 
 
-def draw_bars(ax: Axes, bars: Sequence[Bar], span: float, lane_in: float, keys: dict[str, str] | None = None) -> None:
-    """Draw the bars in one call and keep every label: inside the bar when it fits, else just right of
-    it when the lane is free up to the label's end, else as a short numeric key (listed in ``keys``,
-    which the figure's key legend explains)."""
-    if not bars:
-        return
-    container = ax.barh([b.lane for b in bars], [b.end - b.start for b in bars], left=[b.start for b in bars],
-                        height=BAR_HEIGHT, color=[b.colour for b in bars], edgecolor="black", linewidth=0.5,
-                        zorder=2)
-    room = _room_after(bars, span)
-    for bar, patch in zip(bars, container.patches, strict=True):
-        patch.set_gid(bar.gid)
-        if not bar.label:
-            continue
-        if label_fits(bar.label, bar.end - bar.start, span, lane_in * BAR_HEIGHT):
-            ax.text((bar.start + bar.end) / 2, bar.lane, bar.label, ha="center", va="center", fontsize=FONT_PT,
-                    color=text_colour(bar.colour), zorder=3, clip_on=True, gid=f"label-{bar.gid}")
-            continue
-        text = bar.label
-        if label_width(text, span) > room[bar.gid] and keys is not None:
-            text = keys.setdefault(bar.label, str(len(keys) + 1))
-        if label_fits(text, bar.end - bar.start, span, lane_in * BAR_HEIGHT):
-            ax.text((bar.start + bar.end) / 2, bar.lane, text, ha="center", va="center", fontsize=FONT_PT,
-                    color=text_colour(bar.colour), zorder=3, clip_on=True, gid=f"label-{bar.gid}")
-        elif label_width(text, span) <= room[bar.gid]:
-            ax.text(bar.end + 0.1 * label_width("x", span), bar.lane, text, ha="left", va="center",
-                    fontsize=FONT_PT - 1, color="black", zorder=3, clip_on=True, gid=f"label-{bar.gid}")
-        else:  # no room beside the bar either: the key sits on the bar's top edge
-            ax.text((bar.start + bar.end) / 2, bar.lane - BAR_HEIGHT / 2, text, ha="center", va="bottom",
-                    fontsize=FONT_PT - 1, color="black", zorder=7, clip_on=True, gid=f"label-{bar.gid}")
-
-
-def label_width(text: str, span: float) -> float:
-    """The width of ``text`` in time units on an axis of ``span`` (the estimate of :func:`label_fits`)."""
-    return (len(text) * 0.6 + 0.8) * FONT_PT / 72 / (WIDTH_IN * PLOT_SHARE) * span
-
-
-def _room_after(bars: Sequence[Bar], span: float) -> dict[str, float]:
-    """Time free on each bar's lane after its end, up to the next bar (or the axis end)."""
-    room: dict[str, float] = {}
-    by_lane: dict[int, list[Bar]] = {}
-    for b in bars:
-        by_lane.setdefault(b.lane, []).append(b)
-    for lane_bars in by_lane.values():
-        ordered = sorted(lane_bars, key=lambda b: (b.start, b.end))
-        for k, b in enumerate(ordered):
-            following = [o.start for o in ordered[k + 1:] if o.start >= b.end]
-            room[b.gid] = (min(following) if following else span) - b.end
-    return room
-
-
-Placed = list[tuple[TimeMark, int]]
+Placed = list[tuple[TimeMark, float]]
 MARK_STYLE = {"release": ("#2ca02c", ">"), "deadline": ("#d62728", "|"), "due": ("#ff7f0e", "d")}
 
 
@@ -181,7 +130,7 @@ def draw_marks(ax: Axes, placed: Placed) -> None:
                 linestyle="none", zorder=6, gid=f"{mark.kind}-{mark.target}")
 
 
-def marks_on_lanes(schedule: Schedule, lane_of: Callable[[ScheduledActivity], int | None]) -> Placed:
+def marks_on_lanes(schedule: Schedule, lane_of: Callable[[ScheduledActivity], float | None]) -> Placed:
     """Each mark at the lane of its target: a release at the target's first activity, a deadline or
     due date at its last (an activity target is its own first and last)."""
     placed = []
@@ -196,18 +145,21 @@ def marks_on_lanes(schedule: Schedule, lane_of: Callable[[ScheduledActivity], in
     return placed
 
 
-def shade_downtimes(ax: Axes, lanes: dict[str, int], downtimes: Sequence[DowntimeRow], span: float) -> None:
-    """Hatch the downtime windows of the resources that have a lane (drawn over bars: an overlap shows),
-    with their label where it fits."""
+def shade_downtimes(ax: Axes, lanes: dict[str, int], layout: LaneLayout, downtimes: Sequence[DowntimeRow],
+                    span: float) -> None:
+    """Hatch the downtime windows of the resources that have a lane, over all its tracks (drawn over
+    bars: an overlap shows), with their label where it fits."""
     for d in downtimes:
         if d.resource not in lanes:
             continue
-        patch = ax.barh(lanes[d.resource], d.end - d.start, left=d.start, height=0.92, zorder=4,
-                        **DOWNTIME_STYLE).patches[0]
+        lane = lanes[d.resource]
+        patch = ax.barh(layout.centre(lane), d.end - d.start, left=d.start, height=layout.height(lane) - 0.08,
+                        zorder=4, **DOWNTIME_STYLE).patches[0]
         patch.set_gid(f"downtime-{d.resource}-{d.start}")
         if d.label and label_fits(d.label, d.end - d.start, span, LANE_IN * BAR_HEIGHT):
-            ax.text((d.start + d.end) / 2, lanes[d.resource], d.label, ha="center", va="center", fontsize=FONT_PT,
-                    zorder=5, clip_on=True, bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0})
+            ax.text((d.start + d.end) / 2, layout.centre(lane), d.label, ha="center", va="center",
+                    fontsize=FONT_PT, zorder=5, clip_on=True,
+                    bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0})
 
 
 def mark_makespan(ax: Axes, value: int, annotate: bool) -> None:
@@ -218,9 +170,10 @@ def mark_makespan(ax: Axes, value: int, annotate: bool) -> None:
                 fontsize=FONT_PT + 1, color=MAKESPAN_COLOUR)
 
 
-def add_legend(ax: Axes, colours: dict[str, str], title: str, downtime: bool, marks: Sequence[str] = ()) -> None:
-    """A legend outside the top panel: one swatch per colour (when few enough), the downtime hatch and
-    the kinds of date marks drawn."""
+def add_legend(ax: Axes, colours: dict[str, str], title: str, downtime: bool, marks: Sequence[str] = (),
+               violations: ViolationShapes | None = None) -> None:
+    """A legend outside the top panel: one swatch per colour (when few enough), the downtime hatch,
+    the kinds of date marks and the violation shapes drawn."""
     handles: list[Patch | Line2D] = []
     if len(colours) <= MAX_LEGEND:
         handles = [Patch(facecolor=c, edgecolor="black", linewidth=0.5, label=k) for k, c in colours.items()]
@@ -230,6 +183,8 @@ def add_legend(ax: Axes, colours: dict[str, str], title: str, downtime: bool, ma
         colour, marker = MARK_STYLE[kind]
         handles.append(Line2D([], [], color=colour, marker=marker, linestyle="none", markeredgewidth=1.6,
                               label=f"{kind} date" if kind != "due" else "due date"))
+    if violations is not None:
+        handles += legend_handles(violations)
     if handles:
         ax.legend(handles=handles, title=title, loc="upper left", bbox_to_anchor=(1.005, 1.0), fontsize=FONT_PT,
                   title_fontsize=FONT_PT + 1, frameon=False)
@@ -240,24 +195,31 @@ def add_legend(ax: Axes, colours: dict[str, str], title: str, downtime: bool, ma
 
 def machine_panels(resources: Sequence[Resource], schedule: Schedule) -> list[Panel]:
     """One panel with a lane per unary resource (in natural order: M2 before M10): bars coloured by
-    job, downtime hatched, release and due dates marked on the lanes of the activities they bound."""
+    job (bars running at once on a lane in tracks of their own), downtime hatched, release and due
+    dates marked on the bars of the activities they bound, hard violations drawn."""
     if not resources:
         return []
-    lanes = {r.name: i for i, r in enumerate(sorted(resources, key=lambda r: natural_key(r.name)))}
+    names = [r.name for r in sorted(resources, key=lambda r: natural_key(r.name))]
+    lanes = {name: i for i, name in enumerate(names)}
+    rows = [r for r in schedule.rows if r.resource in lanes]
+    layout, track = LaneLayout.of(names, [(lanes[r.resource], f"{r.resource}-{r.activity}", r.start, r.end)
+                                          for r in rows])
+    y = {(r.resource, r.activity): layout.y(lanes[r.resource], track[f"{r.resource}-{r.activity}"]) for r in rows}
 
-    def lane_of(a: ScheduledActivity) -> int | None:
-        return next((lanes[u.resource] for u in a.uses if u.resource in lanes), None)
+    def y_of(a: ScheduledActivity) -> float | None:
+        return next((y[(u.resource, a.activity)] for u in a.uses if (u.resource, a.activity) in y), None)
 
     def draw(ax: Axes, s: Schedule) -> None:
-        bars = [Bar(lanes[r.resource], r.start, r.end, s.colours[colour_key(r)], r.activity,
-                    f"bar-{r.resource}-{r.activity}") for r in s.rows if r.resource in lanes]
-        draw_bars(ax, bars, s.span, LANE_IN, s.keys)
-        shade_downtimes(ax, lanes, s.downtimes, s.span)
-        draw_marks(ax, marks_on_lanes(s, lane_of))
-        lane_axis(ax, list(lanes))
+        bars = [Bar(y[(r.resource, r.activity)], r.start, r.end, s.colours[colour_key(r)], r.activity,
+                    f"bar-{r.resource}-{r.activity}", r.activity) for r in rows]
+        draw_bars(ax, bars, s.span, LANE_IN, s.keys, s.unlabelled)
+        shade_downtimes(ax, lanes, layout, s.downtimes, s.span)
+        draw_marks(ax, marks_on_lanes(s, y_of))
+        draw_violations(ax, s.violations, [b.drawn() for b in bars])
+        layout.draw_axis(ax)
         ax.set_ylabel("machine")
 
-    return [Panel(height_in=0.5 + LANE_IN * len(lanes), draw=draw)]
+    return [Panel(height_in=0.5 + LANE_IN * layout.total, draw=draw)]
 
 
 def profile_panels(resources: Sequence[Resource], schedule: Schedule) -> list[Panel]:
@@ -295,12 +257,15 @@ def activity_panel(schedule: Schedule) -> Panel:
 
     lanes = {a.activity: i for i, a in enumerate(ordered)}
 
+    layout = LaneLayout(tuple(a.activity for a in ordered), (1,) * len(ordered))
+
     def draw(ax: Axes, s: Schedule) -> None:
-        bars = [Bar(i, a.start, a.end, s.colours[colour_key(a)], a.activity, f"bar-{a.activity}")
+        bars = [Bar(float(i), a.start, a.end, s.colours[colour_key(a)], a.activity, f"bar-{a.activity}", a.activity)
                 for i, a in enumerate(ordered)]
-        draw_bars(ax, bars, s.span, ACTIVITY_LANE_IN, s.keys)
+        draw_bars(ax, bars, s.span, ACTIVITY_LANE_IN, s.keys, s.unlabelled)
         draw_marks(ax, marks_on_lanes(s, lambda a: lanes.get(a.activity)))
-        lane_axis(ax, [a.activity for a in ordered])
+        draw_violations(ax, s.violations, [b.drawn() for b in bars])
+        layout.draw_axis(ax)
         ax.tick_params(axis="y", labelsize=FONT_PT if len(ordered) <= 40 else FONT_PT - 2)
         ax.set_ylabel("activity")
 
@@ -330,38 +295,54 @@ def panels_for(schedule: Schedule) -> list[Panel]:
 # ---------------------------------------------------------------------------- entry points
 
 
-def build_schedule(instance: Instance, solution: Solution) -> Schedule:
-    """Resolve a solution into the data every panel reads (errors as SchedcError, see data.py)."""
+def build_schedule(instance: Instance, solution: Solution, family: Family | None = None) -> Schedule:
+    """Resolve a solution into the data every panel reads, with its hard violations (errors as
+    SchedcError, see data.py). ``family`` defaults to the built-in family of the instance's name."""
     activities = scheduled_activities(instance, solution)
     keys = [colour_key(a) for a in activities]
+    shapes = violation_shapes(instance, activities, hard_violations(instance, family, solution))
     return Schedule(instance=instance, activities=activities, rows=rows_of(instance, activities),
                     downtimes=downtime_rows(instance), makespan=makespan(activities), colours=palette(keys),
-                    marks=time_marks(instance))
+                    marks=time_marks(instance), violations=shapes)
 
 
-def add_key_legend(fig: Figure, keys: dict[str, str]) -> None:
-    """The labels that stand as numeric keys on bars too short for them, below the plot."""
-    if not keys:
+def add_key_legend(fig: Figure, keys: dict[str, str], unlabelled: int) -> None:
+    """The labels that stand as numeric keys on short bars, in a legend of its own below the plot (the
+    constrained layout gives it a row, so that it never covers the time axis), and how many bars are
+    left without any label."""
+    if not keys and not unlabelled:
         return
-    shown = [f"{k} = {label}" for label, k in keys.items()]
-    text = "labels: " + ", ".join(shown[:60]) + (f", … ({len(shown)} in all)" if len(shown) > 60 else "")
-    fig.text(0.01, 0.005, text, ha="left", va="bottom", fontsize=FONT_PT, wrap=True, gid="key-legend")
+    blank = Patch(visible=False)
+    entries = [f"{k} = {label}" for label, k in keys.items()]
+    width = max((len(e) for e in entries), default=1)
+    columns = max(1, min(len(entries) or 1, int(WIDTH_IN * 72 / FONT_PT / 0.6 / (width + 3))))
+    title = "labels of short bars" if keys else ""
+    if unlabelled:
+        plural = "s" if unlabelled != 1 else ""
+        title = (f"{title} ({unlabelled} more bar{plural} too short for a label)" if keys
+                 else f"{unlabelled} bar{plural} too short for a label")
+    legend = fig.legend([blank] * len(entries), entries, loc="outside lower left", ncols=columns, fontsize=FONT_PT,
+                        title=title, title_fontsize=FONT_PT, frameon=False, handlelength=0, handletextpad=0,
+                        columnspacing=1.2, alignment="left")
+    legend.set_gid("key-legend")
 
 
-def plot_gantt(instance: Instance, solution: Solution, out: Path, title: str | None = None) -> Path:
+def plot_gantt(instance: Instance, solution: Solution, out: Path, title: str | None = None,
+               family: Family | None = None) -> Path:
     """Draw the schedule of an interval instance and write it to ``out`` (``.png``, ``.svg`` or ``.pdf``).
 
     Unary resources give a machine Gantt (lanes per machine, bars coloured by job, downtime
     hatched); renewable resources give usage profiles against capacity plus an activity Gantt.
-    A dashed line marks the makespan. Returns ``out``.
+    A dashed line marks the makespan; hard violations are drawn (module docstring). Returns ``out``.
     """
     output_format(out)  # refuse a bad suffix before any work
-    return save(gantt_figure(instance, solution, title), out)
+    return save(gantt_figure(instance, solution, title, family), out)
 
 
-def gantt_figure(instance: Instance, solution: Solution, title: str | None = None) -> Figure:
+def gantt_figure(instance: Instance, solution: Solution, title: str | None = None,
+                 family: Family | None = None) -> Figure:
     """The figure of :func:`plot_gantt` (for inspection; nothing is written)."""
-    schedule = build_schedule(instance, solution)
+    schedule = build_schedule(instance, solution, family)
     panels = panels_for(schedule)
     fig = new_figure(sum(p.height_in for p in panels) + 0.9)
     axes = fig.subplots(len(panels), 1, sharex=True, squeeze=False,
@@ -370,49 +351,68 @@ def gantt_figure(instance: Instance, solution: Solution, title: str | None = Non
         panel.draw(ax, schedule)
         mark_makespan(ax, schedule.makespan, annotate=i == 0)
     has_jobs = any(a.job is not None for a in schedule.activities)
-    add_legend(axes[0], schedule.colours if has_jobs else {}, "job", downtime=bool(schedule.downtimes),
-               marks=[m.kind for m in schedule.marks])
+    add_legend(axes[0], schedule.colours if has_jobs else {}, "job" if has_jobs else "",
+               downtime=bool(schedule.downtimes),
+               marks=[m.kind for m in schedule.marks], violations=schedule.violations)
     axes[0].set_xlim(*time_limits(schedule.last))
     axes[-1].set_xlabel("time")
     fig.suptitle(title or f"{instance.name} ({instance.family}): makespan {schedule.makespan}")
-    add_key_legend(fig, schedule.keys)
+    _violation_title(axes[0], schedule.violations)
+    add_key_legend(fig, schedule.keys, len(schedule.unlabelled))
     return fig
 
 
-def plot_job_gantt(instance: Instance, solution: Solution, out: Path, title: str | None = None) -> Path:
+def _violation_title(ax: Axes, shapes: ViolationShapes) -> None:
+    """The count of hard violations by kind, in red above the top panel (nothing for a feasible schedule)."""
+    text = summary(shapes)
+    if text:
+        # raised above the makespan's value, which sits on the axes' top edge
+        ax.set_title(text, loc="left", color=VIOLATION_COLOUR, fontsize=FONT_PT + 1, pad=FONT_PT + 9,
+                     gid="violation-summary")
+
+
+def plot_job_gantt(instance: Instance, solution: Solution, out: Path, title: str | None = None,
+                   family: Family | None = None) -> Path:
     """Draw one lane per job, its operations as bars coloured by the machine they run on.
 
     Activities without a job share a ``(no job)`` lane; an instance without any job
     (an RCPSP) is refused with a hint to use :func:`plot_gantt`. Returns ``out``.
     """
     output_format(out)
-    return save(job_gantt_figure(instance, solution, title), out)
+    return save(job_gantt_figure(instance, solution, title, family), out)
 
 
-def job_gantt_figure(instance: Instance, solution: Solution, title: str | None = None) -> Figure:
+def job_gantt_figure(instance: Instance, solution: Solution, title: str | None = None,
+                     family: Family | None = None) -> Figure:
     """The figure of :func:`plot_job_gantt`."""
-    schedule = build_schedule(instance, solution)
     if all(a.job is None for a in instance.activities):
         raise SchedcError.at("E706", f"instance {instance.name!r} has no jobs to draw lanes for",
                              hint="plot_gantt draws activities and resource profiles")
+    schedule = build_schedule(instance, solution, family)
     jobs = sorted(dict.fromkeys(a.job or "(no job)" for a in instance.activities), key=natural_key)
     lanes = {job: i for i, job in enumerate(jobs)}
+    layout, track = LaneLayout.of(jobs, [(lanes[a.job or "(no job)"], a.activity, a.start, a.end)
+                                         for a in schedule.activities])
+    y = {a.activity: layout.y(lanes[a.job or "(no job)"], track[a.activity]) for a in schedule.activities}
     machine = {a.activity: machine_of(instance, a) for a in schedule.activities}
     colours = palette(sorted((r.name for r in instance.resources if r.kind != "nonrenewable"), key=natural_key))
-    bars = [Bar(lanes[a.job or "(no job)"], a.start, a.end, colours.get(machine[a.activity] or "", NEUTRAL),
-                machine[a.activity] or "", f"bar-{a.activity}") for a in schedule.activities]
-    fig = new_figure(0.5 + LANE_IN * len(lanes) + 0.9)
+    bars = [Bar(y[a.activity], a.start, a.end, colours.get(machine[a.activity] or "", NEUTRAL),
+                machine[a.activity] or "", f"bar-{a.activity}", a.activity) for a in schedule.activities]
+    fig = new_figure(0.5 + LANE_IN * layout.total + 0.9)
     ax = fig.subplots()
-    draw_bars(ax, bars, schedule.span, LANE_IN, schedule.keys)
-    draw_marks(ax, marks_on_lanes(schedule, lambda a: lanes[a.job or "(no job)"]))
-    lane_axis(ax, list(lanes))
+    draw_bars(ax, bars, schedule.span, LANE_IN, schedule.keys, schedule.unlabelled)
+    draw_marks(ax, marks_on_lanes(schedule, lambda a: y[a.activity]))
+    draw_violations(ax, schedule.violations, [b.drawn() for b in bars])
+    layout.draw_axis(ax)
     mark_makespan(ax, schedule.makespan, annotate=True)
-    add_legend(ax, colours, "machine", downtime=False, marks=[m.kind for m in schedule.marks])
+    add_legend(ax, colours, "machine", downtime=False, marks=[m.kind for m in schedule.marks],
+               violations=schedule.violations)
     ax.set_xlim(*time_limits(schedule.last))
     ax.set_xlabel("time")
     ax.set_ylabel("job")
     fig.suptitle(title or f"{instance.name} ({instance.family}) by job: makespan {schedule.makespan}")
-    add_key_legend(fig, schedule.keys)
+    _violation_title(ax, schedule.violations)
+    add_key_legend(fig, schedule.keys, len(schedule.unlabelled))
     return fig
 
 

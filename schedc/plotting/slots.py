@@ -29,7 +29,7 @@ from matplotlib.patches import Patch, Rectangle
 from schedc.core.diagnostics import SchedcError
 from schedc.core.solution import Solution
 from schedc.ir import Family, Instance
-from schedc.plotting.gantt import text_colour
+from schedc.plotting.bars import text_colour
 from schedc.plotting.output import FONT_PT, WIDTH_IN, new_figure, output_format, palette, save
 
 VIOLATION_COLOUR = "#d62728"

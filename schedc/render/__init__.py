@@ -1,6 +1,6 @@
 """Natural-language renderings of instances in five variants with a machine-checked fact ledger.
 
-Stage 8 (see ``tests/test_import_graph.py``). Takes in an instance, its family, a variant and a seed;
+A stage (see ``tests/test_import_graph.py``). Takes in an instance, its family, a variant and a seed;
 gives out the prompt, the display names and the claims. Imports the stages below (core, kinds, ir,
 lang, verify); never grammars, backends, or anything that runs a solver.
 

@@ -34,12 +34,18 @@ def _interval(instance: Instance, family: Family) -> bool:
     return family.structure == "interval"
 
 
+def _hard_windows(instance: Instance) -> bool:
+    """Whether a hard time window binds starts (a soft one only costs: every activity is still available
+    from time 0, and its own rule sentence says what it costs)."""
+    return any(kind_name(c) == "time_window" and c.hard for c in instance.constraints if c.active)
+
+
 def _no_releases(instance: Instance, family: Family) -> bool:
-    return _interval(instance, family) and "time_window" not in _kinds(instance)
+    return _interval(instance, family) and not _hard_windows(instance)
 
 
 def _releases(instance: Instance, family: Family) -> bool:
-    return "time_window" in _kinds(instance)
+    return _hard_windows(instance)
 
 
 def _downtime(instance: Instance, family: Family) -> bool:

@@ -14,13 +14,15 @@ built-in ones, with shared phrasing in ``templates/_claims.j2``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, kind_name
 from schedc.kinds.claims import Claim
 from schedc.render.context import BuildContext
-from schedc.render.facts import per_instance, weekend_days
+from schedc.render.facts import per_instance, row_key, weekend_days
+from schedc.render.rows import in_sentence, precedence_split
 from schedc.render.templates import KindTemplates
 from schedc.render.themes import attribute_role, plural
 
@@ -99,6 +101,8 @@ def claim_view(claim: Claim, constraint: Constraint, ctx: BuildContext) -> dict[
     view["r"] = words_for(ctx)
     view.update(_derived(claim, constraint, ctx))
     verbatim += [ctx.show(name) for name in _row_names(claim)]
+    # display names the sentence prints (their digits are names, not data)
+    verbatim += [*view.get("scope", ()), *view.get("route_jobs", ()), *view.get("names", ())]
     return view
 
 
@@ -188,74 +192,192 @@ def role_words(instance: Instance, family: Family, vocabulary: dict[str, str],
         return words
     jobs = any(a.job is not None for a in instance.activities)
     task = vocabulary.get("operation", "step") if jobs else vocabulary.get("activity", "activity")
+    # without jobs nothing introduces "machines": a sequencing rule speaks of the resources the rows name
+    equipment = "machine" if jobs or "machine" in vocabulary else "resource"
+    machine = vocabulary.get(equipment, equipment)
     words.update(task=task, tasks=plural(task), job=vocabulary.get("job", "job"), jobs=vocabulary.get("jobs", "jobs"),
-                 machine=vocabulary.get("machine", "machine"), machines=vocabulary.get("machines", "machines"),
+                 machine=machine, machines=vocabulary.get(plural(equipment), plural(machine)),
                  time=vocabulary.get("unit", "time unit"), times=vocabulary.get("units", "time units"))
     return words
 
 
 def _derived(claim: Claim, constraint: Constraint, ctx: BuildContext) -> dict[str, Any]:
-    """Wording facts of interval claims that follow from their tables and the instance's structure."""
-    kind = kind_name(constraint)
-    params = claim.params
-    if kind == "precedence_lag":
-        steps = {a.name: (a.job, a.step) for a in ctx.instance.activities}
-        edges = params.get("edges", [])
-        classic = [(a, b, lag) for a, b, lag, relation in edges if relation == "e->s" and lag >= 0]
-        routes = bool(edges) and len(classic) == len(edges) and all(_is_route_edge(a, b, lag, steps)
-                                                                    for a, b, lag in classic)
-        # the other relations are stated in the rule sentence itself, one clause per edge
-        general = [_relation_words(ctx.show(a), ctx.show(b), lag, relation) for a, b, lag, relation in edges
-                   if not (relation == "e->s" and lag >= 0)]
-        return {"routes": routes, "lags": any(lag for _, _, lag in classic), "classic": bool(classic),
-                "general": general}
-    if kind == "mode_choice":
-        multi = any(len(a.modes) > 1 for a in ctx.instance.activities)
-        machines = all(len(m.uses) == 1 for a in ctx.instance.activities for m in a.modes) and any(
-            a.job is not None for a in ctx.instance.activities)
-        return {"choice": multi, "machines": machines}
-    if kind == "time_window":
-        windows = params.get("windows", [])
-        jobs = {a.job for a in ctx.instance.activities if a.job is not None}
-        return {"deadlines": any(w[2] is not None for w in windows), "on_jobs": all(w[0] in jobs for w in windows),
-                "latest_starts": any(w[3] is not None for w in windows),
-                "earliest_ends": any(w[4] is not None for w in windows),
-                # due dates and weights are data of the objective, stated with the rule that carries them
-                "dues": [f"{ctx.show(w[0])}: " + ", ".join(
-                    ([f"due date {w[5]}"] if w[5] is not None else []) + ([f"weight {w[6]}"] if w[6] is not None
-                                                                          else []))
-                         for w in windows if w[5] is not None or w[6] is not None]}
-    if kind == "window_pattern_cost":
-        table = params.get("table", [])
-        return {"priced": [{"pattern": p, "cost": cost} for p, cost in table],
-                "patterns": [p for p, cost in table if cost]}
-    if kind == "assignment_cost":
-        return {"unassigned": any(e[4] == "unassigned" for e in params.get("entries", []))}
-    if kind == "setup_times":  # the rows are stated in the rule sentence itself
-        return {"listed": [f"on {ctx.show(r)}, {ctx.show(b)} right after {ctx.show(a)}: {t}"
-                           for r, a, b, t in params.get("setups", [])]}
-    if kind == "no_idle":
+    """Wording facts of interval claims that follow from their tables and the instance's structure, and the
+    rows the sentence lists itself (:mod:`schedc.render.rows`: a soft rule's rows, or rows whose category
+    the plan lacks)."""
+    derive = _DERIVED.get(kind_name(constraint))
+    return {} if derive is None else derive(claim.params, constraint, ctx)
+
+
+def _listed(ctx: BuildContext, c: Constraint, *key: str | int, keyed: bool = True) -> bool:
+    """Whether the row fact ``key`` of ``c`` is listed by its rule sentence (``keyed``: the kind's row facts
+    are qualified by the rule when it is soft, :func:`schedc.render.facts.row_key`)."""
+    return in_sentence(ctx, c, row_key(c, *key) if keyed else key)
+
+
+def _precedence_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
+    """``routes``: this rule chains jobs whose statements list their steps in route order (``route_jobs``
+    names them when other jobs are not chained by it); ``classic``: end-to-start edges the
+    ``precedences`` statements list (``lags``: some with a delay); ``general``: one clause per edge the
+    sentence states itself (other relations, negative delays, a soft rule's edges, edges no statement of
+    the plan lists), with ``names`` the activities those clauses name; ``empty``: no edge at all
+    (:func:`schedc.render.rows.precedence_split`)."""
+    split = precedence_split(ctx, c)  # type: ignore[arg-type]
+    general = [_relation_words(ctx.show(a), ctx.show(b), lag, relation) for a, b, lag, relation in split.clauses]
+    names = list(dict.fromkeys(ctx.show(x) for a, b, _, _ in split.clauses for x in (a, b)))
+    return {"routes": bool(split.routes), "route_jobs": [] if split.all_routes else [ctx.show(j) for j in split.routes],
+            "classic": split.classic, "lags": split.lags, "general": general, "names": names,
+            "empty": not params.get("edges")}
+
+
+def _mode_choice_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
+    multi = any(len(a.modes) > 1 for a in ctx.instance.activities)
+    machines = all(len(m.uses) == 1 for a in ctx.instance.activities for m in a.modes) and any(
+        a.job is not None for a in ctx.instance.activities)
+    return {"choice": multi, "machines": machines}
+
+
+def _time_window_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
+    """Which bounds the windows have, whether targets are jobs, the objective data, and the rows the
+    sentence lists (``listed``)."""
+    windows = params.get("windows", [])
+    jobs = {a.job for a in ctx.instance.activities if a.job is not None}
+    listed = []
+    for target, release, deadline, latest_start, earliest_end, _due, _weight in windows:
+        if _listed(ctx, c, "release", target):
+            bounds = [f"release date {release}", *([f"deadline {deadline}"] if deadline is not None else []),
+                      *([f"latest start {latest_start}"] if latest_start is not None else []),
+                      *([f"earliest end {earliest_end}"] if earliest_end is not None else [])]
+            listed.append(f"{ctx.show(target)}: {', '.join(bounds)}")
+    on_jobs = all(w[0] in jobs for w in windows)
+    return {"deadlines": any(w[2] is not None for w in windows), "on_jobs": on_jobs,
+            "on_tasks": not any(w[0] in jobs for w in windows),
+            "latest_starts": any(w[3] is not None for w in windows),
+            "earliest_ends": any(w[4] is not None for w in windows), "listed": listed,
+            # due dates and weights are data of the objective, stated with the rule that carries them
+            "dues": [f"{ctx.show(w[0])}: " + ", ".join(
+                ([f"due date {w[5]}"] if w[5] is not None else []) + ([f"weight {w[6]}"] if w[6] is not None else []))
+                     for w in windows if w[5] is not None or w[6] is not None]}
+
+
+def _downtime_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
+    count: dict[str, int] = {}
+    listed, names = [], []
+    for resource, start, end, label in params.get("windows", []):
+        count[resource] = count.get(resource, 0) + 1
+        if _listed(ctx, c, "downtime", resource, count[resource]):
+            names.append(ctx.show(resource))
+            listed.append(f"{names[-1]} from {start} to {end}" + (f" ({label})" if label else ""))
+    return {"listed": listed, "names": names}
+
+
+def _tardiness_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
+    rows = [row for row in params.get("due_dates", []) if _listed(ctx, c, "due", row[0], keyed=False)]
+    listed = [f"{ctx.show(target)} due at {due}" + (f" (weight {weight})" if weight != 1 else "")
+              for target, due, weight in rows]
+    return {"weighted": any(row[2] != 1 for row in params.get("due_dates", [])), "listed": listed,
+            "names": [ctx.show(row[0]) for row in rows]}
+
+
+def _scope_view(kind: str) -> Callable[[dict[str, Any], Constraint, BuildContext], dict[str, Any]]:
+    """Unary, renewable and non-renewable rules: the resources named (``scope``: all of the kind is left
+    unnamed in a shop whose job statements introduce the machines, or where no other kind of resource
+    exists) and amounts the sentence lists."""
+    fact = {"renewable": "capacity", "nonrenewable": "budget"}.get(kind)
+
+    def view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
         scope = params.get("resources", "all")
-        return {"scope": [] if scope == "all" else [ctx.show(r) for r in scope]}
-    if kind == "same_sequence":
-        scope = params.get("resources", "all")
-        return {"scope": [] if scope == "all" else [ctx.show(r) for r in scope],
-                "listed": [f"{ctx.show(a)} with {ctx.show(b)}" for a, b in params.get("pairs", [])]}
-    if kind == "consecutive":
-        return {"listed": [f"{ctx.show(a)} directly after {ctx.show(b)}" for b, a in params.get("pairs", [])]}
-    if kind == "resource_ties":
-        return {"listed": [f"{ctx.show(a)} and {ctx.show(b)} on {'the same' if rule == 'same' else 'different'} "
-                           f"{words_for(ctx)['machines'] if rule == 'different' else words_for(ctx)['machine']}"
-                           for rule, a, b in params.get("ties", [])]}
-    if kind == "optional":
-        words = {"optional": "any number of", "all_or_none": "all or none of", "at_least_one": "at least one of",
-                 "exactly_one": "exactly one of"}
-        return {"groups": [f"{words[rule]} {', '.join(ctx.show(a) for a in members)}"
-                           for rule, members in params.get("selections", [])]}
-    if kind == "tardiness":
-        rows = params.get("due_dates", [])
-        return {"weighted": any(row[2] != 1 for row in rows)}
-    return {}
+        names = [r.name for r in ctx.instance.resources if r.kind == kind] if scope == "all" else list(scope)
+        # "a machine" / "a resource" covers them all where the word means nothing else: in a shop of jobs,
+        # or when every resource is of this kind; otherwise (exams holding cohorts and a hall) name them
+        alone = all(r.kind == kind for r in ctx.instance.resources)
+        jobs = any(a.job is not None for a in ctx.instance.activities)
+        shown = [] if scope == "all" and (jobs or alone or kind != "unary") else [ctx.show(n) for n in names]
+        capacity = {r.name: r.capacity for r in ctx.instance.resources}
+        listed = [f"{ctx.show(n)}: {capacity[n]}" for n in names if fact and _listed(ctx, c, fact, n)]
+        return {"scope": shown, "listed": listed}
+
+    return view
+
+
+def _window_cost_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
+    table = params.get("table", [])
+    return {"priced": [{"pattern": p, "cost": cost} for p, cost in table],
+            "patterns": [p for p, cost in table if cost]}
+
+
+def _setup_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
+    """The rows are stated in the rule sentence itself."""
+    return {"listed": [f"on {ctx.show(r)}, {ctx.show(b)} right after {ctx.show(a)}: {t}"
+                       for r, a, b, t in params.get("setups", [])]}
+
+
+def _resource_list(params: dict[str, Any], ctx: BuildContext) -> list[str]:
+    scope = params.get("resources", "all")
+    return [] if scope == "all" else [ctx.show(r) for r in scope]
+
+
+def _ties_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
+    r = words_for(ctx)
+    return {"listed": [f"{ctx.show(a)} and {ctx.show(b)} on {'the same' if rule == 'same' else 'different'} "
+                       f"{r['machines'] if rule == 'different' else r['machine']}"
+                       for rule, a, b in params.get("ties", [])]}
+
+
+def _optional_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
+    words = {"optional": "any number of", "all_or_none": "all or none of", "at_least_one": "at least one of",
+             "exactly_one": "exactly one of"}
+    return {"groups": [f"{words[rule]} {', '.join(ctx.show(a) for a in members)}"
+                       for rule, members in params.get("selections", [])]}
+
+
+def _coverage_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
+    """``bounds``: what the requirement rows bound — ``min`` (minimums only), ``max`` (maximums only),
+    ``exact`` (every row an exact number) or ``range`` (rows with both bounds, or a mixture) — so that no
+    paraphrase reads a minimum as an exact number ("as many as listed")."""
+    return {"bounds": bounds_shape([(row[3], row[4]) for row in params.get("requirements", [])])}
+
+
+def bounds_shape(rows: list[tuple[int | None, int | None]]) -> str:
+    """``exact``, ``min``, ``max`` or ``range`` for a list of (lower, upper) bounds (``None``: absent)."""
+    if all(lo is not None and lo == hi for lo, hi in rows):
+        return "exact"
+    if all(hi is None for _, hi in rows):
+        return "min"
+    if all(lo is None for lo, _ in rows):
+        return "max"
+    return "range"
+
+
+def _spread_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
+    """``group``: a group's days are those of any of its members (kinds/costs.py Spread)."""
+    decision = ctx.family.decision
+    return {"group": decision is not None and params["agents"]["cls"] != decision.agent}
+
+
+_DERIVED: dict[str, Callable[[dict[str, Any], Constraint, BuildContext], dict[str, Any]]] = {
+    "coverage": _coverage_view,
+    "precedence_lag": _precedence_view,
+    "mode_choice": _mode_choice_view,
+    "time_window": _time_window_view,
+    "resource_downtime": _downtime_view,
+    "tardiness": _tardiness_view,
+    "unary_no_overlap": _scope_view("unary"),
+    "cumulative_renewable": _scope_view("renewable"),
+    "nonrenewable_budget": _scope_view("nonrenewable"),
+    "window_pattern_cost": _window_cost_view,
+    "assignment_cost": lambda p, c, ctx: {"unassigned": any(e[4] == "unassigned" for e in p.get("entries", []))},
+    "setup_times": _setup_view,
+    "no_idle": lambda p, c, ctx: {"scope": _resource_list(p, ctx)},
+    "same_sequence": lambda p, c, ctx: {"scope": _resource_list(p, ctx),
+                                        "listed": [f"{ctx.show(a)} with {ctx.show(b)}" for a, b in p.get("pairs", [])]},
+    "consecutive": lambda p, c, ctx: {"listed": [f"{ctx.show(a)} directly after {ctx.show(b)}"
+                                                 for b, a in p.get("pairs", [])]},
+    "resource_ties": _ties_view,
+    "optional": _optional_view,
+    "spread": _spread_view,
+}
+"""Kind → the wording facts its sentences need beyond the claim's parameters (a new kind adds one line)."""
 
 
 def _relation_words(a: str, b: str, lag: int, relation: str) -> str:
@@ -264,10 +386,3 @@ def _relation_words(a: str, b: str, lag: int, relation: str) -> str:
     delay = f" plus {lag}" if lag > 0 else (f" minus {-lag}" if lag < 0 else "")
     compare = "is exactly" if "=" in relation else "is at or before"
     return f"the {point[relation[0]]} of {a}{delay} {compare} the {point[relation[-1]]} of {b}"
-
-
-def _is_route_edge(before: str, after: str, lag: int, steps: dict[str, tuple[str | None, int | None]]) -> bool:
-    """An edge from one step of a job to the next, without delay."""
-    job_a, step_a = steps.get(before, (None, None))
-    job_b, step_b = steps.get(after, (None, None))
-    return lag == 0 and job_a is not None and job_a == job_b and step_a is not None and step_b == step_a + 1

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from schedc.core.diagnostics import SchedcError
 from schedc.ir import Family, Instance
-from schedc.render.facts import FactId, Facts
+from schedc.render.facts import FactId, Facts, facts_by_constraint
 from schedc.render.themes import Domain
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ class BuildContext:
     claimed: set[FactId] = field(default_factory=set)
     writer: ClaimWriter | None = None  # the rule-sentence writer of this rendering, set by the engine
     _index: dict[tuple[str | int, ...], list[FactId]] | None = None
-    _by_constraint: dict[str, list[FactId]] | None = None
+    _categories: frozenset[str] | None = None
 
     def about(self, *key: str | int) -> list[FactId]:
         """Facts whose id starts with ``key`` after the fact kind: ``about("course", "Math")`` gives
@@ -51,18 +51,15 @@ class BuildContext:
             self._index = index
         return self._index.get(key, [])
 
-    def constraint_facts(self, constraint_id: str) -> list[FactId]:
-        """The facts an active constraint contributes, in ledger order (indexed once)."""
-        if self._by_constraint is None:
-            from schedc.render.facts import facts_by_constraint
+    def categories(self) -> frozenset[str]:
+        """The categories of the rendering's plan (computed once)."""
+        if self._categories is None:
+            self._categories = frozenset(step.category for step in self.family.plan)
+        return self._categories
 
-            owner = {f: cid for cid, fs in facts_by_constraint(self.instance).items() for f in fs}
-            index: dict[str, list[FactId]] = {}
-            for f in self.facts:
-                if f in owner:
-                    index.setdefault(owner[f], []).append(f)
-            self._by_constraint = index
-        return self._by_constraint.get(constraint_id, [])
+    def constraint_facts(self, constraint_id: str) -> tuple[FactId, ...]:
+        """The facts an active constraint contributes, in ledger order."""
+        return facts_by_constraint(self.instance).get(constraint_id, ())
 
     def show(self, name: str, role: str | None = None) -> str:
         """The display name of an IR name in this rendering; with ``role`` (a contract, a skill), the
@@ -92,6 +89,7 @@ class BuildContext:
 Builder = Callable[[BuildContext], list[Item]]
 
 
-def unsupported(message: str, hint: str | None = None) -> SchedcError:
-    """The error for an instance whose structure the family's rendering plan cannot state faithfully."""
-    return SchedcError.at("E606", f"cannot render faithfully: {message}", hint=hint)
+def unsupported(message: str, hint: str | None = None, file: str | None = None) -> SchedcError:
+    """The error for an instance whose structure the family's rendering plan cannot state faithfully
+    (``file``: the family spec, when the fix belongs there)."""
+    return SchedcError.at("E606", f"cannot render faithfully: {message}", hint=hint, file=file or "<input>")

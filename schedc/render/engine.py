@@ -12,15 +12,17 @@ faithful or fails.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
+from schedc.core.diagnostics import SchedcError
 from schedc.ir import Family, Instance, PlanStep
 from schedc.ir.names import canonical_names
-from schedc.kinds import INTERVAL_KINDS, kind_name
 from schedc.lang.family import find_family_file, load_family
 from schedc.render import interval, slot
 from schedc.render.claims import ClaimWriter
@@ -47,7 +49,7 @@ def render(instance: Instance, family: Family | None = None, variant: str = "v1"
     chosen = find_variant(variant)
     memo = _memo(instance, family, chosen, seed, search)
     domain, names = memo.domain, memo.names
-    words = vocabulary(family, domain)
+    words = {**structure_words(instance), **vocabulary(family, domain)}
     ctx = BuildContext(instance=instance, family=family, names=names, words=words, facts=facts(instance),
                        domain=domain)
     source = find_family_file(family.name, search)
@@ -56,13 +58,40 @@ def render(instance: Instance, family: Family | None = None, variant: str = "v1"
     statements = _statements(ctx, chosen, seed, templates, memo)
     missing = ctx.unclaimed()
     if missing:
-        shown = ", ".join(repr(m) for m in missing[:5])
-        raise unsupported(f"the plan of family {family.name!r} leaves {len(missing)} facts unstated: {shown}")
+        raise unstated(family, missing, str(source) if source else None)
     return Rendering(instance=instance.name, family=family.name, variant=chosen.name, seed=seed,
                      theme=domain.id if domain else None, system=system_prompt(family, words),
                      background=background(instance, family, words, names), statements=tuple(statements),
                      response_format=response_format(instance, family, names, words), names=dict(names),
                      claims=_claim_records(ctx, statements))
+
+
+def structure_words(instance: Instance) -> dict[str, str]:
+    """The word of a job's steps when the family does not name its ``operation`` role: ``step``, as the
+    canonical names call them (``Job 1 step 2``, :func:`schedc.ir.names.canonical_names`), so that a
+    family of jobs without that role never says "the last activity ends". The other interval roles a
+    family leaves out are named by :func:`~schedc.render.themes.vocabulary`; the family's roles and a
+    theme's words take precedence over both."""
+    if any(a.job is not None for a in instance.activities):
+        return {"operation": "step", "operations": "steps"}
+    return {}
+
+
+#: the plan category that states each kind of fact, for the hint of a plan that leaves facts unstated
+FACT_CATEGORIES = {"duration": "jobs or activities", "uses": "jobs or activities", "choice": "jobs or activities",
+                   "edge": "jobs", "size": "framing", "calendar": "framing", "attr": "an entity class",
+                   "member": "an entity class", "objective": "closing", "cover": "cover",
+                   "unavailable": "unavailability", "cost": "requests"}
+
+
+def unstated(family: Family, missing: list[FactId], file: str | None = None) -> SchedcError:
+    """E606 for a plan that leaves facts unstated: which facts, and which categories would state them
+    (reported at the family spec, where the plan is written)."""
+    shown = ", ".join(repr(m) for m in missing[:5])
+    wanted = sorted({FACT_CATEGORIES.get(str(m[0]), "rules or closing") for m in missing})
+    return unsupported(f"the plan of family {family.name!r} leaves {len(missing)} facts unstated: {shown}",
+                       hint=f"add {' / '.join(wanted)} to the family's plan, or leave `plan` out to use the "
+                       "default plan of its structure, which states everything its kinds and data carry", file=file)
 
 
 def with_plan(family: Family, instance: Instance) -> Family:
@@ -144,7 +173,6 @@ def _memo(instance: Instance, family: Family, chosen: Variant, seed: int, search
 
 
 def _statements(ctx: BuildContext, chosen: Variant, seed: int, templates: TemplateSet, memo: Memo) -> list[Statement]:
-    _refuse_soft_interval(ctx)
     if memo.items is None:
         memo.items = _build(ctx)
         memo.claimed = frozenset(ctx.claimed)
@@ -166,8 +194,29 @@ def _statements(ctx: BuildContext, chosen: Variant, seed: int, templates: Templa
             order_rng.shuffle(group)
         step_context = {**shared, "say": ctx.writer.say(index), "style": index}
         made = [_remembered(ctx, memo, templates, step, index, item, step_context) for item in group]
+        made = _once(made, [i.id for i in items[step.category]])
         out += [s for s in made if s.text or s.facts]  # a category with nothing to say states nothing
     return out
+
+
+def _once(made: list[Statement], declared: list[str]) -> list[Statement]:
+    """The statements of one category with each text said once: two statements that came out the
+    same (two rules whose sentences coincide) become the one declared first, stating the facts of
+    both, at its own place in the (possibly shuffled) order."""
+    by_text: dict[str, list[Statement]] = {}
+    for s in made:
+        if s.text:
+            by_text.setdefault(s.text, []).append(s)
+    if all(len(group) == 1 for group in by_text.values()):
+        return made
+    rank = {name: i for i, name in enumerate(declared)}
+    keep: dict[str, Statement] = {}
+    for group in by_text.values():
+        group = sorted(group, key=lambda s: rank.get(s.id, len(rank)))
+        keep[group[0].id] = msgspec.structs.replace(
+            group[0], facts=tuple(dict.fromkeys(f for s in group for f in s.facts)),
+            verbatim=tuple(dict.fromkeys(v for s in group for v in s.verbatim)))
+    return [keep[s.id] if s.id in keep else s for s in made if s.id in keep or not s.text]
 
 
 def _remembered(ctx: BuildContext, memo: Memo, templates: TemplateSet, step: PlanStep, index: int, item: Item,
@@ -181,8 +230,25 @@ def _remembered(ctx: BuildContext, memo: Memo, templates: TemplateSet, step: Pla
         return found[0]
     start = len(ctx.writer.log)
     statement = _statement(templates, step, index, item, context)
-    memo.statements[key] = (statement, ctx.writer.log[start:])
+    written = ctx.writer.log[start:]
+    if len(written) > 1 and len({text for _, text in written}) < len(written):
+        repeated = [text for text, n in Counter(text for _, text in written).items() if n > 1]
+        statement = msgspec.structs.replace(statement, text=said_once(statement.text, repeated))
+    memo.statements[key] = (statement, written)
     return statement
+
+
+def said_once(text: str, sentences: list[str]) -> str:
+    """``text`` with every later occurrence of each of ``sentences`` left out: two rules whose
+    sentences coincide (INRC's day-off and shift-off requests, each "Each listed cost is added …")
+    are stated by the one sentence, not by the same sentence twice in a row."""
+    for sentence in sentences:
+        first = text.find(sentence)
+        if first >= 0:
+            end = first + len(sentence)
+            again = re.compile(r"(?<!\S)" + re.escape(sentence) + r"(?!\S)")  # whole sentences only
+            text = text[:end] + again.sub("", text[end:])
+    return " ".join(text.split())
 
 
 def _build(ctx: BuildContext) -> dict[str, list[Item]]:
@@ -200,7 +266,10 @@ def _build(ctx: BuildContext) -> dict[str, list[Item]]:
 
 
 def _shared_context(ctx: BuildContext) -> dict[str, Any]:
-    theme = None if ctx.domain is None else {"id": ctx.domain.id, "setting": ctx.domain.setting}
+    # a domain without a setting (the generic ones, for families without a theme of their own) places the
+    # problem nowhere: templates see no theme, so a bakery is never said to be in a service depot
+    theme = None if ctx.domain is None or not ctx.domain.setting else {"id": ctx.domain.id,
+                                                                       "setting": ctx.domain.setting}
     return {"w": ctx.words, "theme": theme, "family": ctx.family.name, "title": ctx.family.title}
 
 
@@ -224,13 +293,3 @@ def _statement(templates: TemplateSet, step: PlanStep, index: int, item: Item, s
     name, text = templates.render(step.category, index, {**shared, **item.context})
     return Statement(id=item.id, category=step.category, template=name, text=text, facts=item.facts,
                      verbatim=item.verbatim)
-
-
-STATED_SOFT_INTERVAL_KINDS = frozenset({"tardiness"})
-"""Interval kinds whose soft form a statement states (lateness costs); other soft interval rules are refused."""
-
-
-def _refuse_soft_interval(ctx: BuildContext) -> None:
-    for c in ctx.instance.constraints:
-        if c.active and not c.hard and kind_name(c) in INTERVAL_KINDS - STATED_SOFT_INTERVAL_KINDS:
-            raise unsupported(f"soft {kind_name(c)} constraint {c.id!r}: interval renderings state hard rules only")

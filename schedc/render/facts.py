@@ -93,6 +93,8 @@ def facts(instance: Instance) -> Facts:
     _size_facts(instance, out)
     _activity_facts(instance, out)
     _calendar_facts(instance, out)
+    if instance.horizon is not None and instance.activities:  # every end is at most the horizon
+        out[("horizon",)] = (instance.horizon,)
     _entity_facts(instance, out)
     for constraint in instance.constraints:
         if constraint.active:
@@ -108,16 +110,24 @@ def facts(instance: Instance) -> Facts:
 
 
 @per_instance
-def facts_by_constraint(instance: Instance) -> dict[str, set[FactId]]:
-    """Active constraint id → the facts it contributes (its rule, its table rows, its quantified entities)."""
-    out: dict[str, set[FactId]] = {}
+def facts_by_constraint(instance: Instance) -> dict[str, tuple[FactId, ...]]:
+    """Active constraint id → the facts it contributes (its rule, its table rows, its quantified entities),
+    in ledger order; a fact two constraints share (the same edge in two tables) is listed by both."""
+    out: dict[str, tuple[FactId, ...]] = {}
     for constraint in instance.constraints:
         if constraint.active:
             own: Facts = {}
             CONSTRAINT_FACTS[type(constraint)](constraint, instance, own)
             own.setdefault(("rule", constraint.id), rule_values(constraint))
-            out[constraint.id] = set(own)
+            out[constraint.id] = tuple(own)
     return out
+
+
+def row_key(c: Constraint, *parts: str | int) -> FactId:
+    """The id of a table-row fact of ``c``: ``parts`` for a hard rule; for a soft one, qualified by the
+    constraint (``("soft", id, *parts)``), since its rows are stated by its own rule sentence and may
+    repeat a hard rule's row (a soft and a hard window of one job)."""
+    return parts if c.hard else ("soft", c.id, *parts)
 
 
 # --------------------------------------------------------------------------- instance data
@@ -206,9 +216,13 @@ def weekend_days(definition: str | None) -> list[str]:
 
 
 def _precedence(c: PrecedenceLag, instance: Instance, out: Facts) -> None:
+    """One fact per edge: ``edge`` for a classic precedence (end before start, delay ≥ 0), ``relation``
+    for the other relations (a negative delay is printed as "minus" its size)."""
     for e in c.edges:
-        if e.end_start:  # the other relations are stated by the rule sentence (render/claims.py)
-            out[("edge", e.before, e.after)] = (e.lag,) if e.lag else ()
+        if e.end_start:
+            out[row_key(c, "edge", e.before, e.after)] = (e.lag,) if e.lag else ()
+        else:
+            out[row_key(c, "relation", e.before, e.after, e.relation)] = (abs(e.lag),) if e.lag else ()
 
 
 def _scope(scope: str | tuple[str, ...], instance: Instance, kind: str) -> list[str]:
@@ -225,13 +239,13 @@ def _unary(c: UnaryNoOverlap, instance: Instance, out: Facts) -> None:
 def _cumulative(c: CumulativeRenewable, instance: Instance, out: Facts) -> None:
     capacity = {r.name: r.capacity for r in instance.resources}
     for name in _scope(c.resources, instance, "renewable"):
-        out[("capacity", name)] = (capacity[name],)
+        out[row_key(c, "capacity", name)] = (capacity[name],)
 
 
 def _budget(c: NonrenewableBudget, instance: Instance, out: Facts) -> None:
     capacity = {r.name: r.capacity for r in instance.resources}
     for name in _scope(c.resources, instance, "nonrenewable"):
-        out[("budget", name)] = (capacity[name],)
+        out[row_key(c, "budget", name)] = (capacity[name],)
 
 
 def _mode_choice(c: ModeChoice, instance: Instance, out: Facts) -> None:
@@ -242,9 +256,10 @@ def _mode_choice(c: ModeChoice, instance: Instance, out: Facts) -> None:
 
 def _time_window(c: TimeWindow, instance: Instance, out: Facts) -> None:
     for w in c.windows:
-        out[("release", w.target)] = (w.release,)
-        if w.deadline is not None:
-            out[("deadline", w.target)] = (w.deadline,)
+        out[row_key(c, "release", w.target)] = (w.release,)
+        for bound in ("deadline", "latest_start", "earliest_end"):
+            if getattr(w, bound) is not None:
+                out[row_key(c, bound, w.target)] = (getattr(w, bound),)
         if w.due is not None or w.weight is not None:  # objective data, listed in the rule sentence
             out[("window_due", w.target)] = tuple(v for v in (w.due, w.weight) if v is not None)
 
@@ -261,7 +276,8 @@ def _downtime(c: ResourceDowntime, instance: Instance, out: Facts) -> None:
     count: dict[str, int] = {}
     for w in c.windows:
         count[w.resource] = count.get(w.resource, 0) + 1
-        out[("downtime", w.resource, count[w.resource])] = (w.start, w.end, *((w.label,) if w.label else ()))
+        out[row_key(c, "downtime", w.resource, count[w.resource])] = (w.start, w.end,
+                                                                       *((w.label,) if w.label else ()))
 
 
 def _tardiness(c: Tardiness, instance: Instance, out: Facts) -> None:

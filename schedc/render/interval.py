@@ -14,6 +14,7 @@ from schedc.kinds import PrecedenceLag, ResourceDowntime, Tardiness, TimeWindow
 from schedc.render import rules
 from schedc.render.context import BuildContext, Builder, Item, unsupported
 from schedc.render.facts import FactId, is_multi_mode
+from schedc.render.rows import EdgeHomes, all_routed, job_steps, route_edges, routing
 
 
 def framing(ctx: BuildContext) -> list[Item]:
@@ -21,47 +22,54 @@ def framing(ctx: BuildContext) -> list[Item]:
     classes = {c.name for c in ctx.family.classes}
     sizes = {key[1]: value[0] for key, value in ctx.facts.items() if key[0] == "size" and key[1] not in classes}
     ids = [("size", key) for key in sizes]
-    return [Item("framing", {"sizes": sizes}, ctx.claim(ids))]
+    return [Item("framing", {"sizes": sizes, "routes": all_routed(ctx.instance)}, ctx.claim(ids))]
 
 
 # --------------------------------------------------------------------------- job shops
 
 
 def jobs(ctx: BuildContext) -> list[Item]:
-    """One statement per job: its operations in route order, each with its machine option(s)."""
-    edges = _edges(ctx)
-    by_job: dict[str, list[Activity]] = {}
-    for activity in ctx.instance.activities:
-        if activity.job is not None:
-            by_job.setdefault(activity.job, []).append(activity)
+    """One statement per job: its operations with their machine option(s), in route order when one hard
+    precedence rule chains them (:func:`schedc.render.rows.routing`), else as a set of steps whose timing
+    the rule sentences state."""
     multi = is_multi_mode(ctx.instance)
-    return [_job_item(ctx, job, sorted(acts, key=lambda a: a.step or 0), edges, multi) for job, acts in by_job.items()]
+    routed = routing(ctx.instance)
+    chained = route_edges(ctx.instance)
+    return [_job_item(ctx, job, acts, job in routed, chained, multi)
+            for job, acts in job_steps(ctx.instance).items()]
 
 
-def _job_item(ctx: BuildContext, job: str, acts: list[Activity], edges: dict[tuple[str, str], int],
-              multi: bool) -> Item:
+def _job_item(ctx: BuildContext, job: str, acts: list[Activity], ordered: bool,
+              chained: dict[tuple[str, str], str], multi: bool) -> Item:
     if [a.step for a in acts] != list(range(1, len(acts) + 1)):
-        raise unsupported(f"the steps of {job} are not numbered 1..{len(acts)}")
+        raise unsupported(f"the steps of job {job} are numbered {[a.step for a in acts]}, not 1..{len(acts)}",
+                          hint="write the job as one row of a jobs table (its steps are numbered in row order)")
+    kinds = {r.name: r.kind for r in ctx.instance.resources}
     ids: list[FactId] = []
     ops = []
     for a in acts:
         ids += _mode_fact_ids(a, multi)
-        ops.append({"step": a.step, "options": [_option(ctx, a, mode) for mode in a.modes]})
+        ops.append({"step": a.step, "options": [_option(ctx, mode, kinds) for mode in a.modes]})
         ops[-1].update(ops[-1]["options"][0])
-    for before, after in zip(acts, acts[1:], strict=False):
-        if edges.get((before.name, after.name)) != 0:
-            raise unsupported(f"{after.name} is not bound to start after {before.name} ends (route order)")
-        ids.append(("edge", before.name, after.name))
-    machines = list(dict.fromkeys(o["machine"] for op in ops for o in op["options"]))
-    context = {"job": ctx.show(job), "ops": ops, "size": len(ops)}
+    if ordered:  # the job statement states the lag-free edges of its chain
+        ids += [("edge", a.name, b.name) for a, b in zip(acts, acts[1:], strict=False) if (a.name, b.name) in chained]
+    machines = list(dict.fromkeys(n for op in ops for o in op["options"] for n in o["names"]))
+    context = {"job": ctx.show(job), "ops": ops, "size": len(ops), "ordered": ordered,
+               "flexible": any(len(op["options"]) > 1 for op in ops),
+               "shared": any(len(o["names"]) > 1 for op in ops for o in op["options"])}
     return Item(f"jobs:{job}", context, ctx.claim(ids), (ctx.show(job), *machines))
 
 
-def _option(ctx: BuildContext, activity: Activity, mode: Mode) -> dict[str, Any]:
-    machines = [u.resource for u in mode.uses]
-    if len(machines) != 1:
-        raise unsupported(f"a mode of {activity.name} uses {len(machines)} machines (a job shop step uses one)")
-    return {"machine": ctx.show(machines[0]), "duration": mode.duration}
+def _option(ctx: BuildContext, mode: Mode, kinds: dict[str, str]) -> dict[str, Any]:
+    """A mode of a job step: the resources it uses (a unary machine by its name, another resource with its
+    amount) and its duration; ``machine`` is what templates print."""
+    names = [ctx.show(u.resource) for u in mode.uses]
+    if len(names) == 1 and kinds.get(mode.uses[0].resource) == "unary":  # a job shop's step: one machine
+        return {"machine": names[0], "duration": mode.duration, "names": names}
+    parts = [name if kinds.get(u.resource) == "unary" else f"{u.amount} {'unit' if u.amount == 1 else 'units'} of "
+             f"{name}" for u, name in zip(mode.uses, names, strict=True)]
+    together = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " together with " + parts[-1]
+    return {"machine": together, "duration": mode.duration, "names": names}
 
 
 def _mode_fact_ids(activity: Activity, multi: bool) -> list[FactId]:
@@ -72,16 +80,6 @@ def _mode_fact_ids(activity: Activity, multi: bool) -> list[FactId]:
         ids.append(("duration", *where))
         ids += [("uses", *where, u.resource) for u in mode.uses]
     return ids
-
-
-def _edges(ctx: BuildContext) -> dict[tuple[str, str], int]:
-    out: dict[tuple[str, str], int] = {}
-    for c in ctx.instance.constraints:
-        if isinstance(c, PrecedenceLag) and c.active:
-            for e in c.edges:
-                if e.end_start:  # the other relations are stated in the rule sentence (render/claims.py)
-                    out[(e.before, e.after)] = e.lag
-    return out
 
 
 # --------------------------------------------------------------------------- projects
@@ -112,30 +110,36 @@ def activities(ctx: BuildContext) -> list[Item]:
         modes = [_mode_context(ctx, number, mode, kinds) for number, mode in enumerate(a.modes, start=1)]
         verbatim = (ctx.show(a.name), *dict.fromkeys(u["name"] for m in modes for u in m["renewable"] +
                                                        m["nonrenewable"]))
-        context = {"name": ctx.show(a.name), "modes": modes, **modes[0]}
+        context = {"name": ctx.show(a.name), "modes": modes, "multi": multi, **modes[0]}
         items.append(Item(f"activities:{a.name}", context, ctx.claim(_mode_fact_ids(a, multi)), verbatim))
     return items
 
 
 def _mode_context(ctx: BuildContext, number: int, mode: Mode, kinds: dict[str, str]) -> dict[str, Any]:
-    renewable = [{"name": ctx.show(u.resource), "amount": u.amount} for u in mode.uses
-                 if kinds.get(u.resource) != "nonrenewable"]
+    """A mode's duration and the resources it holds while it runs (a unary one by its name alone: its
+    amount is no datum) and consumes."""
+    renewable = [{"name": ctx.show(u.resource), "amount": None if kinds.get(u.resource) == "unary" else u.amount}
+                 for u in mode.uses if kinds.get(u.resource) != "nonrenewable"]
     nonrenewable = [{"name": ctx.show(u.resource), "amount": u.amount} for u in mode.uses
                     if kinds.get(u.resource) == "nonrenewable"]
     return {"number": number, "duration": mode.duration, "renewable": renewable, "nonrenewable": nonrenewable}
 
 
 def precedences(ctx: BuildContext) -> list[Item]:
-    """One statement per activity with successors: which activities wait for it to finish."""
+    """One statement per activity with successors: which activities wait for it to finish (the hard
+    end-to-start edges no job statement states)."""
     successors: dict[str, list[tuple[str, int]]] = {}
-    for (before, after), lag in _edges(ctx).items():
-        if ("edge", before, after) not in ctx.claimed:
-            successors.setdefault(before, []).append((after, lag))
+    homes = EdgeHomes(ctx)
+    for c in ctx.instance.constraints:
+        if isinstance(c, PrecedenceLag) and c.active and c.hard:
+            for e in c.edges:
+                if e.end_start and homes.home(c, e.before, e.after) == "precedences":
+                    successors.setdefault(e.before, []).append((e.after, e.lag))
     items = []
     for a in ctx.instance.activities:
         if a.name not in successors:
             continue
-        after = [{"name": ctx.show(b), "lag": lag} for b, lag in successors[a.name]]
+        after = [{"name": ctx.show(b), "lag": lag} for b, lag in dict(successors[a.name]).items()]
         ids = [("edge", a.name, b) for b, _ in successors[a.name]]
         context = {"name": ctx.show(a.name), "successors": after, "lags": any(x["lag"] for x in after)}
         items.append(Item(f"precedences:{a.name}", context, ctx.claim(ids),
@@ -161,18 +165,22 @@ def machines(ctx: BuildContext) -> list[Item]:
 
 
 def releases(ctx: BuildContext) -> list[Item]:
-    """Release dates (and deadlines) of jobs and of single operations, in time order."""
-    rows = [w for c in ctx.instance.constraints if isinstance(c, TimeWindow) and c.active for w in c.windows]
+    """Release dates (and deadlines, latest starts, earliest ends) of jobs and of single operations, in time
+    order: the rows of the hard time windows (a soft rule's rows are listed by its own sentence)."""
+    rows = [w for c in ctx.instance.constraints if isinstance(c, TimeWindow) and c.active and c.hard
+            for w in c.windows]
     if not rows:
         return []
-    listed = [{**_target(ctx, w.target), "release": w.release, "deadline": w.deadline}
+    listed = [{**_target(ctx, w.target), "release": w.release, "deadline": w.deadline,
+               "latest_start": w.latest_start, "earliest_end": w.earliest_end}
               for w in sorted(rows, key=lambda w: (w.release, _order(ctx, w.target)))]
-    ids = [f for w in rows for f in (("release", w.target), ("deadline", w.target))]
+    ids = [(bound, w.target) for w in rows for bound in ("release", "deadline", "latest_start", "earliest_end")]
     return [Item("releases", {"rows": listed}, ctx.claim(ids), _verbatim(listed))]
 
 
 def due_dates(ctx: BuildContext) -> list[Item]:
-    """Due dates and lateness weights of jobs (the costing rule itself is stated by ``closing``)."""
+    """Due dates and lateness weights of jobs, hard or soft (the costing rule itself is stated by its rule
+    sentence)."""
     rows = [d for c in ctx.instance.constraints if isinstance(c, Tardiness) and c.active for d in c.due_dates]
     if not rows:
         return []
@@ -183,16 +191,18 @@ def due_dates(ctx: BuildContext) -> list[Item]:
 
 
 def downtime(ctx: BuildContext) -> list[Item]:
-    """Downtime windows per machine, in time order."""
-    windows = [w for c in ctx.instance.constraints if isinstance(c, ResourceDowntime) and c.active for w in c.windows]
-    if not windows:
+    """Downtime windows per machine, in time order (of the hard rules; a soft rule lists its own)."""
+    ids: list[FactId] = []
+    listed = []
+    for c in ctx.instance.constraints:
+        if isinstance(c, ResourceDowntime) and c.active and c.hard:
+            count: dict[str, int] = {}
+            for w in c.windows:
+                count[w.resource] = count.get(w.resource, 0) + 1
+                ids.append(("downtime", w.resource, count[w.resource]))
+                listed.append({"machine": ctx.show(w.resource), "start": w.start, "end": w.end, "label": w.label})
+    if not listed:
         return []
-    count: dict[str, int] = {}
-    listed, ids = [], []
-    for w in windows:
-        count[w.resource] = count.get(w.resource, 0) + 1
-        ids.append(("downtime", w.resource, count[w.resource]))
-        listed.append({"machine": ctx.show(w.resource), "start": w.start, "end": w.end, "label": w.label})
     listed.sort(key=lambda x: (x["start"], x["machine"]))
     return [Item("downtime", {"rows": listed}, ctx.claim(ids), tuple(dict.fromkeys(x["machine"] for x in listed)))]
 

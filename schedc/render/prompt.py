@@ -15,6 +15,7 @@ from typing import Any
 from schedc.ir import Family, Instance
 from schedc.render.assumptions import applicable
 from schedc.render.claims import role_words
+from schedc.render.rows import all_routed
 from schedc.render.templates import render_shared, render_shared_string, render_string
 
 _PLACEHOLDER = re.compile(r"<([a-z_]+)>")
@@ -30,7 +31,8 @@ def background(instance: Instance, family: Family, words: dict[str, str], names:
     """The family's framing text (rendered in the sandbox), then the shared assumptions that apply to
     this instance (:mod:`schedc.render.assumptions`), as one paragraph."""
     r = role_words(instance, family, words, names or {})
-    text = render_string(textwrap.dedent(family.background).strip(), {"w": words, "r": r, "roles": dict(family.roles)})
+    context = {"w": words, "r": r, "roles": dict(family.roles), "routes": all_routed(instance)}
+    text = render_string(textwrap.dedent(family.background).strip(), context)
     paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", text)]
     shared = [render_shared_string(a.text, {"r": r, "w": words}) for a in applicable(instance, family)]
     if shared:

@@ -3,7 +3,8 @@
 Every active constraint has a rule fact ``("rule", id)``; the statement that prints its
 rule sentence claims it. Entity statements may state the rules attached to them (a contract
 and its rules); ``rules`` states, one statement each, the rules no earlier category stated;
-``closing`` states the objective, with the remaining rules when the plan has no ``rules``.
+``closing`` states the objective, with the remaining rules when the plan has no ``rules``, and
+the horizon of an interval instance that has one (``("horizon",)``).
 """
 
 from __future__ import annotations
@@ -13,10 +14,7 @@ from typing import Any
 from schedc.kinds import Constraint, kind_name
 from schedc.kinds.measures import describe_objective
 from schedc.render.context import BuildContext, Item
-
-SENTENCE_FACTS = ("rule", "pattern_cost", "unary", "setup", "window_due")
-"""Fact kinds a rule sentence states itself: the rule, a weekend cost table, machines it quantifies,
-setup rows, and the due dates and weights a time window carries for the objective."""
+from schedc.render.rows import sentence_facts
 
 
 def rule_ref(c: Constraint, ctx: BuildContext) -> dict[str, Any]:
@@ -26,8 +24,8 @@ def rule_ref(c: Constraint, ctx: BuildContext) -> dict[str, Any]:
 
 
 def rule_facts(ctx: BuildContext, c: Constraint) -> list[Any]:
-    """The facts of ``c`` that its rule sentence states."""
-    return [f for f in ctx.constraint_facts(c.id) if f[0] in SENTENCE_FACTS]
+    """The facts of ``c`` that its rule sentence states (:mod:`schedc.render.rows`)."""
+    return sentence_facts(ctx, c)
 
 
 def pending(ctx: BuildContext) -> list[Constraint]:
@@ -53,8 +51,23 @@ def closing(ctx: BuildContext) -> list[Item]:
     ids = [f for c in left for f in rule_facts(ctx, c)]
     ids.append(("objective", ctx.instance.objective.measure))
     verbatim = tuple(v for r in refs for v in r["verbatim"])
-    context = {"objective": ctx.instance.objective.measure, "rules": refs, "goal": goal(ctx)}
+    context = {"objective": ctx.instance.objective.measure, "rules": refs, "goal": goal(ctx),
+               "horizon": horizon(ctx)}
+    if context["horizon"] is not None:
+        ids.append(("horizon",))
     return [Item("closing", context, ctx.claim(ids), verbatim)]
+
+
+def horizon(ctx: BuildContext) -> dict[str, Any] | None:
+    """The horizon H of an interval instance, for the closing statement (every performed activity ends by H:
+    :func:`~schedc.kinds.timing.horizon_violations`), or None."""
+    if ("horizon",) not in ctx.facts:
+        return None
+    from schedc.render.claims import words_for  # claims imports this module's users
+
+    return {"time": ctx.instance.horizon, "task": words_for(ctx)["task"], "tasks": words_for(ctx)["tasks"],
+            "optional": bool(ctx.instance.activities) and any(
+                kind_name(c) == "optional" for c in ctx.instance.constraints if c.active)}
 
 
 def goal(ctx: BuildContext) -> dict[str, Any]:

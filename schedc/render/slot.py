@@ -106,20 +106,27 @@ def entity_builder(cls: str, each: bool) -> Builder:
         if each:
             return [_entity_item(ctx, e) for e in members]
         ids = [f for e in members for f in _entity_facts(ctx, e)]
-        names = [ctx.show(e.name) for e in members]
+        names = [ctx.show(e.name, cls) for e in members]
         free = ctx.family.decision.free if ctx.family.decision else None
         context = {"cls": cls, "one": role(ctx, cls), "many": roles(ctx, cls), "entities": names,
-                   "free": ctx.show(free) if free in {e.name for e in members} else None}
+                   "free": ctx.show(free, cls) if free in {e.name for e in members} else None}
         return [Item(cls, context, ctx.claim(ids), tuple(names))]
 
     return build
 
 
 def _entity_item(ctx: BuildContext, entity: Entity) -> Item:
+    """One entity's statement. Its name and the names its attributes hold are shown in their own
+    classes' namespaces (INRC contract ``3`` is not employee ``3``); a free-text annotation (a ``str``
+    attribute: INRC's "Night", "50_percent") is ``None`` in a themed rendering that renamed the entity,
+    since the source's words would contradict the themed name."""
     attrs: dict[str, Any] = {}
-    verbatim: list[str] = [ctx.mention(entity.name, role(ctx, entity.cls))]
+    verbatim: list[str] = [ctx.mention(entity.name, role(ctx, entity.cls), entity.cls)]
+    withheld = _annotations(ctx, entity)
     for attr, value in entity.attrs.items():
-        if isinstance(value, tuple):
+        if attr in withheld:
+            attrs[attr] = None
+        elif isinstance(value, tuple):
             many = attribute_role(attr, True)
             attrs[attr] = [ctx.show(v, many) for v in value]
             verbatim += [ctx.mention(v, role(ctx, attr), many) for v in value]
@@ -137,9 +144,18 @@ def _entity_item(ctx: BuildContext, entity: Entity) -> Item:
         ids += rules.rule_facts(ctx, c)
         contexts.append(rules.rule_ref(c, ctx))
         verbatim += contexts[-1]["verbatim"]
-    context = {"name": ctx.show(entity.name), "cls": entity.cls, "one": role(ctx, entity.cls), "attrs": attrs,
-               "rules": contexts}
+    context = {"name": ctx.show(entity.name, entity.cls), "cls": entity.cls, "one": role(ctx, entity.cls),
+               "attrs": attrs, "rules": contexts}
     return Item(f"{entity.cls}:{entity.name}", context, ctx.claim(ids), tuple(verbatim))
+
+
+def _annotations(ctx: BuildContext, entity: Entity) -> frozenset[str]:
+    """The free-text attributes of ``entity`` a rendering withholds: all of them in a themed rendering
+    that shows the entity under a new name, none otherwise."""
+    cls = ctx.family.entity_class(entity.cls)
+    if ctx.domain is None or cls is None or ctx.show(entity.name, entity.cls) == entity.name:
+        return frozenset()
+    return frozenset(d.name for d in cls.attributes if d.type == "str")
 
 
 def _attached_to(c: Constraint, entity: Entity) -> bool:
@@ -149,10 +165,16 @@ def _attached_to(c: Constraint, entity: Entity) -> bool:
 
 
 def skills(ctx: BuildContext) -> list[Item]:
-    """The skill names the entities mention (no facts of their own: membership is stated per entity)."""
+    """The skill names the entities mention (no facts of their own: membership is stated per entity), and
+    what skills mean: nothing by themselves. No kind reads a ``skills`` attribute; where a skill matters
+    (INRC-2010's alternative skill category) it is an ``assignment_cost`` rule, stated with its costs."""
+    from schedc.render.claims import words_for  # claims imports this module's users
+
     names = list(dict.fromkeys(s for e in ctx.instance.entities for s in e.attrs.get("skills", ()) or ()))
     shown = [ctx.show(s, "skill") for s in names]
-    return [Item("skills", {"skills": shown}, (), tuple(shown))]
+    r = words_for(ctx)
+    return [Item("skills", {"skills": shown, "agent": r.get("agent", "agent"), "value": r.get("value", "value")},
+                 (), tuple(shown))]
 
 
 # --------------------------------------------------------------------------- tables per day or agent
@@ -168,7 +190,8 @@ def cover(ctx: BuildContext) -> list[Item]:
         for r in c.requirements:
             days.setdefault(r.day, []).append(r)
         for day, rows in sorted(days.items()):
-            shown = [{"value": ctx.show(r.value), "min": r.min, "max": r.max, "period": r.period} for r in rows]
+            shown = [{"value": ctx.show(r.value, _value_cls(ctx)), "min": r.min, "max": r.max, "period": r.period}
+                     for r in rows]
             ids = [("cover", c.id, r.day, *(() if r.period is None else (r.period,)), r.value) for r in rows]
             context = {"day": day_label(ctx, day), "rows": shown, "complete": c.complete, **_soft(c)}
             items.append(Item(f"cover:{c.id}:{day}", context, ctx.claim(ids), tuple(x["value"] for x in shown)))
@@ -187,8 +210,8 @@ def unavailability(ctx: BuildContext) -> list[Item]:
         for agent, slots in by_agent.items():
             shown = [{"day": day_label(ctx, u.day), "period": u.period} for u in slots]
             ids = [("unavailable", c.id, agent, u.day, *(() if u.period is None else (u.period,))) for u in slots]
-            context = {"agent": ctx.show(agent), "slots": shown, **_soft(c)}
-            mention = ctx.mention(agent, _agent_words(ctx)["agent"])
+            context = {"agent": ctx.show(agent, _agent_cls(ctx)), "slots": shown, **_soft(c)}
+            mention = ctx.mention(agent, _agent_words(ctx)["agent"], _agent_cls(ctx))
             items.append(Item(f"unavailability:{c.id}:{agent}", context, ctx.claim(ids), (mention,)))
     return items
 
@@ -210,13 +233,14 @@ def requests(ctx: BuildContext) -> list[Item]:
 
 def _request_item(ctx: BuildContext, c: AssignmentCost, agent: str, entries: list[Any], values: list[str]) -> Item:
     shown = [{"day": None if e.day < 0 else day_label(ctx, e.day), "value": None if e.value == "*" else
-              ctx.show(e.value), "cost": e.cost, "when": e.when} for e in entries]
+              ctx.show(e.value, _value_cls(ctx)), "cost": e.cost, "when": e.when} for e in entries]
     grid = _grid(ctx, entries, values)
     ids = [("cost", c.id, e.agent, e.day, e.value, e.when) for e in entries]
-    context = {"agent": ctx.show(agent), "entries": shown, "grid": grid, **_soft(c)}
+    context = {"agent": ctx.show(agent, _agent_cls(ctx)), "entries": shown, "grid": grid, **_soft(c)}
     words = _agent_words(ctx)
-    verbatim = (ctx.mention(agent, words["agent"]),
-                *dict.fromkeys(ctx.mention(e.value, words["value"]) for e in entries if e.value != "*"))
+    verbatim = (ctx.mention(agent, words["agent"], _agent_cls(ctx)),
+                *dict.fromkeys(ctx.mention(e.value, words["value"], _value_cls(ctx)) for e in entries
+                               if e.value != "*"))
     return Item(f"requests:{c.id}:{agent}", context, ctx.claim(ids), verbatim)
 
 
@@ -227,7 +251,7 @@ def _grid(ctx: BuildContext, entries: list[Any], values: list[str]) -> list[dict
     if [(e.day, e.value) for e in entries] != expected or any(e.when != "assigned" for e in entries):
         return None
     width = len(values)
-    return [{"day": day_label(ctx, d), "costs": [{"value": ctx.show(e.value), "cost": e.cost}
+    return [{"day": day_label(ctx, d), "costs": [{"value": ctx.show(e.value, _value_cls(ctx)), "cost": e.cost}
                                                    for e in entries[d * width:(d + 1) * width]]}
             for d in range(days)]
 
@@ -237,6 +261,16 @@ def _grid(ctx: BuildContext, entries: list[Any], values: list[str]) -> list[dict
 
 def _soft(c: Constraint) -> dict[str, Any]:
     return {"hard": c.hard, "weight": c.weight}
+
+
+def _agent_cls(ctx: BuildContext) -> str:
+    """The class of the decision's agents (whose names answers use)."""
+    return ctx.family.decision.agent if ctx.family.decision else "agent"
+
+
+def _value_cls(ctx: BuildContext) -> str:
+    """The class of the decision's values (shifts, rooms)."""
+    return ctx.family.decision.value if ctx.family.decision else "value"
 
 
 def _agent_words(ctx: BuildContext) -> dict[str, str]:

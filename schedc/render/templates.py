@@ -12,7 +12,7 @@ a value the renderer does not provide fails loudly.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -26,9 +26,48 @@ _OPTIONS = {"undefined": jinja2.StrictUndefined, "trim_blocks": True, "lstrip_bl
             "keep_trailing_newline": False}
 
 
+_A_BEFORE_VOWEL = re.compile(r"(?:uni|use|usu|uti|ure|eu|one\b|once)", re.IGNORECASE)
+_AN_BEFORE_H = re.compile(r"(?:hour|honest|honou?r|heir)", re.IGNORECASE)
+
+
+def takes_an(word: str) -> bool:
+    """Whether ``word`` is said after "an": it starts with a vowel sound, read off its spelling
+    (``an hour``, ``a unit``, ``an SUV``: an acronym is read letter by letter)."""
+    if len(word) > 1 and word[:2].isupper():
+        return word[0] in "AEFHILMNORSX"
+    if word[:1].lower() in "aeiou":
+        return _A_BEFORE_VOWEL.match(word) is None
+    return _AN_BEFORE_H.match(word) is not None
+
+
 def article(word: str) -> str:
-    """``word`` with its indefinite article: ``a step``, ``an activity`` (by the first letter)."""
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+    """``word`` with its indefinite article: ``a step``, ``an activity``, ``a unit``, ``an hour``."""
+    return ("an " if takes_an(word) else "a ") + word
+
+
+def agree_articles(text: str, words: Iterable[str]) -> str:
+    """``text`` with "a"/"an" before each of ``words`` (a rendering's role words) agreeing with it: a
+    template that writes "a {{ w.machine }}" says "an oven" where a family calls its machines ovens."""
+    pattern = _article_pattern(frozenset(w for w in words if w))
+    return text if pattern is None else pattern.sub(_agreeing, text)
+
+
+def _agreeing(match: re.Match[str]) -> str:
+    start = match.start()
+    if start and (match.string[start - 1].isalnum() or match.string[start - 1] in "_-"):
+        return match.group(0)  # "Cobra oven", "Kappa order": the end of a word, not an article
+    written, word = match.group(1), match.group(2)
+    wanted = "an" if takes_an(word) else "a"
+    return f"{wanted.capitalize() if written[0].isupper() else wanted} {word}"
+
+
+@cache
+def _article_pattern(words: frozenset[str]) -> re.Pattern[str] | None:
+    if not words:
+        return None
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    # no look-behind: it would cost a test at every position; _agreeing checks what precedes a match
+    return re.compile(r"(an|a|An|A) (" + alternatives + r")(?![\w-])")
 
 
 def upper_first(text: str) -> str:
@@ -82,6 +121,8 @@ class Paraphrases:
         self.user_dirs = user_template_dirs(search)
         self._cache: dict[str, tuple[jinja2.Environment, tuple[str, ...]]] = {}
         self._templates: dict[str, jinja2.Template] = {}
+        self._articles: tuple[tuple[int, int] | None, re.Pattern[str] | None] = (None, None)
+        self._held: tuple[object, object] = (None, None)
 
     def candidates(self, key: str) -> list[tuple[str, str]]:
         """(family folder, category folder) pairs to look in, in order (subclasses define them)."""
@@ -122,7 +163,18 @@ class Paraphrases:
             text = template.render(context)
         except jinja2.TemplateError as exc:
             raise SchedcError.at("E604", f"template {name} failed: {exc}", file=self.source) from None
-        return name, reflow(text)
+        return name, self._agreeing(reflow(text), context)
+
+    def _agreeing(self, text: str, context: dict[str, object]) -> str:
+        """``text`` with its articles agreeing with the context's role words (the words of one rendering
+        are the same dicts in every call: their pattern is looked up once per pair)."""
+        w, r = context.get("w"), context.get("r")
+        key, pattern = self._articles
+        if key != (id(w), id(r)):
+            pattern = _article_pattern(frozenset(role_words_in(context)))
+            self._articles = ((id(w), id(r)), pattern)
+            self._held = (w, r)  # keeps the dicts alive, so that their ids are not reused meanwhile
+        return text if pattern is None else pattern.sub(_agreeing, text)
 
 
 class TemplateSet(Paraphrases):
@@ -193,10 +245,20 @@ def _leading_number(name: str) -> int:
     return int(match.group(1)) if match else 1 << 30
 
 
+def role_words_in(context: dict[str, object]) -> list[str]:
+    """The role words a template context carries (its vocabulary ``w`` and rule words ``r``)."""
+    out: list[str] = []
+    for key in ("w", "r"):
+        words = context.get(key)
+        if isinstance(words, dict):
+            out += [v for v in words.values() if isinstance(v, str)]
+    return out
+
+
 def render_string(text: str, context: dict[str, object]) -> str:
     """A spec-provided text (the family background) rendered in the sandbox."""
     try:
-        return sandbox_environment().from_string(text).render(context)
+        return agree_articles(sandbox_environment().from_string(text).render(context), role_words_in(context))
     except jinja2.TemplateError as exc:
         raise SchedcError.at("E605", f"the family background is not a valid template: {exc}") from None
 
@@ -204,9 +266,10 @@ def render_string(text: str, context: dict[str, object]) -> str:
 def render_shared(name: str, context: dict[str, object]) -> str:
     """A shared built-in template (system prompt, response format), blanks kept as written."""
     try:
-        return builtin_environment().get_template(name).render(context).strip()
+        text = builtin_environment().get_template(name).render(context).strip()
     except jinja2.TemplateError as exc:
         raise SchedcError.at("E604", f"template {name} failed: {exc}") from None
+    return agree_articles(text, role_words_in(context))
 
 
 @cache
@@ -217,6 +280,7 @@ def _shared_template(text: str) -> jinja2.Template:
 def render_shared_string(text: str, context: dict[str, object]) -> str:
     """A built-in sentence template given as a string (background assumptions), blanks collapsed."""
     try:
-        return " ".join(_shared_template(text).render(context).split())
+        rendered = " ".join(_shared_template(text).render(context).split())
     except jinja2.TemplateError as exc:
         raise SchedcError.at("E604", f"assumption template failed: {exc}") from None
+    return agree_articles(rendered, role_words_in(context))

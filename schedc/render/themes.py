@@ -38,10 +38,13 @@ together), no two share a *word* (a casefolded run of letters; function words, t
 role words such as ``nurse`` or ``course`` and the fixed words of labels are exempt, as
 ``Machine`` is in ``Machine 3``) and no two are within restricted Damerau–Levenshtein
 distance 2 of each other (casefolded, blanks collapsed). Pool names are drawn in a random
-order and skipped when they break a rule; when a role's pool runs out (or it has none) the
-next name is the role's neutral label, ``"{word} {tag}"`` (``Teacher Velmor``, ``Group
-Dostan``: the role word, else the role's name, and a fresh invented tag), unless the domain's
-``labels`` say otherwise; tags grow a syllable when an instance crowds them. A pool's
+order and skipped when they break a rule. **One class, one form:** the role word is part of every
+name of a class or of none, so that "the work order name exactly as written" is never in doubt.
+When a role's pool runs out, the next names are invented tags alone (``Huldhar``), like the pool
+names free of the role word (no pool name carries its role's word; ``tests/test_themes.py``);
+a role without a pool gets the neutral label ``"{word} {tag}"`` for every member (``Teacher
+Velmor``, ``Group Dostan``: the role word, else the role's name, and a fresh invented tag), unless
+the domain's ``labels`` say otherwise; tags grow a syllable when an instance crowds them. A pool's
 capacity under these rules is its size for a list (list pools are written to obey the rules;
 ``tests/test_themes.py`` checks them) and the number of words of its smallest factor for
 ``combine`` (``Rye loaves`` excludes every other rye and every other loaf). ``scale`` and
@@ -79,13 +82,16 @@ GENERIC = "generic"
 DEFAULT_SCALE = {"machine": "{name} {n}", "renewable": "{name} {n}", "nonrenewable": "{name} {n}"}
 FALLBACK_SCALE = "Batch {n} of {name}"
 DEFAULT_LABEL = "{word} {tag}"
+BARE_LABEL = "{tag}"
+"""What follows the names of a pool that runs out: an invented tag alone, without the role word."""
 
 
 class Domain(msgspec.Struct, frozen=True, kw_only=True):
-    """One theme domain: its setting phrase, vocabulary, name pools, labels and scale modifiers."""
+    """One theme domain: its setting phrase (none for the generic domains: a family without a theme of
+    its own is not placed anywhere), vocabulary, name pools, labels and scale modifiers."""
 
     id: str
-    setting: str
+    setting: str = ""
     words: dict[str, str] = {}
     pools: dict[str, tuple[str, ...]] = {}
     labels: dict[str, str] = {}
@@ -349,11 +355,15 @@ def draw(domain: Domain, role: str, pool: Sequence[str], count: int, rng: random
 
 
 def draw_hygienic(pool: Sequence[str], count: int, label: Label, guard: NameGuard, rng: random.Random) -> list[str]:
-    """``count`` names: pool names in a random order that ``guard`` admits, then neutral labels."""
+    """``count`` names: pool names in a random order that ``guard`` admits; once the pool is spent,
+    invented names without the role word (``Huldhar``, never ``Work order Huldhar`` next to ``Pewter
+    valves``: a reader copying names must not have to guess whether the role word belongs to one).
+    A role without a pool gets the neutral label for every member (``Group Dostan``): all or none."""
     order = random_order(pool, rng)
+    fallback = label if not pool else Label(BARE_LABEL, label.word)
     out: list[str] = []
     for _ in range(count):
-        name = next((c for c in order if guard.fits(c)), None) or label.fresh(guard, rng)
+        name = next((c for c in order if guard.fits(c)), None) or fallback.fresh(guard, rng)
         guard.add(name)
         out.append(name)
     return out
@@ -435,9 +445,25 @@ def plural(word: str) -> str:
     return word + "s"
 
 
+INTERVAL_ROLES = ("job", "machine", "activity", "resource")
+"""The roles interval templates name without asking whether the family has them: a family that leaves
+one out gets the role's own name (``operation`` stays undefined when not named: templates that say
+"step" or "activity" ask for it)."""
+
+
 def vocabulary(family: Family, domain: Domain | None) -> dict[str, str]:
-    """Role words (singular and plural) and the time unit, themed when a domain is given."""
+    """Role words (singular and plural) and the time unit, themed when a domain is given. An interval
+    family's roles it does not name are called by their own names (``job``), so that a template of
+    the defaults never meets an undefined word; unary resources of a family that names its resources
+    but not its machines are called by its resource word (a surgery family's rooms and surgeons are
+    not "machines")."""
     words = {"unit": "time unit", "units": "time units"}
+    named = dict(family.roles)
+    if family.structure == "interval":
+        for role in INTERVAL_ROLES:
+            words[role], words[plural(role)] = role, plural(role)
+        if "machine" not in named and "resource" in named:
+            words["machine"], words["machines"] = named["resource"], plural(named["resource"])
     for role, word in family.roles:
         words[role] = word
         words[plural(role)] = plural(word)

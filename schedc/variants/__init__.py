@@ -1,7 +1,7 @@
 """New verified instances from old ones: ``schedc tighten`` (a hard bound at factor × z*) and
 ``schedc perturb`` (variants at the feasibility boundary, or changes a certificate keeps feasible).
 
-Stage 12 (see ``tests/test_import_graph.py``). Takes in an instance; gives out new instances and their
+A stage (see ``tests/test_import_graph.py``). Takes in an instance; gives out new instances and their
 manifests, solved and checked by the stages below. Imports the pipeline and everything below; never
 plotting, benchmarks, dynamic shops or the CLI.
 

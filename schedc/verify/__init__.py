@@ -1,6 +1,6 @@
 """Judging answers: extraction, the shared evaluator, the verifier and its reports, failure modes.
 
-Stage 7 (see ``tests/test_import_graph.py``). Takes in an instance (:mod:`schedc.ir`), the display
+A stage (see ``tests/test_import_graph.py``). Takes in an instance (:mod:`schedc.ir`), the display
 names an answer is written in and the answer text (or a structured answer); gives out a
 constraint-by-constraint report (:class:`~schedc.verify.verifier.CheckReport`). The evaluator
 (:mod:`schedc.verify.evaluate`) judges decisions with every kind's own ``check`` and is shared with the

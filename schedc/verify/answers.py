@@ -13,11 +13,12 @@ them with the recomputed one — never trust them.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 import msgspec
 
 from schedc.ir import Family
+from schedc.verify.failure_modes import UNPARSEABLE_REASON
 
 NAME_FIELDS = ("job", "activity", "machine", "agent", "value")
 INT_FIELDS = ("step", "start", "mode", "day", "period", "count")
@@ -25,6 +26,12 @@ INT_FIELDS = ("step", "start", "mode", "day", "period", "count")
 _INT = r"[+-]?[0-9]{1,100}"
 #: A name: no separator, no blank at either end (so that blanks around it are not ambiguous).
 _NAME = r"[^|,;:=\s](?:[^|,;:=]*?[^|,;:=\s])?"
+#: Skipped lines (and structural issues) a report keeps in full by default; the others are only counted.
+KEEP = 1000
+#: Characters of a line a report quotes.
+SHOWN_CHARS = 200
+#: Characters of an answer split into lines at a time.
+CHUNK = 1 << 18
 _PLACEHOLDER = re.compile(r"<([a-z_]+)>")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _TAG = re.compile(r"</?[A-Za-z][\w\-]*(?:\s[^<>]*)?>")
@@ -91,26 +98,32 @@ def _compile(template: str) -> re.Pattern[str]:
     parts = []
     pos = 0
     for match in _PLACEHOLDER.finditer(template):
-        parts.append(_literal(template[pos:match.start()]))
+        parts.append(_literal(template[pos:match.start()], after_field=pos > 0))
         name = match.group(1)
         if name not in NAME_FIELDS + INT_FIELDS:
             raise ValueError(f"unknown answer placeholder <{name}>")
         parts.append(f"(?P<{name}>{_INT})" if name in INT_FIELDS else f"(?P<{name}>{_NAME})")
         pos = match.end()
-    parts.append(_literal(template[pos:]))
+    parts.append(_literal(template[pos:], after_field=pos > 0))
     return re.compile(r"^\s*+" + "".join(parts) + r"\s*+$", re.IGNORECASE)
 
 
-def _literal(text: str) -> str:
-    """Literal template text: words must be separated, punctuation may have blanks around it.
+def _literal(text: str, after_field: bool = False) -> str:
+    """Literal template text (``after_field``: right after a placeholder): words must be separated, from
+    each other and from the field before them, punctuation may have blanks around it.
 
     Blanks are matched possessively (names never end in a blank), so that a long run of
     blanks costs linear time, not quadratic or worse.
     """
     out = []
-    for token in re.findall(r"\w+|[^\w\s]+|\s+", text):
+    tokens = re.findall(r"\w+|[^\w\s]+|\s+", text)
+    for k, token in enumerate(tokens):
         if token.isspace():
-            out.append(r"\s++" if out and out[-1][-1:].isalnum() else r"\s*+")
+            # a blank between a field and a word of the template is required too: " in " after a name may
+            # not match the end of the name ("Quentin Horvat in Dawn" is Quentin Horvat, not Quent)
+            word_next = k + 1 < len(tokens) and (tokens[k + 1][0].isalnum() or tokens[k + 1][0] == "_")
+            out.append(r"\s++" if (out and out[-1][-1:].isalnum()) or (k == 0 and after_field and word_next)
+                       else r"\s*+")
         elif token[0].isalnum() or token[0] == "_":
             out.append(re.escape(token))
         else:
@@ -153,40 +166,104 @@ def extract(text: str, fmt: AnswerFormat) -> Extraction:
 
     A stated objective is taken from the last line that only states it (``Makespan: 55``),
     else from the last mention in prose (``... a makespan of 55 ...``): conclusions come last.
+    Every skipped line is kept; :class:`AnswerStream` reads an answer of any size with a bounded record.
     """
-    lines: list[AnswerLine] = []
-    skipped: list[Skipped] = []
-    header: dict[str, str] | None = None
-    statement: int | None = None
-    mention: int | None = None
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        if _FENCE.match(raw):
-            skipped.append(Skipped(line=number, text=raw.strip(), reason="code fence"))
-            continue
-        cleaned = clean_line(raw)
-        if stated_line := _STATED_LINE.match(cleaned):  # before the format: "Makespan: 55" fits "<activity>: <start>"
-            statement = int(stated_line.group(2))
-            skipped.append(Skipped(line=number, text=raw.strip(), reason="states an objective value"))
-            continue
-        match = _match_line(cleaned, fmt)
-        if match is not None:
-            lines.append(AnswerLine(line=number, text=raw.strip(), fields=_fields(match)))
-            continue
-        if several := _several(cleaned, fmt):
-            lines += [AnswerLine(line=number, text=piece, fields=_fields(m)) for piece, m in several]
-            continue
-        if fmt.header is not None and header is None and (hmatch := fmt.header.match(cleaned)):
-            header = _fields(hmatch)
-            continue
-        value = _stated(cleaned)
-        if value is not None:
-            mention = value
-        reason = "states an objective value" if value is not None else _why_skipped(cleaned, fmt)
-        skipped.append(Skipped(line=number, text=raw.strip(), reason=reason))
-    stated = statement if statement is not None else mention
-    return Extraction(lines=tuple(lines), skipped=tuple(skipped), header=header, stated_objective=stated)
+    stream = AnswerStream(text, fmt, keep=None)
+    lines = tuple(stream.lines)
+    return Extraction(lines=lines, skipped=tuple(stream.skipped), header=stream.header,
+                      stated_objective=stream.stated_objective)
+
+
+def iter_lines(text: str, chunk: int = CHUNK) -> Iterator[str]:
+    """The lines of ``text`` exactly as ``text.splitlines()`` gives them, made about ``chunk`` characters at a time.
+
+    A chunk ends just after a line feed, so a CRLF pair is never cut and every chunk's lines are
+    whole lines; no list of every line of a huge answer is ever held.
+    """
+    start, size = 0, len(text)
+    while start < size:
+        cut = text.find("\n", start + chunk)
+        end = size if cut < 0 else cut + 1
+        yield from text[start:end].splitlines()
+        start = end
+
+
+class AnswerStream:
+    """Extraction of one answer as a stream: iterate :attr:`lines` once for the schedule lines.
+
+    While the lines are read, the stream records the header, the stated objective, how many lines
+    were produced and skipped, how many of the skipped ones carried values in a shape the format does
+    not accept (:func:`schedc.verify.failure_modes.is_unparseable`), and the first ``keep`` skipped
+    lines in full (None: all of them). Memory is bounded by ``keep`` and the longest line, not by
+    the number of lines, so an answer of millions of lines is read in linear time and constant
+    memory beside its text.
+    """
+
+    def __init__(self, text: str, fmt: AnswerFormat, keep: int | None = KEEP):
+        self.text, self.fmt, self.keep = text, fmt, keep
+        self.skipped: list[Skipped] = []
+        self.skipped_count = 0
+        self.unparseable = 0
+        self.produced = 0
+        self.header: dict[str, str] | None = None
+        self.stated_objective: int | None = None
+
+    @property
+    def omitted_skipped(self) -> int:
+        """Skipped lines counted but not kept in full."""
+        return self.skipped_count - len(self.skipped)
+
+    @property
+    def lines(self) -> Iterator[AnswerLine]:
+        """The schedule lines, in order (a generator: the answer is read as it is consumed)."""
+        return self._read()
+
+    def _skip(self, number: int, raw: str, reason: str) -> None:
+        self.skipped_count += 1
+        if reason.startswith(UNPARSEABLE_REASON):
+            self.unparseable += 1
+        if self.keep is None or len(self.skipped) < self.keep:
+            self.skipped.append(Skipped(line=number, text=shorten(raw.strip()), reason=reason))
+
+    def _read(self) -> Iterator[AnswerLine]:
+        fmt = self.fmt
+        statement: int | None = None
+        mention: int | None = None
+        for number, raw in enumerate(iter_lines(self.text), start=1):
+            if not raw.strip():
+                continue
+            if _FENCE.match(raw):
+                self._skip(number, raw, "code fence")
+                continue
+            cleaned = clean_line(raw)
+            # before the format: "Makespan: 55" fits "<activity>: <start>"
+            if stated_line := _STATED_LINE.match(cleaned):
+                statement = int(stated_line.group(2))
+                self._skip(number, raw, "states an objective value")
+                continue
+            match = _match_line(cleaned, fmt)
+            if match is not None:
+                self.produced += 1
+                yield AnswerLine(line=number, text=raw.strip(), fields=_fields(match))
+                continue
+            if several := _several(cleaned, fmt):
+                self.produced += len(several)
+                for piece, m in several:
+                    yield AnswerLine(line=number, text=piece, fields=_fields(m))
+                continue
+            if fmt.header is not None and self.header is None and (hmatch := fmt.header.match(cleaned)):
+                self.header = _fields(hmatch)
+                continue
+            value = _stated(cleaned)
+            if value is not None:
+                mention = value
+            self._skip(number, raw, "states an objective value" if value is not None else _why_skipped(cleaned, fmt))
+        self.stated_objective = statement if statement is not None else mention
+
+
+def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
+    """``text`` cut to ``limit`` characters (an ellipsis and the length say so): reports quote, not copy, lines."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
 
 
 def _match_line(cleaned: str, fmt: AnswerFormat) -> re.Match[str] | None:

@@ -16,6 +16,7 @@ from schedc.core.solution import Solution
 from schedc.ir import Family, Instance
 from schedc.kinds.context import EvalContext, View, Violation
 from schedc.kinds.measures import objective_value
+from schedc.kinds.timing import HORIZON, horizon_violations
 
 
 class Evaluation(msgspec.Struct, frozen=True, kw_only=True):
@@ -68,7 +69,9 @@ def make_context(instance: Instance, family: Family | None = None,
 
 
 def evaluate(ctx: EvalContext, solution: Solution) -> Evaluation:
-    """Check every active constraint of ``ctx.instance`` on ``solution`` and compute the objective."""
+    """Check every active constraint of ``ctx.instance`` on ``solution`` (and, in an interval family with a
+    ``horizon``, every end against it: :func:`~schedc.kinds.timing.horizon_violations`) and compute the
+    objective."""
     view = View(ctx, solution)
     hard: list[Violation] = []
     soft: list[Violation] = []
@@ -84,6 +87,10 @@ def evaluate(ctx: EvalContext, solution: Solution) -> Evaluation:
         else:
             soft.extend(found)
             components[constraint.id] = constraint.weight * sum(v.amount for v in found)
+    if ctx.instance.horizon is not None and ctx.activities:  # the horizon binds like a hard rule
+        late = horizon_violations(ctx, view)
+        hard.extend(late)
+        hard_amounts[HORIZON] = sum(v.amount for v in late)
     objective, terms = objective_value(ctx, view, components)
     return Evaluation(violations=tuple(hard), penalties=tuple(soft), components={**components, **terms},
                       hard_amounts=hard_amounts, objective=objective)
@@ -107,5 +114,10 @@ def tally(ctx: EvalContext, solution: Solution) -> Tally:
             hard_amounts[constraint.id] = total
         else:
             components[constraint.id] = constraint.weight * total
+    if ctx.instance.horizon is not None and ctx.activities:
+        late = horizon_violations(ctx, view)
+        for v in late:
+            sizes[(HORIZON, v.amount)] = sizes.get((HORIZON, v.amount), 0) + 1
+        hard_amounts[HORIZON] = sum(v.amount for v in late)
     objective, terms = objective_value(ctx, view, components)
     return Tally(sizes=sizes, components={**components, **terms}, hard_amounts=hard_amounts, objective=objective)

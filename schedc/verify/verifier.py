@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from operator import attrgetter
 from typing import Literal
 
@@ -24,12 +24,16 @@ from schedc.ir.names import NameMap, canonical_names
 from schedc.kinds import CountBounds, Coverage, OnePerSlot
 from schedc.kinds.context import Violation
 from schedc.verify import failure_modes
-from schedc.verify.answers import AnswerFormat, AnswerLine, Extraction, Skipped, extract
+from schedc.verify.answers import KEEP, AnswerFormat, AnswerLine, AnswerStream, Extraction, Skipped, shorten
 from schedc.verify.evaluate import Evaluation, Tally, evaluate, make_context, tally
 from schedc.verify.report_text import format_report as format_report  # the text form, kept importable here
 from schedc.verify.structured import decode_structured, structured_to_text
 
 EPSILONS = (0.1, 0.5, 1.0, 5.0)
+#: The most objects a structured answer may hold (or 20 per required assignment): a decoded object costs
+#: some 30 times its text, so a larger one is refused before it is decoded (memory stays linear).
+MAX_STRUCTURED_ITEMS = 100_000
+_MAYBE_STRUCTURED = re.compile(r"\s*+(?:```|[{\[])")
 _FENCED_JSON = re.compile(r"^\s*```(?:json)?\s*\n(.*?)\n\s*```\s*$", re.DOTALL)
 IssueKind = Literal["unknown_entity", "duplicate", "conflicting_duplicate", "out_of_domain", "missing", "format"]
 #: Structural issues that count as hard violations (missing ones count in coverage instead; a line
@@ -50,6 +54,7 @@ class Issue(msgspec.Struct, frozen=True, kw_only=True):
     message: str
     line: int | None = None
     category: str = ""  # failure mode (:mod:`schedc.verify.failure_modes`), set when the report is made
+    counted: bool = False  # a hard violation of the report (set when the report is made; missing lines never are)
 
 
 class ViolationReport(msgspec.Struct, frozen=True, kw_only=True):
@@ -88,13 +93,58 @@ class CheckReport(msgspec.Struct, frozen=True, kw_only=True):
     skipped_lines: list[Skipped]
     stated_objective_error: float | None = None  # |stated − recomputed| / max(|recomputed|, 1)
     failure_modes: dict[str, int] = msgspec.field(default_factory=dict)  # problems per failure-mode category
+    # set by the check command when the answer's names are a themed rendering's but no --variant was given
+    naming_hint: str | None = None
+    #: Issues counted (in ``hard_violations`` and ``failure_modes``) but not listed, by kind: a report lists the
+    #: first ``Verifier.keep`` issues and skipped lines of an answer in full.
+    omitted_issues: dict[str, int] = msgspec.field(default_factory=dict)
+    omitted_skipped_lines: int = 0
+
+
+class IssueLog:
+    """The structural issues of one answer: every one counted by kind, the first ``keep`` kept in full.
+
+    It stands where a list of issues stood (``append``, iteration over the kept ones), so that an answer
+    repeating one line millions of times costs counts, not records.
+    """
+
+    def __init__(self, keep: int | None = KEEP):
+        self.keep = keep
+        self.kept: list[Issue] = []
+        self.counts: Counter[str] = Counter()
+
+    def append(self, issue: Issue) -> None:
+        self.counts[issue.kind] += 1
+        if self.keep is None or len(self.kept) < self.keep:
+            self.kept.append(issue)
+
+    def full(self) -> bool:
+        """Whether a further issue would only be counted (its message need not be written)."""
+        return self.keep is not None and len(self.kept) >= self.keep
+
+    def __iter__(self) -> Iterator[Issue]:
+        return iter(self.kept)
+
+    def __len__(self) -> int:
+        return sum(self.counts.values())
+
+    def __getitem__(self, index: int) -> Issue:
+        return self.kept[index]
+
+    def omitted(self) -> dict[str, int]:
+        """Issues counted but not kept, by kind."""
+        shown = Counter(i.kind for i in self.kept)
+        return {kind: n - shown[kind] for kind, n in sorted(self.counts.items()) if n > shown[kind]}
 
 
 class Verifier:
     """Checks answers against one instance under one display-name mapping."""
 
     def __init__(self, instance: Instance, family: Family | None = None, names: Mapping[str, str] | None = None,
-                 duplicates: DuplicatePolicy = "error"):
+                 duplicates: DuplicatePolicy = "error", keep: int | None = KEEP):
+        """``keep``: how many structural issues and skipped lines a report lists in full (None: all); the
+        others are counted (``omitted_issues``, ``omitted_skipped_lines``) and count as before."""
+        self.keep = keep
         if duplicates not in DUPLICATE_POLICIES:
             raise ValueError(f"unknown duplicate policy {duplicates!r} (policies: {', '.join(DUPLICATE_POLICIES)})")
         self.counted = COUNTED if duplicates == "error" else tuple(k for k in COUNTED if k not in _DUPLICATES)
@@ -115,9 +165,12 @@ class Verifier:
         self.format = AnswerFormat(family)
         self.steps = {(a.job, a.step): a.name for a in instance.activities if a.job is not None}
         self.jobs = list(dict.fromkeys(a.job for a in instance.activities if a.job is not None))
-        self.per_agent_key = any(isinstance(c, OnePerSlot) and c.per == "agent" and c.active
+        # only a hard one_per_slot makes a second value of an agent-slot, or a missing agent-slot, an error of
+        # the answer's structure; under a soft one both are schedules the rule scores
+        self.per_agent_key = any(isinstance(c, OnePerSlot) and c.per == "agent" and c.active and c.hard
                                  for c in instance.constraints)
-        self.exactly = any(isinstance(c, OnePerSlot) and c.exactly and c.active for c in instance.constraints)
+        self.exactly = any(isinstance(c, OnePerSlot) and c.exactly and c.active and c.hard
+                           for c in instance.constraints)
 
     # ------------------------------------------------------------------ entry points
 
@@ -134,19 +187,32 @@ class Verifier:
         if no line is extracted the report's ``extraction_error`` says what was wrong with it.
         """
         text, structured_error = self._structured_as_text(text)
-        extraction = extract(text, self.format)
-        if not extraction.ok:
-            return self._not_extracted(extraction, structured_error)
-        issues: list[Issue] = []
-        solution = self.decisions(extraction, issues)
+        stream = AnswerStream(text, self.format, self.keep)
+        issues = IssueLog(self.keep)
+        solution = self.decisions(stream, issues)
+        if not stream.produced and not self._empty_schedule(stream, structured_error):
+            return self._not_extracted(stream, structured_error)
         evaluation = evaluate(self.ctx, solution) if detail else tally(self.ctx, solution)
-        return self._report(extraction, solution, evaluation, issues)
+        return self._report(stream, solution, evaluation, issues)
+
+    def _empty_schedule(self, extraction: AnswerStream, structured_error: str | None) -> bool:
+        """Whether an answer without schedule lines is the empty schedule: it says nothing else (at most the
+        header and a stated objective) and the instance requires no line (every activity optional, no
+        assignment demanded), so that an optimum with nothing scheduled is read back as written."""
+        return (structured_error is None and self.coverage(Solution())[1] == 0
+                and extraction.skipped_count == len(extraction.skipped)
+                and all(s.reason == "states an objective value" for s in extraction.skipped))
 
     def _structured_as_text(self, text: str) -> tuple[str, str | None]:
         """(the answer as text, why a structured answer could not be read or None)."""
+        if not _MAYBE_STRUCTURED.match(text):  # neither JSON nor a fence: no copy of a huge text answer is made
+            return text, None
         body = _FENCED_JSON.sub(r"\1", text).strip()
         if not body.startswith(("{", "[")):
             return text, None
+        objects, limit = body.count("{"), max(MAX_STRUCTURED_ITEMS, 20 * self.coverage(Solution())[1])
+        if objects > limit:  # decoded, each would cost some 30 times its text: refuse before decoding
+            return text, f"the structured answer holds {objects:,} objects, more than {limit:,}"
         try:
             data = decode_structured(body)
         except ValueError as exc:
@@ -158,24 +224,25 @@ class Verifier:
         except ValueError as exc:  # not a well-formed structured answer: extraction reports what it skips
             return text, f"the structured answer is not well formed: {exc}"
 
-    def decisions(self, extraction: Extraction, issues: list[Issue]) -> Solution:
-        """Resolve extracted lines into a solution, recording structural issues."""
+    def decisions(self, extraction: Extraction | AnswerStream, issues: list[Issue] | IssueLog) -> Solution:
+        """Resolve extracted lines into a solution, recording structural issues (a stream is read here)."""
+        counted = _Counted(extraction.lines)
         if self.instance.activities:
-            solution = self._interval_decisions(extraction.lines, issues)
+            solution = self._interval_decisions(counted, issues)
         else:
-            solution = self._slot_decisions(extraction.lines, issues)
+            solution = self._slot_decisions(counted, issues)
         if extraction.header is not None and "count" in extraction.header:
             stated = int(extraction.header["count"])
-            if stated != len(extraction.lines):
+            if stated != counted.count:
                 issues.append(Issue(kind="format", message=f"the header announces {stated} assignments but "
-                                    f"{len(extraction.lines)} lines follow"))
+                                    f"{counted.count} lines follow"))
         elif self.format.header is not None:
             issues.append(Issue(kind="format", message=f"missing header line {self.format.header_template!r}"))
         return solution
 
     # ------------------------------------------------------------------ interval families
 
-    def _interval_decisions(self, lines: tuple[AnswerLine, ...], issues: list[Issue]) -> Solution:
+    def _interval_decisions(self, lines: Iterable[AnswerLine], issues: list[Issue] | IssueLog) -> Solution:
         starts: dict[str, int] = {}
         modes: dict[str, int] = {}
         first_line: dict[str, int] = {}
@@ -194,8 +261,8 @@ class Verifier:
             if activity in starts:
                 same = (starts[activity], modes[activity]) == (start, mode)
                 issues.append(Issue(kind="duplicate" if same else "conflicting_duplicate", line=line.line,
-                                    message=f"{self.names.show(activity)} is given again (first on line "
-                                    f"{first_line[activity]}); the first one is kept"))
+                                    message=_quiet(issues) or f"{self.names.show(activity)} is given again (first "
+                                    f"on line {first_line[activity]}); the first one is kept"))
                 continue
             starts[activity], modes[activity], first_line[activity] = start, mode, line.line
         missing = [a.name for a in self.instance.activities if a.name not in starts and a.name not in self.ctx.optional]
@@ -204,13 +271,14 @@ class Verifier:
                                 f"activities have no line: {self._listing(missing)}"))
         return Solution(starts=starts, modes=modes)
 
-    def _activity(self, line: AnswerLine, issues: list[Issue]) -> str | None:
+    def _activity(self, line: AnswerLine, issues: list[Issue] | IssueLog) -> str | None:
         fields = line.fields
         if "job" in fields:
             jobs = self.names.resolver("job", self.jobs)
             job = NameMap.lookup(jobs, fields["job"])
             if job is None:
-                issues.append(Issue(kind="unknown_entity", line=line.line, message=f"unknown job {fields['job']!r}"))
+                issues.append(Issue(kind="unknown_entity", line=line.line,
+                                    message=f"unknown job {_quote(fields['job'])}"))
                 return None
             name = self.steps.get((job, int(fields["step"])))
             if name is None:
@@ -222,17 +290,17 @@ class Verifier:
         name = NameMap.lookup(activities, fields.get("activity", ""))
         if name is None:
             issues.append(Issue(kind="unknown_entity", line=line.line,
-                                message=f"unknown activity {fields.get('activity')!r}"))
+                                message=f"unknown activity {_quote(fields.get('activity'))}"))
         return name
 
-    def _mode(self, activity: str, line: AnswerLine, issues: list[Issue]) -> int | None:
+    def _mode(self, activity: str, line: AnswerLine, issues: list[Issue] | IssueLog) -> int | None:
         modes = self.ctx.activities[activity].modes
         shown = self.names.show(activity)
         if "machine" in line.fields:
             machine = NameMap.lookup(self.names.resolver("machine", self.ctx.resources), line.fields["machine"])
             if machine is None:
                 issues.append(Issue(kind="unknown_entity", line=line.line,
-                                    message=f"unknown machine {line.fields['machine']!r}"))
+                                    message=f"unknown machine {_quote(line.fields['machine'])}"))
                 return None
             for number, mode in enumerate(modes, start=1):
                 if any(u.resource == machine for u in mode.uses):
@@ -251,7 +319,7 @@ class Verifier:
 
     # ------------------------------------------------------------------ slot families
 
-    def _slot_decisions(self, lines: tuple[AnswerLine, ...], issues: list[Issue]) -> Solution:
+    def _slot_decisions(self, lines: Iterable[AnswerLine], issues: list[Issue] | IssueLog) -> Solution:
         agents = self.names.resolver("agent", self.ctx.agents)
         values = self.names.resolver("value", self.ctx.values)
         kept: dict[tuple, tuple[str, int]] = {}
@@ -265,10 +333,10 @@ class Verifier:
                 key += (assignment.value,)
             if key in kept:
                 same = kept[key][0] == assignment.value
-                where = self._slot_text(assignment.day, assignment.period)
                 issues.append(Issue(kind="duplicate" if same else "conflicting_duplicate", line=line.line,
-                                    message=f"{self.names.show(assignment.agent)} is given again for {where} "
-                                    f"(first on line {kept[key][1]}); the first one is kept"))
+                                    message=_quiet(issues) or f"{self.names.show(assignment.agent)} is given again "
+                                    f"for {self._slot_text(assignment.day, assignment.period)} (first on line "
+                                    f"{kept[key][1]}); the first one is kept"))
                 continue
             kept[key] = (assignment.value, line.line)
             assignments.append(assignment)
@@ -282,16 +350,16 @@ class Verifier:
         return Solution(assignments=tuple(assignments))
 
     def _assignment(self, line: AnswerLine, agents: dict[str, str], values: dict[str, str],
-                    issues: list[Issue]) -> Assignment | None:
+                    issues: list[Issue] | IssueLog) -> Assignment | None:
         f = line.fields
         agent = NameMap.lookup(agents, f.get("agent", ""))
         value = NameMap.lookup(values, f.get("value", ""))
         problems = []
         roles = dict(self.family.roles)
         if agent is None:
-            problems.append(f"unknown {roles.get(self.ctx.agent_cls, self.ctx.agent_cls)} {f.get('agent')!r}")
+            problems.append(f"unknown {roles.get(self.ctx.agent_cls, self.ctx.agent_cls)} {_quote(f.get('agent'))}")
         if value is None:
-            problems.append(f"unknown {roles.get(self.ctx.value_cls, self.ctx.value_cls)} {f.get('value')!r}")
+            problems.append(f"unknown {roles.get(self.ctx.value_cls, self.ctx.value_cls)} {_quote(f.get('value'))}")
         if problems:
             issues.append(Issue(kind="unknown_entity", line=line.line, message="; ".join(problems)))
             return None
@@ -379,7 +447,8 @@ class Verifier:
             return present, len(self.ctx.agents) * self.ctx.days * self.ctx.periods
         return _demand_coverage(self, solution)
 
-    def _not_extracted(self, extraction: Extraction, structured_error: str | None = None) -> CheckReport:
+    def _not_extracted(self, extraction: Extraction | AnswerStream, structured_error: str | None = None
+                       ) -> CheckReport:
         required = self.coverage(Solution())[1]
         reason = f"no line matches the answer format {self.format.template!r}"
         if structured_error is not None:
@@ -391,12 +460,13 @@ class Verifier:
             violations=[], objective=None, objective_measure=self.instance.objective.measure, components={},
             stated_objective=extraction.stated_objective, stated_objective_matches=None,
             bks=self.instance.meta.bks, bks_kind=self.instance.meta.bks_kind, gap_pct=None, optimal_within={},
-            skipped_lines=list(extraction.skipped), failure_modes=failure_modes.count(["unparseable"]))
+            skipped_lines=list(extraction.skipped), failure_modes=failure_modes.count(["unparseable"]),
+            omitted_skipped_lines=_omitted_skipped(extraction))
 
-    def _report(self, extraction: Extraction, solution: Solution, evaluation: Evaluation | Tally,
-                issues: list[Issue]) -> CheckReport:
+    def _report(self, extraction: AnswerStream, solution: Solution, evaluation: Evaluation | Tally,
+                issues: IssueLog) -> CheckReport:
         present, required = self.coverage(solution)
-        counted = sum(1 for i in issues if i.kind in self.counted)
+        counted = sum(n for kind, n in issues.counts.items() if kind in self.counted)
         # (kind, amount) → violations: the failure-mode category depends on these only (an answer with
         # every job-shop activity at 0 has ~10⁵ overlapping pairs)
         if isinstance(evaluation, Tally):
@@ -406,8 +476,8 @@ class Verifier:
             records = evaluation.violations
             sizes = Counter(map(attrgetter("kind", "amount"), records))
         hard = sum(sizes.values()) + counted
-        produced = len(extraction.lines)
-        complete = present >= required and not any(i.kind in ("missing", "unknown_entity") for i in issues)
+        produced = extraction.produced
+        complete = present >= required and not (issues.counts["missing"] or issues.counts["unknown_entity"])
         feasible = complete and hard == 0
         objective = evaluation.objective if complete else None
         bks = self.instance.meta.bks
@@ -417,13 +487,16 @@ class Verifier:
         elif feasible and objective is not None and bks == 0:
             gap = 0.0 if objective == 0 else None
         stated = extraction.stated_objective
-        issues = [msgspec.structs.replace(i, category=failure_modes.issue_category(i.kind)) for i in issues]
+        listed = [msgspec.structs.replace(i, category=failure_modes.issue_category(i.kind),
+                                          counted=i.kind in self.counted) for i in issues]
         category = {key: failure_modes.violation_category(*key) for key in sizes}
         violations = [ViolationReport(kind=v.kind, constraint=v.constraint, message=v.message, amount=v.amount,
                                       entities=v.entities, category=category[v.kind, v.amount])
                       for v in records]
-        seen = Counter(i.category for i in issues)
-        seen["unparseable"] += sum(1 for s in extraction.skipped if failure_modes.is_unparseable(s.reason))
+        seen: Counter[str] = Counter()
+        for kind, number in issues.counts.items():
+            seen[failure_modes.issue_category(kind)] += number
+        seen["unparseable"] += extraction.unparseable
         for key, number in sizes.items():
             seen[category[key]] += number
         modes = failure_modes.count(seen.elements())
@@ -432,14 +505,40 @@ class Verifier:
             feasible=feasible, produced=produced, required=required,
             coverage=round(min(present, required) / required, 6) if required else 1.0,
             hard_violations=hard, violation_rate=round(hard / produced, 6) if produced else None,
-            issues=issues, violations=violations,
+            issues=listed, violations=violations,
             objective=objective, objective_measure=self.instance.objective.measure,
             components=evaluation.components, stated_objective=stated,
             stated_objective_matches=None if stated is None or objective is None else stated == objective,
             bks=bks, bks_kind=self.instance.meta.bks_kind, gap_pct=None if gap is None else round(gap, 4),
             optimal_within={f"{eps:g}": gap <= eps + 1e-9 for eps in EPSILONS} if gap is not None else {},
             skipped_lines=list(extraction.skipped), stated_objective_error=_relative_error(stated, objective),
-            failure_modes=modes)
+            failure_modes=modes, omitted_issues=issues.omitted(), omitted_skipped_lines=extraction.omitted_skipped)
+
+
+class _Counted:
+    """An iterable of answer lines that counts the lines it has given."""
+
+    def __init__(self, lines: Iterable[AnswerLine]):
+        self.lines, self.count = lines, 0
+
+    def __iter__(self) -> Iterator[AnswerLine]:
+        for line in self.lines:
+            self.count += 1
+            yield line
+
+
+def _quiet(issues: list[Issue] | IssueLog) -> str:
+    """An empty message for an issue that will only be counted (no need to write it), else ''."""
+    return "(counted)" if isinstance(issues, IssueLog) and issues.full() else ""
+
+
+def _quote(written: str | None) -> str:
+    """A name as an answer wrote it, quoted for a message (a huge one cut short)."""
+    return repr(written if written is None else shorten(written, 80))
+
+
+def _omitted_skipped(extraction: Extraction | AnswerStream) -> int:
+    return extraction.omitted_skipped if isinstance(extraction, AnswerStream) else 0
 
 
 def _relative_error(stated: int | None, objective: int | None) -> float | None:
