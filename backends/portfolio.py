@@ -405,12 +405,13 @@ class InfeasibilityProbe:
             self._worker.stop(self._number)
 
     def end(self, needed: bool = True) -> SolveResult | None:
-        """Interrupt HiGHS. When its verdict is ``needed`` (CP-SAT ended without an answer), wait
-        for it — until the budget's end and :data:`PROBE_GRACE` beyond, then the worker is ended —
-        and return it (None: not begun, or no reply); an error of the probe is raised. Otherwise
-        return at once: the reply is collected (and the worker released) by the waiting thread,
-        and an error is reported as a warning."""
-        self.feasible()
+        """When HiGHS's verdict is ``needed`` (CP-SAT ended without an answer), wait for it — HiGHS
+        runs on to the budget's end, and is given :data:`PROBE_GRACE` beyond before its worker is
+        ended — and return it (None: not begun, or no reply); an error of the probe is raised.
+        Otherwise interrupt HiGHS and return at once: the reply is collected (and the worker
+        released) by the waiting thread, and an error is reported as a warning."""
+        if self._thread is None or not needed:
+            self.feasible()
         if self._thread is None:
             return None
         if not needed:
