@@ -129,3 +129,17 @@ def test_grammar_command_formats_and_variant_names() -> None:
     assert schema.exit_code == 0 and json.loads(schema.output)["type"] == "object"
     bad = run("grammar", spec, "--format", "xml")
     assert bad.exit_code == 2 and "'xml' is not one of" in " ".join(bad.output.split())
+
+
+def test_a_solver_the_checker_contradicts_is_one_line_and_exit_70(monkeypatch) -> None:
+    """A SolverDisagreement is a bug of schedc's, never bad input: it once printed a traceback."""
+    from schedc import pipeline
+    from schedc.backends.base import SolverDisagreement
+
+    def disagrees(*args, **kwargs):
+        raise SolverDisagreement("pyomo claims objective 9 (optimal) but the verifier computes 15")
+
+    monkeypatch.setattr(pipeline, "solve_file", disagrees)
+    result = runner.invoke(app, ["solve", str(ROOT / "examples" / "ft06.sched")])
+    assert result.exit_code == 70 and "E599" in result.output and "a bug in schedc" in result.output
+    assert "Traceback" not in result.output and result.exception is None or isinstance(result.exception, SystemExit)

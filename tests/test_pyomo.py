@@ -461,3 +461,32 @@ def test_highs_spends_more_on_heuristics_for_slot_models_only(monkeypatch, name:
     solved = milp.solve(instance, load_family(instance.family), milp.SolveOptions(time_limit=2, workers=1))
     assert solved.objective is not None and passed
     assert passed[0].get("mip_heuristic_effort") == effort
+
+
+_UNCONSTRAINED_FLOW_TIME = """\
+instance g172 family parallel_machines
+resources table
+  M1 unary
+  M2 unary
+end
+jobs table
+  J1 M2:3 M1:1
+  J2 M1:1/M2:1
+  J3 M2:2
+  J4 M1:3
+end
+minimize flow_time
+"""
+
+
+def test_highs_answers_its_own_optimum_not_the_start_it_was_given(tmp_path: Path) -> None:
+    """Found by the conformance long run (3,000 specs): with the serial heuristic's schedule as MIP start, HiGHS
+    1.16 reported the optimum 9 of this rule-free instance but returned the start's values (flow time 15), and
+    the solve stopped with a SolverDisagreement. The run is now repeated without the start when HiGHS's
+    values disagree with its own objective."""
+    (tmp_path / "g172.sched").write_text(_UNCONSTRAINED_FLOW_TIME, encoding="utf-8")
+    instance = load_instance(tmp_path / "g172.sched")
+    family = load_family(instance.family)
+    result = milp.solve(instance, family, milp.SolveOptions(time_limit=20))
+    assert result.status == "optimal" and result.objective == 9 and result.solution is not None
+    assert evaluate(make_context(instance, family), result.solution).objective == 9

@@ -96,6 +96,10 @@ def solve_direct(store: Store, time_limit: float, options: dict[str, object],
         # its default count: restart the scheduler with ours and run again
         highspy.Highs.resetGlobalScheduler(True)
         highs.run()
+    if start and objective and _returned_the_start(highs, matrices):
+        # HiGHS 1.16 may report its optimum with the start's values as the solution (seen when
+        # presolve settles a model whose start is feasible but not optimal): solve again without it
+        return solve_direct(store, time_limit - (time.perf_counter() - began), options, (), stop, objective)
     status = highs.modelStatusToString(highs.getModelStatus())
     info = highs.getInfo()
     loaded = info.primal_solution_status == 2  # kSolutionStatusFeasible
@@ -106,6 +110,17 @@ def solve_direct(store: Store, time_limit: float, options: dict[str, object],
     objective = info.objective_function_value if loaded else None
     return DirectRun(status, objective, bound if bound is not None and math.isfinite(bound) else None, loaded,
                      compiled)
+
+
+def _returned_the_start(highs: Any, matrices: Matrices) -> bool:
+    """Whether the values HiGHS returns disagree with the objective it reports (``c·x + offset``)."""
+    info = highs.getInfo()
+    if info.primal_solution_status != 2:
+        return False
+    values = np.asarray(highs.getSolution().col_value, dtype=float)
+    cost = float(matrices.cost @ values) + matrices.offset
+    reported = info.objective_function_value
+    return abs(cost - reported) > 1e-6 * max(1.0, abs(reported))
 
 
 def _quiet_highs() -> Any:

@@ -18,6 +18,9 @@ from schedc import __version__
 from schedc.core.diagnostics import SchedcError
 from schedc.core.extras import missing_extra
 
+#: exit status of an internal error (sysexits' EX_SOFTWARE): a solver and the answer checker disagree
+EXIT_SOFTWARE = 70
+
 app = typer.Typer(no_args_is_help=True,
                   help="schedc: one formal spec of a scheduling problem for solvers, prompts and verifiers.",
                   epilog="Example: schedc render examples/ft06.sched --variant v4 --variant-seed 42")
@@ -88,6 +91,14 @@ def reports_errors(func: F) -> F:
 
             typer.echo(str(exc), err=True)
             raise typer.Exit(exit_code(exc)) from None
+        except RuntimeError as exc:  # a solver's answer the checker rejects: a bug of schedc's, never bad input
+            from schedc.backends.base import SolverDisagreement  # imported only when something went wrong
+
+            if not isinstance(exc, SolverDisagreement):
+                raise
+            typer.echo(f"error[E599]: the answer checker disagrees with the solver: {exc}. This is a bug in schedc; "
+                       "please report it with the spec (other backends may still solve it: --backend)", err=True)
+            raise typer.Exit(EXIT_SOFTWARE) from None
         except ModuleNotFoundError as exc:
             error = missing_extra(exc, f"this command ({func.__name__.removesuffix('_cmd').replace('_', ' ')})")
             if error is None:
