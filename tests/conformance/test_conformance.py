@@ -12,7 +12,8 @@ prints its totals::
 
     PYTHONPATH=. python -m pytest -p no:cacheprovider -m slow -s tests/conformance/test_conformance.py
 
-(``CONFORMANCE_EXAMPLES=N`` sets its number of specs, default 3000; ``CONFORMANCE_SEED=S`` its seed.)
+(``CONFORMANCE_EXAMPLES=N`` sets its number of specs, default 3000; ``CONFORMANCE_SEED=S`` its seed;
+``CONFORMANCE_FAILURES=FILE`` writes every failing spec to FILE, where the output shows the first 10.)
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ SLICE = settings(derandomize=True, database=None, deadline=None, print_blob=Fals
 #: specs of any kind in the CI slice, and specs focused on each kind
 SLICE_ANY = 100
 SLICE_PER_KIND = 6
+#: the long run prints a progress line every this many specs
+PROGRESS_EVERY = 100
 
 #: Rejections a drawn spec may meet: forms the generator draws on purpose that the semantic pass refuses
 #: (with file:line:col, which the oracle checks). (code, pattern of the message, why)
@@ -130,6 +133,10 @@ def test_the_long_run(capsys: pytest.CaptureFixture[str]) -> None:
         problems = unexplained(outcome, tally)
         if problems:
             failures.append("\n".join(problems) + "\n" + spec.show())
+        if tally["specs"] % PROGRESS_EVERY == 0:  # a run of hours shows where it is
+            with capsys.disabled():
+                print(f"  … {tally['specs']} specs, {time.perf_counter() - began:.0f} s, "
+                      f"{len(failures)} with unexplained findings", flush=True)
 
     run()
     seconds = time.perf_counter() - began
@@ -141,5 +148,8 @@ def test_the_long_run(capsys: pytest.CaptureFixture[str]) -> None:
             print(f"  {key}: {value}")
         for failure in failures[:10]:
             print("---\n" + failure)
+    if (report := os.environ.get("CONFORMANCE_FAILURES")) and failures:  # every failing spec, to read them all
+        with open(report, "w", encoding="utf-8") as out:
+            out.write("".join("---\n" + failure + "\n" for failure in failures))
     assert not failures, f"{len(failures)} specs with unexplained findings (first above)"
 
