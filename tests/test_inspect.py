@@ -21,9 +21,8 @@ from typing import Any
 import pytest
 
 from schedc.backends.search.heuristics import serial_schedule
-from schedc.core.solution import Solution
 from schedc.lang.load import load_instance
-from schedc.verify.verifier import Verifier
+from tests.record_answers import answers, verifier
 from tests.test_runner import rendered_dataset
 
 inspect_ai = pytest.importorskip("inspect_ai", reason="the optional extra inspect-ai is not installed "
@@ -45,27 +44,6 @@ def bench(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str
         r["difficulty"] = "easy"
     (out / "dataset.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return out, records
-
-
-def verifier(out: Path, record: dict[str, Any]) -> Verifier:
-    return Verifier(load_instance(out / record["spec"]), None, {p["ir"]: p["shown"] for p in record["names"]})
-
-
-def answers(out: Path, records: list[dict[str, Any]]) -> dict[str, str]:
-    """prompt → answer text: feasible for ft06, all-at-zero for rcpsp_small v1, prose for rcpsp_small v4."""
-    chosen = {}
-    for r in records:
-        instance = load_instance(out / r["spec"])
-        if r["instance"] == "ft06":
-            solution = serial_schedule(instance)
-        elif r["variant"] == "v1":
-            solution = Solution(starts={a.name: 0 for a in instance.activities},
-                                modes={a.name: 1 for a in instance.activities})
-        else:
-            chosen[r["prompt"]] = "I would rather not schedule anything today."
-            continue
-        chosen[r["prompt"]] = verifier(out, r).write(solution)
-    return chosen
 
 
 def output(text: str, prompt: str) -> ModelOutput:

@@ -142,10 +142,8 @@ def test_an_answer_of_cpsat_does_not_wait_for_the_probe(monkeypatch: pytest.Monk
     assert made[0]._done.wait(120)  # its reply is still collected, and the worker released
 
 
-# Passes alone; returned 'unknown' in a whole-suite run on a loaded machine (2026-12-06): the race behind it
-# (an undecided CP-SAT interrupted HiGHS) is fixed in backends/portfolio.py (a045bbf); back in the default run
-# once a whole-suite run confirms it (run with -m slow meanwhile).
-@pytest.mark.slow
+# Returned 'unknown' in whole-suite runs on a loaded machine before a045bbf: an undecided CP-SAT interrupted
+# HiGHS (InfeasibilityProbe.end called feasible() even when the verdict was needed).
 def test_a_point_found_by_the_probe_is_the_answer_when_cpsat_has_none(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(portfolio.cpsat, "solve", undecided_after_beginning)
     instance, family, _ = resolve(EXAMPLES / "nsplib_small.sched")

@@ -523,3 +523,21 @@ def test_solver_answer_in_v4_names_verifies_with_the_variant(name: str, tmp_path
     if name in INTERVAL_EXAMPLES:  # themed names: without the variant the answer names unknown entities
         plain = runner.invoke(app, ["check", str(EXAMPLES / f"{name}.sched"), str(answer)])
         assert plain.exit_code == 1
+
+
+@pytest.mark.parametrize(("measure", "words"), [("earliness", "total weighted earliness"),
+                                                ("1*makespan + 1*setup_time", "total setup time")])
+def test_every_goal_phrasing_names_the_measure_without_a_doubled_article(measure: str, words: str,
+                                                                         tmp_path: Path) -> None:
+    """Paraphrase style 3 once read "choose one with the lowest the total weighted earliness": the measures'
+    words begin with their own article. Each of the three styles is drawn by some seed of v3b."""
+    text = (ROOT / "examples" / "single_machine_small.sched").read_text(encoding="utf-8")
+    (tmp_path / "spec.sched").write_text(text.replace("minimize penalty", f"minimize {measure}"), encoding="utf-8")
+    instance = load_instance(tmp_path / "spec.sched")
+    goals = set()
+    for seed in range(12):
+        sentences = render(instance, None, "v3b", seed).text().replace("\n", " ").split(". ")
+        goals |= {s for s in sentences if words in s and ("minimis" in s or "smallest" in s or "lowest" in s)}
+    assert len(goals) == 3, goals  # the three styles
+    for goal in goals:
+        assert "lowest the" not in goal and "the the" not in goal and "of the the" not in goal, goal

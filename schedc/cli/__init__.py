@@ -30,9 +30,22 @@ def main() -> None:
 
         commands.main()
     except KeyboardInterrupt:
-        from schedc.cli.application import exit_interrupted
+        _end_interrupted()
+    except SystemExit as exit_:
+        # Typer (≥ 0.29) turns an interrupt during argument parsing or a command into a silent
+        # SystemExit(130). Left to the interpreter, an interrupt that was raised inside code run by
+        # ``exec`` (dataclasses, pydantic) has already set its "unhandled interrupt" flag, and it
+        # then kills itself with SIGINT at exit (status -2, nothing said). Nothing else in schedc
+        # exits with 130 by SystemExit: every interrupt ends here, with its one line.
+        if exit_.code == 130:
+            _end_interrupted()
+        raise
 
-        exit_interrupted("interrupted")
+
+def _end_interrupted() -> None:
+    from schedc.cli.application import exit_interrupted
+
+    exit_interrupted("interrupted")
 
 
 def _interrupted(signum: int, frame: Any) -> None:

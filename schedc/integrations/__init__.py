@@ -7,4 +7,6 @@ functions (the dataset records, the answer grammars, the verifier). Each module 
 framework as an optional extra and says so when it is missing:
 
 * :mod:`schedc.integrations.inspect` — an Inspect AI task (``pip install 'schedc[inspect]'``).
+* :mod:`schedc.integrations.lm_eval` — an lm-evaluation-harness task (``pip install 'schedc[lm-eval]'``).
+* :mod:`schedc.integrations.records` — what they share: records, verifiers, a report as plain data.
 """
