@@ -1,9 +1,10 @@
 """SCHEDBench speed: build time of the dev data × 5 variants (projected to 1,132 instances) and eval throughput.
 
 Usage: ``python benchmarks/bench_speed.py [DATA] [--jobs N] [--no-dask] [--dataset DIR] [--reference PYTHON]``
-(DATA defaults to ../shared/data). Eval runs on the local process pool and, unless ``--no-dask``, on a
-``--jobs``-worker Dask LocalCluster (started before the clock starts, as a long-running cluster would be;
-needs ``dask[distributed]``). ``--dataset DIR`` evaluates an already built benchmark instead of building one.
+(DATA defaults to ../shared/data, else examples/sources). Eval runs on the local process pool and, unless
+``--no-dask``, on a ``--jobs``-worker Dask LocalCluster (started before the clock starts, as a long-running
+cluster would be; needs ``dask[distributed]``). ``--dataset DIR`` evaluates an already built benchmark instead
+of building one.
 ``--reference PYTHON`` also times the same eval (same dataset, same answers, same ``--jobs``) with another
 interpreter — a virtual environment of an older checkout — and prints the ratio and whether both wrote the
 same ``answers.jsonl``.
@@ -29,6 +30,10 @@ import tempfile
 import time
 import zlib
 from pathlib import Path
+
+sys.path.append(str(Path(__file__).resolve().parent.parent))  # `benchmarks.*`; an installed schedc wins
+
+from benchmarks.data_dirs import default_sources  # noqa: E402
 
 FULL, ANSWERS = 1132, 14716
 
@@ -137,7 +142,8 @@ def main() -> None:
         _eval_only(*sys.argv[2:6])
         return
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("data", nargs="?", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
+    parser.add_argument("data", nargs="?", default=str(default_sources()),
+                        help="default: ../shared/data, else examples/sources")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--no-dask", action="store_true", help="skip the eval on a local Dask cluster")
     parser.add_argument("--dataset", help="an already built benchmark folder (skips the build)")

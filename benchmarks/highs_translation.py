@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 import importlib  # noqa: E402
 
+from benchmarks.data_dirs import default_sources  # noqa: E402
 from schedc.backends.pyomo.highs_direct import solve_direct  # noqa: E402
 from schedc.backends.pyomo.model import PyomoModel  # noqa: E402
 from schedc.importers import import_paths  # noqa: E402
@@ -70,7 +71,8 @@ def _fmt(value: float | None) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", nargs="?", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("data", nargs="?", type=Path, default=default_sources(),
+                        help="default: ../shared/data, else examples/sources")
     parser.add_argument("--time-limit", type=float, default=5.0)
     parser.add_argument("--only", action="append", default=[])
     args = parser.parse_args()

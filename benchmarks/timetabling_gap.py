@@ -23,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.data_dirs import default_sources  # noqa: E402
 from schedc.backends import cpsat, portfolio, pyomo  # noqa: E402
 from schedc.backends.base import SolveResult  # noqa: E402
 from schedc.backends.search import ctt_search  # noqa: E402
@@ -68,7 +69,8 @@ def _fmt(value: float | int | None, spec: str = "") -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", nargs="?", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("data", nargs="?", type=Path, default=default_sources(),
+                        help="default: ../shared/data, else examples/sources")
     parser.add_argument("--time-limit", type=float, default=20.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--backend", choices=("auto", "cpsat", "pyomo"), default="auto")

@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # also makes `benchmarks.pyjobshop_features` importable for --features
 
+from benchmarks.data_dirs import default_sources  # noqa: E402
 from schedc.backends.cpsat import SolveOptions, solve  # noqa: E402
 from schedc.importers import import_paths  # noqa: E402
 from schedc.ir import Instance  # noqa: E402
@@ -81,7 +82,8 @@ def gap(value: float | None, bks: int | None) -> float | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", nargs="?", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("data", nargs="?", type=Path, default=default_sources(),
+                        help="default: ../shared/data, else examples/sources")
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--mm", action="store_true", help="also the multi-mode PSPLIB j20/j30 instances")

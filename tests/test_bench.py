@@ -116,7 +116,7 @@ def test_dataset_card_declares_configs_features_and_licence(built: Path) -> None
 
 
 def test_dataset_card_loads_with_hugging_face_datasets(built: Path, tmp_path: Path) -> None:
-    datasets = pytest.importorskip("datasets")
+    datasets = pytest.importorskip("datasets", reason="needs the [hf] extra (part of [test]): pip install -e '.[hf]'")
     data = datasets.load_dataset(str(built), cache_dir=str(tmp_path))
     assert data["test"].num_rows == len((built / "dataset.jsonl").read_text().splitlines())
 

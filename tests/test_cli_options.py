@@ -154,7 +154,7 @@ def test_a_bad_closed_choice_is_typers_error() -> None:
     result = run("plot", EXAMPLES / "ft06.sched", "--view", "gantt")
     assert result.exit_code == 2 and "'gantt' is not one of" in " ".join(result.output.split())
     assert "<input>" not in result.output  # before: the library's diagnostic, "<input>: error[E708]"
-    result = run("import", "csv", EXAMPLES / "sources" / "ft06.txt", "-o", "out")
+    result = run("import", "csv", EXAMPLES / "sources" / "jsplib" / "ft06.txt", "-o", "out")
     assert result.exit_code == 2 and "'csv' is not one of" in " ".join(result.output.split())
 
 
@@ -220,7 +220,8 @@ def test_file_writing_commands_speak_json(tmp_path: Path) -> None:
     out = tmp_path / "m.pb.txt"
     emitted = json.loads(run("emit", "cpsat", EXAMPLES / "ft06.sched", "-o", out, "--json").stdout)
     assert emitted == {"written": str(out)}
-    imported = json.loads(run("import", "jsplib", EXAMPLES / "sources" / "ft06.txt", "-o", tmp_path, "--json").stdout)
+    ft06 = EXAMPLES / "sources" / "jsplib" / "ft06.txt"
+    imported = json.loads(run("import", "jsplib", ft06, "-o", tmp_path, "--json").stdout)
     assert imported == {"written": [str(tmp_path / "ft06.sched")]}
     result = json.loads(run("fmt", "--check", "--json", tmp_path / "ft06.sched").stdout)
     assert result == {"files": [{"file": str(tmp_path / "ft06.sched"), "canonical": True, "rewritten": False}]}

@@ -1,6 +1,6 @@
 """The SCHEDBench selection: which source files make up the 1,132 instances, and their difficulty.
 
-Rules (``shared/data/README.md``, DESIGN.md §6):
+Rules (``docs/bench.md``, DESIGN.md §6):
 
 * JSPLib (262): abz5–9, dmu01–80, ft06/10/20, la01–40, orb01–10, swv01–20, ta01–70,
   tai_10_10_*, tai_10_100_*, tai_100_10_* (1–10 each), yn1–4. Difficulty: the ``difficulty``
@@ -16,7 +16,8 @@ Rules (``shared/data/README.md``, DESIGN.md §6):
   BKS values present); an instance without a BKS and without a difficulty is *unassigned*.
 
 "first 100" uses a natural (numeric-aware) order by default; ``lexicographic`` sorts the names
-as plain strings (which, for PSPLIB, selects other parameter groups — see the data README).
+as plain strings (which, for PSPLIB, selects other parameter groups: ``'0' < '_'`` puts ``j3010_*`` …
+``j3019_*`` before ``j301_*``).
 
 Two smaller designs are drawn from the SCHEDBench selection (``docs/bench.md``):
 
@@ -287,7 +288,7 @@ def bks_bins(names: list[str], bks: dict[str, BksRow], missing_as_zero: bool,
 
 def select(sources: list[Path], selection: str = "schedbench", order: str = "natural",
            references: Mapping[tuple[str, str], Mapping[str, Any]] | None = None) -> Selection:
-    """The selection over ``sources`` (folders laid out like ``shared/data``).
+    """The selection over ``sources`` (folders laid out like ``examples/sources``).
 
     ``references`` — (family, instance) → {"value", …} as :func:`schedc.bench.validate.read_references`
     gives — rank the ITC and NSPLib instances that have no BKS.
@@ -300,7 +301,7 @@ def select(sources: list[Path], selection: str = "schedbench", order: str = "nat
     missing = [str(s) for s in sources if not Path(s).is_dir()]
     if missing:
         raise SchedcError.at("B103", f"source folder(s) not found: {', '.join(missing)}",
-                             hint="give folders laid out like shared/data (jsplib/, psplib-sm/, ...)")
+                             hint="give folders laid out like examples/sources (jsplib/, psplib-sm/, ...)")
     folders = [Path(s) for s in sources]
     result = Selection(name=selection)
     result.items += select_jsplib(folders, order) + select_sm(folders, order)

@@ -18,7 +18,7 @@ from schedc.core.diagnostics import SchedcError
 
 bench_app = typer.Typer(help="SCHEDBench: build the dataset, validate it, query models, evaluate answers.",
                         no_args_is_help=True,
-                        epilog="Example: schedc bench build ../shared/data -o bench --variants v1,v4 && "
+                        epilog="Example: schedc bench build examples/sources -o bench --variants v1,v4 && "
                                "schedc bench run bench --endpoint http://localhost:8000/v1 --model qwen && "
                                "schedc bench eval bench bench/responses/qwen.jsonl -o report")
 
@@ -58,10 +58,10 @@ def _fail(exc: SchedcError) -> typer.Exit:
     return typer.Exit(exit_code(exc))
 
 
-@bench_app.command("build", epilog="Example: schedc bench build ../shared/data -o bench --variants v1,v4 --seeds 42")
+@bench_app.command("build", epilog="Example: schedc bench build examples/sources -o bench --variants v1,v4 --seeds 42")
 @reports_errors
 def build_cmd(
-    sources: Annotated[list[Path], typer.Argument(help="folders laid out like shared/data")],
+    sources: Annotated[list[Path], typer.Argument(help="folders laid out like examples/sources (one per family)")],
     out: Annotated[Path, typer.Option("-o", "--out", help="output folder")],
     variants: Annotated[str | None, typer.Option(help="comma-separated variants (default: v1,v2,v3a,v3b,v4; "
                                                  "with --selection seed: v2,v3a,v3b)")] = None,

@@ -21,8 +21,8 @@ from schedc.cli.choices import Backend, Duplicates, GrammarFormat, ImportFormat,
 from schedc.core.diagnostics import SchedcError
 
 
-@app.command("import", epilog="Example: schedc import jsplib examples/sources/ft06.txt "
-             "--bks examples/sources/jsplib_bks.csv -o out")
+@app.command("import", epilog="Example: schedc import jsplib examples/sources/jsplib/ft06.txt "
+             "--bks examples/sources/jsplib/bks.csv -o out")
 @reports_errors
 def import_cmd(
     fmt: Annotated[ImportFormat, typer.Argument(metavar="FORMAT", help="the source format")],
