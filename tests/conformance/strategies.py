@@ -407,7 +407,7 @@ def _arrow(d: Draw, relation: str, delay: int) -> str:
     head = relation
     if relation == "e->s" and d.chance(0.6):
         head = "->"
-    if delay == 0 and not d.chance(0.1):
+    if delay == 0 and not d.chance(0.25):  # "+0" written out: rare, yet reached by the coverage draws
         return head
     return f"{head}{delay:+d}"
 
