@@ -831,6 +831,34 @@ def _compactness(p: dict[str, Any], s: Schedule) -> int:
     return total
 
 
+def _skills_of(w: World, cls: str, name: str, attr: str) -> set[str]:
+    return set(w.attrs.get((cls, name), {}).get(attr) or ())
+
+
+def _skill_eligibility(p: dict[str, Any], s: Schedule) -> int:
+    """Assignments of a selected agent to a value listing a skill missing from the agent's list, each once."""
+    w = s.world
+    value_cls = w.family.decision.value if w.family.decision else ""
+    total = 0
+    for agent in w.chosen(p["agents"]):
+        has = _skills_of(w, w.agent_cls, agent, p["skills"])
+        for vals in s.held[agent].values():
+            total += sum(not _skills_of(w, value_cls, v, p["requires"]) <= has for v in set(vals))
+    return total
+
+
+def _skill_demand(p: dict[str, Any], s: Schedule) -> int:
+    """Per row: the agents listing the skill who hold the value in the slot (every period of a day row)."""
+    w = s.world
+    total = 0
+    for day, period, value, skill, lo, hi in p["needs"]:
+        periods = range(w.periods) if period is None else [period]
+        n = sum(1 for a in w.classes.get(w.agent_cls, []) if skill in _skills_of(w, w.agent_cls, a, p["skills"])
+                for q in periods if value in s.held[a].get((day, q), []))
+        total += max(0, (lo or 0) - n) + (max(0, n - hi) if hi is not None else 0)
+    return total
+
+
 def _precedence(p: dict[str, Any], s: Schedule) -> int:
     broken = 0
     for a, b, lag, relation in p["edges"]:
@@ -1057,7 +1085,8 @@ INTERPRETERS: dict[str, Callable[[dict[str, Any], Schedule], int]] = {
     "nonrenewable_budget": _budget, "time_window": _time_window, "resource_downtime": _downtime,
     "mode_choice": lambda p, s: s.bad_modes, "objective_bound": _objective_bound,
     "setup_times": _setup_times, "optional": _optional, "no_idle": _no_idle, "consecutive": _consecutive,
-    "resource_ties": _ties, "same_sequence": _same_sequence,
+    "resource_ties": _ties, "same_sequence": _same_sequence, "skill_eligibility": _skill_eligibility,
+    "skill_demand": _skill_demand,
 }
 
 
@@ -1194,6 +1223,28 @@ def _coverage_probes(p: dict[str, Any], world: World, rng: random.Random) -> lis
     return out
 
 
+def _skill_demand_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
+    """The holders of a row's skill on its value at each bound, one fewer and one more (those without the skill
+    beside them, who must not count)."""
+    agents = world.classes.get(world.agent_cls, [])
+    out = []
+    for day, period, value, skill, lo, hi in p["needs"][:2]:
+        holders = [a for a in agents if skill in _skills_of(world, world.agent_cls, a, p["skills"])]
+        others = [a for a in agents if a not in holders]
+        for bound in (lo, hi):
+            for n in ([] if bound is None else [bound - 1, bound, bound + 1]):
+                if 0 <= n <= len(holders):
+                    out.append(Solution(assignments=tuple(Assignment(a, day, period or 0, value)
+                                                          for a in [*holders[:n], *others])))
+    return out
+
+
+def _skill_eligibility_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
+    """Each selected agent on every value on day 0: the values it may hold and those it may not."""
+    return [Solution(assignments=tuple(Assignment(agent, 0, 0, v) for v in _values(world)))
+            for agent in world.chosen(p["agents"])[:3] if world.days]
+
+
 def _unavailability_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
     out = []
     value = _filler(world)
@@ -1318,4 +1369,5 @@ BOUNDARY: dict[str, Callable[[dict[str, Any], World, random.Random], list[Soluti
     "unavailability": _unavailability_probes, "precedence_lag": _precedence_probes,
     "unary_no_overlap": _unary_probes, "time_window": _window_probes, "resource_downtime": _downtime_probes,
     "tardiness": _tardiness_probes, "objective_bound": _objective_bound_probes, "setup_times": _setup_probes,
+    "skill_demand": _skill_demand_probes, "skill_eligibility": _skill_eligibility_probes,
 }

@@ -143,7 +143,8 @@ def family_text(name: str, structure: str, objective: str, kinds: Iterable[str],
 
 
 LAB_SLOT_FAMILY = family_text("lab_slot", "slot", "penalty", SLOT_KINDS | ANY_STRUCTURE_KINDS,
-                              "class task (owner:name quota:int spread:int size:int)", "class room (capacity:int)",
+                              "class task (owner:name quota:int spread:int size:int skills:names)",
+                              "class room (capacity:int skills:names)",
                               "class team (members:names)", "decision agent=task value=room grain=period")
 LAB_INTERVAL_FAMILY = family_text("lab_interval", "interval", "makespan", INTERVAL_KINDS | ANY_STRUCTURE_KINDS)
 
@@ -166,8 +167,8 @@ class Lab:
     def slots(self, constraints: str | Sequence[str], days: int = 2, periods: int = 2) -> Instance:
         """Tasks T1 (owner o1, quota 2) and T2 (o2, quota 1), rooms R1 and R2, team G = {T1, T2}."""
         return parse("instance t family lab_slot", f"calendar days={days} periods_per_day={periods}",
-                     table("task (owner quota spread size)", ["T1 o1 2 2 5", "T2 o2 1 1 5"]),
-                     table("room (capacity)", ["R1 5", "R2 5"]), table("team (members)", ["G T1,T2"]),
+                     table("task (owner quota spread size skills)", ["T1 o1 2 2 5 -", "T2 o2 1 1 5 -"]),
+                     table("room (capacity skills)", ["R1 5 -", "R2 5 -"]), table("team (members)", ["G T1,T2"]),
                      *statements(constraints), "minimize penalty", search=[self.folder])
 
 
@@ -996,14 +997,14 @@ COMPLETE_3_ROWS = "\n".join(f"  {row}" for row in COMPLETE_3)
 LAB_WEEK = f"""\
 instance lab_week family lab_slot
 calendar days=7 periods_per_day=2 start_weekday=Monday
-task (owner quota spread size) table
-  T1 o1 4 3 25
-  T2 o1 3 2 10
-  T3 o2 2 2 35
+task (owner quota spread size skills) table
+  T1 o1 4 3 25 lab,exam
+  T2 o1 3 2 10 lab
+  T3 o2 2 2 35 -
 end
-room (capacity) table
-  R1 30
-  R2 20
+room (capacity skills) table
+  R1 30 -
+  R2 20 lab
 end
 team (members) table
   G1 T1,T2
@@ -1039,6 +1040,11 @@ soft 5 spread days agents=task min=@spread
 soft 1 stability rooms agents=task max=1
 soft 2 inactive "shown only" compactness compact_off groups=team
 soft 2 compactness compact groups=team
+soft 2 skill_eligibility qualified agents=task
+hard skill_demand examiners table
+  3 R1 exam - 1
+  4 1 R2 lab 1 -
+end
 hard objective_bound budget measure=penalty max=400
 minimize penalty
 """
@@ -1084,7 +1090,7 @@ def random_solution(ctx: EvalContext, rng: random.Random, fill: float = 1.0) -> 
 def test_complete_spec_uses_every_kind(complete_spec: list[Spec]) -> None:
     used = {kind_name(c) for spec in complete_spec for c in spec.instance.constraints}
     assert used == set(KINDS)
-    assert len(KINDS) == 28
+    assert len(KINDS) == 30
 
 
 @pytest.mark.parametrize("fill", [1.0, 0.5])

@@ -245,8 +245,9 @@ INRC = (ROOT / "examples" / "inrc2010_small.sched").read_text(encoding="utf-8")
 
 
 def test_skills_are_data_in_every_variant_and_a_nurse_without_the_skill_is_not_penalised() -> None:
-    """The INRC-2010 evaluator scores skills only through AlternativeSkillCategory (an assignment_cost rule,
-    stated with its costs); a shift's skill is no requirement, and the prompt no longer says it is."""
+    """The INRC-2010 evaluator scores skills only through AlternativeSkillCategory (a soft skill_eligibility
+    rule, stated with its contract: tests/test_skills.py); without it a shift's skill is no requirement, and
+    the prompt does not say it is."""
     text = INRC.replace("  L 14:30:00 22:30:00 Nurse Late", "  L 14:30:00 22:30:00 Senior Late")
     instance = parse_instance_text(text)
     family = load_family("inrc2010")

@@ -5,7 +5,7 @@ A *roster* is a slot instance (no activities) with a penalty objective and at le
 hard sequence kind (``consecutive_run_bounds``, ``pattern_prohibition``, ``window_pattern_cost``).
 It is *open* when its only hard rules are at most one value per agent-slot, staffing bounds
 (``coverage``), forbidden slots (``unavailability``) and forbidden assignments (a hard
-``assignment_cost``): then a feasible roster is built greedily, slot by slot, by giving each
+``assignment_cost`` or ``skill_eligibility``): then a feasible roster is built greedily, slot by slot, by giving each
 staffing minimum to the cheapest agents still free in that slot. The choice looks only at
 the instance's IR (kinds and their parameters), never at an instance's name.
 
@@ -30,6 +30,7 @@ from schedc.kinds import (
     Coverage,
     OnePerSlot,
     PatternProhibition,
+    SkillEligibility,
     Unavailability,
     WindowPatternCost,
 )
@@ -68,7 +69,7 @@ def is_open_roster(instance: Instance) -> bool:
             continue
         if isinstance(c, OnePerSlot) and c.per == "agent" and not c.exactly:
             continue
-        if isinstance(c, Coverage | Unavailability | AssignmentCost):
+        if isinstance(c, Coverage | Unavailability | AssignmentCost | SkillEligibility):
             continue
         return False
     return True
@@ -91,6 +92,8 @@ class _Costs:
         for c in constraints:
             if isinstance(c, AssignmentCost):
                 self._requests(c)
+            elif isinstance(c, SkillEligibility):
+                self._skills(c)
             elif isinstance(c, CountBounds) and c.values.mode == "work" and c.max is not None:
                 for agent in ctx.select(c.agents):
                     self.max_work[agent] = min(self.max_work[agent], ctx.bound(c.max, agent) or 0)
@@ -110,6 +113,16 @@ class _Costs:
                 elif e.cost:
                     key = (e.agent, d, e.value)
                     self.request[key] = self.request.get(key, 0) + e.cost * c.weight
+
+    def _skills(self, c: SkillEligibility) -> None:
+        """An agent lacking a skill of a value: forbidden on every day (hard), or that rule's weight (soft)."""
+        for agent, value in c.ineligible(self.ctx):
+            for d in range(self.ctx.days):
+                key = (agent, d, value)
+                if c.hard:
+                    self.forbidden.add(key)
+                elif c.weight:
+                    self.request[key] = self.request.get(key, 0) + c.weight
 
     def allowed(self, agent: str, day: int, value: str) -> bool:
         return (agent, day, value) not in self.forbidden and (agent, day, "*") not in self.forbidden

@@ -19,6 +19,8 @@ from schedc.kinds import (
     CountBounds,
     Coverage,
     OnePerSlot,
+    SkillDemand,
+    SkillEligibility,
     SlotConflict,
     Spread,
     Stability,
@@ -71,6 +73,30 @@ def coverage(m: CpsatModel, c: Coverage) -> None:
                     if (d, p, v) not in listed:
                         m.bounded(c, cp_model.LinearExpr.sum([m.x[(e, d, p, v)] for e in ctx.agents]), None, 0,
                                   len(ctx.agents))
+
+
+@encoder(SkillEligibility)
+def skill_eligibility(m: CpsatModel, c: SkillEligibility) -> None:
+    """The cells of every (agent, value) pair lacking a required skill: 0 when hard, each one a penalty
+    unit when soft."""
+    ctx = m.ctx
+    for agent, value in c.ineligible(ctx):
+        cells = [m.x[(agent, d, p, value)] for d in range(ctx.days) for p in range(ctx.periods)]
+        if c.hard:
+            m.model.add(cp_model.LinearExpr.sum(cells) == 0)
+        else:
+            m.penalize(c, cp_model.LinearExpr.sum(cells))
+
+
+@encoder(SkillDemand)
+def skill_demand(m: CpsatModel, c: SkillDemand) -> None:
+    """``lo ≤ Σ x[e,(d,p),v] ≤ hi`` over the agents holding the row's skill, per row."""
+    ctx = m.ctx
+    for r in c.needs:
+        periods = range(ctx.periods) if r.period is None else (r.period,)
+        holders = c.holders(ctx, r.skill)
+        expr = cp_model.LinearExpr.sum([m.x[(e, r.day, p, r.value)] for e in holders for p in periods])
+        m.bounded(c, expr, r.min, r.max, len(holders) * len(periods))
 
 
 def _count_expr(m: CpsatModel, agent: str, values: ValueFilter):

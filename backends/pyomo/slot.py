@@ -16,7 +16,9 @@ The linearisations are those of the CP-SAT backend, written as rows over the bin
 - ``spread``: day-used indicators, ``stability``: value-used indicators (one-sided, see there);
 - ``compactness``: ``iso ≥ a_p − M·(a_{p−1} + a_{p+1})`` over group occupancies;
 - ``slot_conflict``: per conflicting pair and slot ``u_a + u_b ≤ 1`` (u: occupancy);
-- ``unavailability``: forbidden x fixed to 0 by rows.
+- ``unavailability``: forbidden x fixed to 0 by rows;
+- ``skill_eligibility``: the x of an agent and a value needing a skill it lacks, 0 or priced one each;
+- ``skill_demand``: sums of x over the agents with the row's skill, as ``coverage`` rows.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from schedc.kinds import (
     CountBounds,
     Coverage,
     OnePerSlot,
+    SkillDemand,
+    SkillEligibility,
     SlotConflict,
     Spread,
     Stability,
@@ -80,6 +84,30 @@ def coverage(m: PyomoModel, c: Coverage) -> None:
                 for v in ctx.values:
                     if (d, p, v) not in listed:
                         m.bounded(c, _sum([m.x[(e, d, p, v)] for e in ctx.agents]), None, 0, len(ctx.agents))
+
+
+@encoder(SkillEligibility)
+def skill_eligibility(m: PyomoModel, c: SkillEligibility) -> None:
+    """``Σ_s x[e,s,v] = 0`` for every (agent, value) pair lacking a required skill; soft: that sum is the
+    pair's penalty."""
+    ctx = m.ctx
+    for agent, value in c.ineligible(ctx):
+        cells = _sum([m.x[(agent, d, p, value)] for d in range(ctx.days) for p in range(ctx.periods)])
+        if c.hard:
+            m.add(c.id, cells == 0)
+        else:
+            m.penalize(c, cells)
+
+
+@encoder(SkillDemand)
+def skill_demand(m: PyomoModel, c: SkillDemand) -> None:
+    """``lo ≤ Σ x[e,(d,p),v] ≤ hi`` per row, over the agents holding the row's skill."""
+    ctx = m.ctx
+    for r in c.needs:
+        periods = range(ctx.periods) if r.period is None else (r.period,)
+        holders = c.holders(ctx, r.skill)
+        expr = _sum([m.x[(e, r.day, p, r.value)] for e in holders for p in periods])
+        m.bounded(c, expr, r.min, r.max, len(holders) * len(periods))
 
 
 def _count_expr(m: PyomoModel, agent: str, values: ValueFilter) -> Any:

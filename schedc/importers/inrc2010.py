@@ -6,7 +6,7 @@ the employees holding it, one constraint per active rule (on = 1 and weight > 0,
 true and weight > 0): assignment counts, consecutive working/free days and working
 weekends, complete weekends (a W/F cost table from the closed form of the reference),
 identical shift types on fully worked weekends, unwanted patterns (weight of the pattern,
-weekday anchor on the first entry only), alternative skill category. Requests of positive
+weekday anchor on the first entry only), alternative skill category (a soft ``skill_eligibility``). Requests of positive
 weight become assignment costs. Active NoNightShiftBeforeFreeWeekend rules are carried as
 *inactive* constraints (the reference evaluator does not score them).
 MaxWorkingWeekendsInFourWeeks and TwoFreeDaysAfterNightShifts are never switched on in the
@@ -41,12 +41,12 @@ from schedc.kinds import (
     PatternProhibition,
     Requirement,
     Selector,
+    SkillEligibility,
     ValueFilter,
     WindowPatternCost,
     Windows,
 )
 from schedc.kinds.context import WEEKEND_DEFINITIONS
-from schedc.kinds.costs import ANY_DAY
 
 NOT_SCORED = "not scored by the INRC-2010 reference evaluator"
 WORK = ValueFilter(mode="work")
@@ -126,11 +126,11 @@ def _contract_rules(data: InrcData, c: InrcContract) -> list[Constraint]:
                                      weight=c.identical_shift_types_during_weekend.weight, agents=agents,
                                      windows=weekends, cost="mixed_values"))
     out += _inactive_rules(data, c, agents, prefix)
-    if c.alternative_skill_category.active:
-        entries = _skill_mismatches(data, [e for e in data.employees if e.contract == c.id])
-        if entries:
-            out.append(AssignmentCost(id=prefix + "alternative_skill_category", hard=False,
-                                      weight=c.alternative_skill_category.weight, entries=entries))
+    if c.alternative_skill_category.active and _skill_mismatches(data, [e for e in data.employees
+                                                                         if e.contract == c.id]):
+        # NR-S14: one unit per assignment to a shift whose required skills the nurse lacks (some of them)
+        out.append(SkillEligibility(id=prefix + "alternative_skill_category", hard=False,
+                                    weight=c.alternative_skill_category.weight, agents=agents))
     patterns = {p.id: p for p in data.patterns}
     for pid in c.unwanted_patterns:
         out.append(_pattern(patterns[pid], agents, prefix))
@@ -196,10 +196,9 @@ def _inactive_rules(data: InrcData, c: InrcContract, agents: Selector, prefix: s
     return out
 
 
-def _skill_mismatches(data: InrcData, employees: list[InrcEmployee]) -> tuple[CostEntry, ...]:
-    return tuple(CostEntry(agent=e.id, day=ANY_DAY, value=s.id, cost=1)
-                 for e in employees for s in data.shift_types
-                 if not set(s.required_skills) <= set(e.skills))
+def _skill_mismatches(data: InrcData, employees: list[InrcEmployee]) -> bool:
+    """Whether some employee lacks a skill some shift requires (else the rule can cost nothing: left out)."""
+    return any(not set(s.required_skills) <= set(e.skills) for e in employees for s in data.shift_types)
 
 
 def _pattern(p: InrcPattern, agents: Selector, prefix: str) -> PatternProhibition:

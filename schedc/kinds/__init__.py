@@ -36,6 +36,7 @@ from schedc.kinds.resources import CumulativeRenewable, ModeChoice, Nonrenewable
 from schedc.kinds.same_sequence import Partner, SameSequence
 from schedc.kinds.sequences import ConsecutiveRunBounds, PatternCost, PatternProhibition, WindowPatternCost
 from schedc.kinds.setup_times import Setup, SetupTimes
+from schedc.kinds.skills import SkillDemand, SkillEligibility, SkillNeed
 from schedc.kinds.slots import SlotConflict, Unavailability, Unavailable
 from schedc.kinds.timing import Downtime, DueDate, ResourceDowntime, Tardiness, TimeWindow, Window
 
@@ -68,6 +69,8 @@ _ALL: tuple[type[Constraint], ...] = (
     Consecutive,
     ResourceTies,
     SameSequence,
+    SkillEligibility,
+    SkillDemand,
 )
 
 KINDS: dict[str, type[Constraint]] = {cls.__struct_config__.tag: cls for cls in _ALL}  # type: ignore[misc]
@@ -97,5 +100,6 @@ __all__ = [
     "SlotConflict", "Unavailability", "Unavailable",
     "ObjectiveBound", "Setup", "SetupTimes", "OptionalActivities", "Selection",
     "NoIdle", "Consecutive", "Pair", "ResourceTies", "Tie", "SameSequence", "Partner",
+    "SkillDemand", "SkillEligibility", "SkillNeed",
     "DueDate", "Downtime", "ResourceDowntime", "Tardiness", "TimeWindow", "Window",
 ]

@@ -40,6 +40,8 @@ from schedc.kinds import (
     ResourceTies,
     Selector,
     SetupTimes,
+    SkillDemand,
+    SkillEligibility,
     SlotConflict,
     Spread,
     Stability,
@@ -482,6 +484,48 @@ def _compactness(ch: Checker, c: Compactness) -> None:
     ch.group_class(c.groups, c.members, c)
 
 
+def _skill_list(ch: Checker, c: Constraint, role: str, attr: str, what: str) -> bool:
+    """The decision's ``role`` class (agent or value) lists skills in its ``names`` attribute ``attr``;
+    False (reported E209) when it has no such attribute."""
+    decision = ch.family.decision
+    if decision is None:
+        return False
+    cls_name = decision.agent if role == "agent" else decision.value
+    cls = ch.family.entity_class(cls_name)
+    decl = cls.attribute(attr) if cls else None
+    if decl is not None and decl.type == "names":
+        return True
+    key = "skills" if role == "agent" else "requires"
+    ch.error("E209", f"{c.id}: {kind_name(c)} reads the skills each {cls_name} {what} from its list attribute "
+             f"{attr!r}, which class {cls_name} does not have", c.span,
+             f"declare `class {cls_name} (... {attr}:names)`, or name its skill list with {key}=ATTR")
+    return False
+
+
+def _skill_eligibility(ch: Checker, c: SkillEligibility) -> None:
+    ch.selector(c.agents, c)
+    _own_agents(ch, c)
+    _skill_list(ch, c, "agent", c.skills, "has")
+    _skill_list(ch, c, "value", c.requires, "requires")
+
+
+def _skill_demand(ch: Checker, c: SkillDemand) -> None:
+    """Rows name a slot, a value and a skill some agent has (a skill nobody lists is a typing error more
+    often than a demand no one can meet)."""
+    known = None
+    if _skill_list(ch, c, "agent", c.skills, "has") and ch.family.decision is not None:
+        agents = ch.by_class.get(ch.family.decision.agent, {})
+        known = dict.fromkeys(s for e in agents.values() for s in e.attrs.get(c.skills, ()) or ())
+    for index, r in enumerate(c.needs):
+        at = row_of(c, index)
+        ch.day(r.day, c, r.period, at)
+        ch.value(r.value, c, at=at)
+        ch.bounds(r.min, r.max, c, at)
+        if known is not None and r.skill not in known:
+            ch.error("E202", f"{c.id}: no {ch.family.decision.agent} has the skill {r.skill!r}", at,  # type: ignore[union-attr]
+                     known_names(known))
+
+
 # ------------------------------------------------------------------- forms no solver backend encodes
 
 HARD_ONLY = (UnaryNoOverlap, CumulativeRenewable, ResourceDowntime, SameSequence)
@@ -560,4 +604,6 @@ CONSTRAINT_CHECKS: dict[type, Callable[[Checker, Any], None]] = {
     Consecutive: _consecutive,
     ResourceTies: _ties,
     SameSequence: check_same_sequence,
+    SkillEligibility: _skill_eligibility,
+    SkillDemand: _skill_demand,
 }

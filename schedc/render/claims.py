@@ -20,14 +20,15 @@ from typing import Any
 from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, kind_name
 from schedc.kinds.claims import Claim
+from schedc.kinds.counting import bounds_text
 from schedc.render.context import BuildContext
-from schedc.render.facts import per_instance, row_key, weekend_days
+from schedc.render.facts import day_number, per_instance, row_key, weekend_days
 from schedc.render.rows import in_sentence, precedence_split
 from schedc.render.templates import KindTemplates
 from schedc.render.themes import attribute_role, plural
 
 TABLE_PARAMS = frozenset({"requirements", "slots", "entries", "edges", "windows", "due_dates", "setups",
-                          "selections", "pairs", "ties"})
+                          "selections", "pairs", "ties", "needs"})
 """Parameters that hold a table of data: stated by their own statements, not by the rule sentence."""
 
 
@@ -136,7 +137,7 @@ def _shown(key: str, value: Any, ctx: BuildContext, verbatim: list[str]) -> Any:
         return shown
     if key in ("over", "windows") and isinstance(value, dict):
         return {**value, "days": weekend_days(value.get("weekend"))}
-    if key in ("groups", "by", "demand", "capacity", "members"):
+    if key in ("groups", "by", "demand", "capacity", "members", "skills", "requires"):
         return {"name": value, "one": _role(ctx, value), "many": _roles(ctx, value)}
     return value
 
@@ -349,6 +350,23 @@ def bounds_shape(rows: list[tuple[int | None, int | None]]) -> str:
     return "range"
 
 
+def _skill_demand_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
+    """``listed``: one clause per row ("at least 1 nurse with skill Senior on shift N on day 3"), ``bounds``: what
+    the rows bound (as coverage's), ``names``: the values and skills the clauses print."""
+    r = words_for(ctx)
+    decision = ctx.family.decision
+    listed, names = [], []
+    for day, period, value, skill, lo, hi in params.get("needs", []):
+        shown_value = labelled(ctx.show(value, decision.value if decision else None), r["value"])
+        shown_skill = labelled(ctx.show(skill, "skill"), "skill")
+        when = f"day {day_number(ctx.family, ctx.instance, day)}" + ("" if period is None else f" period {period}")
+        who = r["agent"] if lo in (None, 1) and hi in (None, 1) else r["agent_many"]
+        listed.append(f"{bounds_text(lo, hi)} {who} with {shown_skill} on {shown_value} on {when}")
+        names += [shown_value, shown_skill]
+    return {"listed": listed, "names": list(dict.fromkeys(names)),
+            "bounds": bounds_shape([(row[4], row[5]) for row in params.get("needs", [])])}
+
+
 def _spread_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
     """``group``: a group's days are those of any of its members (kinds/costs.py Spread)."""
     decision = ctx.family.decision
@@ -376,6 +394,7 @@ _DERIVED: dict[str, Callable[[dict[str, Any], Constraint, BuildContext], dict[st
     "resource_ties": _ties_view,
     "optional": _optional_view,
     "spread": _spread_view,
+    "skill_demand": _skill_demand_view,
 }
 """Kind → the wording facts its sentences need beyond the claim's parameters (a new kind adds one line)."""
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from schedc.core.diagnostics import SchedcError
-from schedc.ir import Instance
+from schedc.ir import Family, Instance
 from schedc.ir.nodes import WEEKDAYS
 from schedc.kinds import (
     AssignmentCost,
@@ -45,6 +45,8 @@ from schedc.kinds import (
     SameSequence,
     Selector,
     SetupTimes,
+    SkillDemand,
+    SkillEligibility,
     SlotConflict,
     Spread,
     Stability,
@@ -192,6 +194,16 @@ def _entity_facts(instance: Instance, out: Facts) -> None:
                     out[("member", entity.cls, entity.name, attr, member)] = ()
             else:
                 out[("attr", entity.cls, entity.name, attr)] = (attribute_text(value),)
+
+
+def day_number(family: Family, instance: Instance, day: int) -> int:
+    """How day index ``day`` is written (the family's ``day_names``, as the verifier reads it)."""
+    cal = instance.calendar
+    if family.day_names == "index1":
+        return day + 1
+    if family.day_names == "date" and cal is not None and cal.start_date is not None:
+        return day + cal.start_date.day
+    return day
 
 
 def attribute_text(value: int | str) -> int | str:
@@ -361,6 +373,19 @@ def _stability(c: Stability, instance: Instance, out: Facts) -> None:
     out[("rule", c.id)] = rule_values(c, c.max) + selector_values(c.agents)
 
 
+def _skill_eligibility(c: SkillEligibility, instance: Instance, out: Facts) -> None:
+    """The rule (which skills each agent has and each value requires are membership facts of the entities)."""
+    out[("rule", c.id)] = rule_values(c) + selector_values(c.agents)
+
+
+def _skill_demand(c: SkillDemand, instance: Instance, out: Facts) -> None:
+    """The rule, and one fact per row (stated in the rule sentence itself)."""
+    out[("rule", c.id)] = rule_values(c)
+    for r in c.needs:
+        slot: FactId = (r.day,) if r.period is None else (r.day, r.period)
+        out[("skill_need", c.id, *slot, r.value, r.skill)] = tuple(v for v in _range(r.min, r.max) if v is not None)
+
+
 CONSTRAINT_FACTS: dict[type[Constraint], Callable[..., None]] = {
     PrecedenceLag: _precedence,
     SetupTimes: _setup_times,
@@ -390,6 +415,8 @@ CONSTRAINT_FACTS: dict[type[Constraint], Callable[..., None]] = {
     Stability: _stability,
     Compactness: _rule,
     ObjectiveBound: _objective_bound,
+    SkillEligibility: _skill_eligibility,
+    SkillDemand: _skill_demand,
 }
 """Constraint class → the function adding its facts (a new kind adds one line)."""
 

@@ -16,30 +16,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from schedc.ir import Entity, Family, Instance, PlanStep
+from schedc.ir import Entity, Family, PlanStep
 from schedc.kinds import (
     AssignmentCost,
     Constraint,
     Coverage,
     Selector,
     Unavailability,
+    kind_name,
 )
 from schedc.render import rules
 from schedc.render.context import BuildContext, Builder, Item
-from schedc.render.facts import FactId, attribute_text
+from schedc.render.facts import FactId, attribute_text, day_number
 from schedc.render.themes import attribute_role, plural
 
 # --------------------------------------------------------------------------- days and names
-
-
-def day_number(family: Family, instance: Instance, day: int) -> int:
-    """How day index ``day`` is written (the family's ``day_names``, as the verifier reads it)."""
-    cal = instance.calendar
-    if family.day_names == "index1":
-        return day + 1
-    if family.day_names == "date" and cal is not None and cal.start_date is not None:
-        return day + cal.start_date.day
-    return day
 
 
 def day_label(ctx: BuildContext, day: int) -> dict[str, Any]:
@@ -164,17 +155,22 @@ def _attached_to(c: Constraint, entity: Entity) -> bool:
     return isinstance(agents, Selector) and (entity.cls, entity.name) in agents.where
 
 
+SKILL_KINDS = frozenset({"skill_eligibility", "skill_demand"})
+"""The kinds that read skills (:mod:`schedc.kinds.skills`)."""
+
+
 def skills(ctx: BuildContext) -> list[Item]:
     """The skill names the entities mention (no facts of their own: membership is stated per entity), and
-    what skills mean: nothing by themselves. No kind reads a ``skills`` attribute; where a skill matters
-    (INRC-2010's alternative skill category) it is an ``assignment_cost`` rule, stated with its costs."""
+    what skills mean: nothing by themselves. Only the skill kinds read them (``ruled``: the instance has an
+    active one, stated by its own rule sentence); where no such rule exists, a skill is information."""
     from schedc.render.claims import words_for  # claims imports this module's users
 
     names = list(dict.fromkeys(s for e in ctx.instance.entities for s in e.attrs.get("skills", ()) or ()))
     shown = [ctx.show(s, "skill") for s in names]
     r = words_for(ctx)
-    return [Item("skills", {"skills": shown, "agent": r.get("agent", "agent"), "value": r.get("value", "value")},
-                 (), tuple(shown))]
+    ruled = any(c.active and kind_name(c) in SKILL_KINDS for c in ctx.instance.constraints)
+    return [Item("skills", {"skills": shown, "agent": r.get("agent", "agent"), "value": r.get("value", "value"),
+                            "ruled": ruled}, (), tuple(shown))]
 
 
 # --------------------------------------------------------------------------- tables per day or agent

@@ -17,8 +17,9 @@ category                       what falls into it
                                violations of the kinds in :data:`STRUCTURAL_KINDS` (one value per
                                agent and slot, a mode the activity does not have)
 ``budget_threshold_near_miss`` a violation of a kind in :data:`THRESHOLD_KINDS` (a capacity, budget,
-                               count, run-length, coverage, deadline, horizon or objective bound) whose amount
-                               is at most :data:`NEAR_MISS_UNITS`: the bound is exceeded or missed by one unit
+                               count, run-length, coverage or skill demand, deadline, horizon or objective
+                               bound) whose amount is at most :data:`NEAR_MISS_UNITS`: the bound is exceeded
+                               or missed by one unit
 ``constraint_specific``        every other hard violation: precedences, overlaps, conflicts,
                                unavailability, downtime, forbidden patterns, and threshold
                                violations beyond the near-miss margin
@@ -34,8 +35,8 @@ CATEGORIES = ("structural_misunderstanding", "entity_hallucination", "unparseabl
               "budget_threshold_near_miss")
 NEAR_MISS_UNITS = 1
 THRESHOLD_KINDS = frozenset({"cumulative_renewable", "nonrenewable_budget", "count_bounds", "consecutive_run_bounds",
-                             "coverage", "capacity_overflow", "spread", "stability", "time_window",
-                             "objective_bound", "horizon"})
+                             "coverage", "skill_demand", "capacity_overflow", "spread", "stability",
+                             "time_window", "objective_bound", "horizon"})
 STRUCTURAL_KINDS = frozenset({"one_per_slot", "mode_choice"})
 ISSUE_CATEGORIES = {"unknown_entity": "entity_hallucination", "format": "unparseable",
                     "missing": "structural_misunderstanding", "duplicate": "structural_misunderstanding",

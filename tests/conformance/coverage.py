@@ -70,6 +70,8 @@ UNREACHED: dict[tuple[str, str], str] = {
     ("unavailability", "rows.day=negative"): "the row reader refuses a negative day (E1xx)",
     ("unavailability", "rows.period=negative"): "the row reader refuses a negative period (E1xx)",
     ("window_pattern_cost", "rows.cost=negative"): "the row reader refuses a negative window cost (E1xx)",
+    ("skill_demand", "rows.day=negative"): "the row reader refuses a negative day (E1xx)",
+    ("skill_demand", "rows.period=negative"): "the row reader refuses a negative period (E1xx)",
 }
 
 #: forms of whole specs: families, calendars, objectives, data layouts

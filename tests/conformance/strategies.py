@@ -407,7 +407,7 @@ def _arrow(d: Draw, relation: str, delay: int) -> str:
     head = relation
     if relation == "e->s" and d.chance(0.6):
         head = "->"
-    if delay == 0 and not d.chance(0.1):
+    if delay == 0 and not d.chance(0.25):  # "+0" written out: rare, yet reached by the coverage draws
         return head
     return f"{head}{delay:+d}"
 
@@ -734,7 +734,8 @@ def slot_specs(draw: Callable[[st.SearchStrategy[Any]], Any], user: bool | None 
         user = d.chance(0.5)
     name = f"s{d.int(0, 999)}"
     builtin = [f for f in ("itc2007", "inrc2010", "nsplib") if focus is None or focus in SLOT_FAMILY_KINDS[f]]
-    family = f"uf{d.int(0, 99)}" if user or not builtin else d.pick(builtin)
+    user = user or not builtin  # a kind no built-in family allows: a user family
+    family = f"uf{d.int(0, 99)}" if user else d.pick(builtin)
     roster, tables, calendar = _draw_roster(d, family, user)
     _draw_assignment(d, roster)
     rules = Rules(focus=focus)
@@ -751,12 +752,13 @@ def slot_specs(draw: Callable[[st.SearchStrategy[Any]], Any], user: bool | None 
 
 ALL_SLOT_KINDS = ("one_per_slot", "coverage", "count_bounds", "slot_conflict", "unavailability",
                   "consecutive_run_bounds", "pattern_prohibition", "window_pattern_cost", "assignment_cost",
-                  "capacity_overflow", "spread", "stability", "compactness", "objective_bound")
+                  "capacity_overflow", "spread", "stability", "compactness", "skill_eligibility", "skill_demand",
+                  "objective_bound")
 SLOT_FAMILY_KINDS = {
     "itc2007": ("count_bounds", "one_per_slot", "slot_conflict", "unavailability", "capacity_overflow", "spread",
                 "compactness", "stability", "objective_bound"),
     "inrc2010": ("one_per_slot", "coverage", "count_bounds", "consecutive_run_bounds", "window_pattern_cost",
-                 "pattern_prohibition", "assignment_cost", "objective_bound"),
+                 "pattern_prohibition", "assignment_cost", "skill_eligibility", "objective_bound"),
     "nsplib": ("one_per_slot", "coverage", "count_bounds", "consecutive_run_bounds", "assignment_cost",
                "objective_bound"),
 }
@@ -785,16 +787,17 @@ def _draw_roster(d: Draw, family: str, user: bool) -> tuple[Roster, list[str], s
         weekday0 = d.pick(WEEKDAYS)
         shifts = ["E", "L", "N"][:d.int(1, 3)]
         contracts = {f"k{k}": d.pick(WEEKENDS) for k in range(1, d.int(1, 2) + 1)}
-        agents = {f"e{k}": {"contract": d.pick(list(contracts)), "skills": ("Nurse",)} for k in range(1, n_agents + 1)}
-        values: dict[str, dict[str, Any]] = {s: {} for s in shifts}
+        agents = {f"e{k}": {"contract": d.pick(list(contracts)), "skills": _skills(d, ("Nurse", "Head"), 1)}
+                  for k in range(1, n_agents + 1)}
+        values: dict[str, dict[str, Any]] = {s: {"skills": _skills(d, ("Nurse", "Head"), 0)} for s in shifts}
         roster = Roster("employee", "shift", None, agents, values, {}, days, 1, None, weekday0, name_attr="contract")
         tables = ["shift (start end skills description) table",
-                  *(f"  {s} {6 + 4 * k:02d}:00:00 {10 + 4 * k:02d}:00:00 Nurse \"{s} shift\""
+                  *(f"  {s} {6 + 4 * k:02d}:00:00 {10 + 4 * k:02d}:00:00 {_cell(values[s]['skills'])} \"{s} shift\""
                     for k, s in enumerate(shifts)),
                   "end", "contract (description weekend) table",
                   *(f'  {c} "contract {c}" {w}' for c, w in contracts.items()), "end",
-                  "employee (contract skills) table", *(f"  {a} {v['contract']} Nurse" for a, v in agents.items()),
-                  "end"]
+                  "employee (contract skills) table",
+                  *(f"  {a} {v['contract']} {_cell(v['skills'])}" for a, v in agents.items()), "end"]
         return roster, tables, f"calendar days={days} start_date={START_DATES[weekday0]}"
     if family == "nsplib":
         days = d.int(2, 7)
@@ -810,22 +813,37 @@ def _draw_roster(d: Draw, family: str, user: bool) -> tuple[Roster, list[str], s
     free = "Off" if grain == "day" and d.chance(0.4) else None
     weekday0 = d.pick(WEEKDAYS) if d.chance(0.6) else None
     teams = ["red", "blue"][:d.int(1, 2)]
-    agents = {f"a{k}": {"team": d.pick(teams), "load": d.int(0, 4), "size": d.int(1, 5)}
-              for k in range(1, n_agents + 1)}
-    values = {f"v{k}": {"room": d.int(1, 5)} for k in range(1, d.int(1, 3) + 1)}
+    agents = {f"a{k}": {"team": d.pick(teams), "load": d.int(0, 4), "size": d.int(1, 5),
+                        "skills": _skills(d, SKILLS, 1 if k == 1 else 0)} for k in range(1, n_agents + 1)}
+    values = {f"v{k}": {"room": d.int(1, 5), "skills": _skills(d, SKILLS[:2], 0)} for k in range(1, d.int(1, 3) + 1)}
     if free:
-        values[free] = {"room": 9}
+        values[free] = {"room": 9, "skills": ()}
     groups = {f"g{k}": d.subset(list(agents), 1, 3) for k in range(1, d.int(1, 2) + 1)}
     roster = Roster("staff", "post", "unit", agents, values, groups, days, periods, free, weekday0,
                     int_attrs=("load", "size"), name_attr="team", value_int="room", agent_int="size")
-    tables = ["staff (team load size) table",
-              *(f"  {a} {v['team']} {v['load']} {v['size']}" for a, v in agents.items()), "end",
-              "post (room) table", *(f"  {p} {v['room']}" for p, v in values.items()), "end",
+    tables = ["staff (team load size skills) table",
+              *(f"  {a} {v['team']} {v['load']} {v['size']} {_cell(v['skills'])}" for a, v in agents.items()), "end",
+              "post (room skills) table", *(f"  {p} {v['room']} {_cell(v['skills'])}" for p, v in values.items()),
+              "end",
               "unit (members) table", *(f"  {g} {','.join(m)}" for g, m in groups.items()), "end"]
     start = ""
     if weekday0 is not None:
         start = f" start_date={START_DATES[weekday0]}" if d.chance(0.5) else f" start_weekday={weekday0}"
     return roster, tables, f"calendar days={days}" + (f" periods_per_day={periods}" if periods > 1 else "") + start
+
+
+#: the skills of a user family's staff (a post requires one of the first two, or none)
+SKILLS = ("lead", "med", "lang")
+
+
+def _skills(d: Draw, pool: Sequence[str], lo: int) -> tuple[str, ...]:
+    """A skill list of ``lo``..all names of ``pool`` (pool order)."""
+    return tuple(d.subset(pool, lo))
+
+
+def _cell(skills: Sequence[str]) -> str:
+    """A names cell: ``a,b``, or ``-`` for an empty list."""
+    return ",".join(skills) or "-"
 
 
 def _draw_assignment(d: Draw, roster: Roster) -> None:
@@ -905,7 +923,8 @@ def _slot_rules(d: Draw, roster: Roster, rules: Rules, allowed: Sequence[str]) -
         ("consecutive_run_bounds", _runs, 0.5), ("pattern_prohibition", _pattern, 0.4),
         ("window_pattern_cost", _window, 0.4), ("assignment_cost", _assignment_cost, 0.5),
         ("capacity_overflow", _capacity, 0.4), ("spread", _spread, 0.4), ("stability", _stability, 0.4),
-        ("compactness", _compactness, 0.4),
+        ("compactness", _compactness, 0.4), ("skill_eligibility", _skill_eligibility, 0.3),
+        ("skill_demand", _skill_demand, 0.3),
     ]
     for kind, make, p in table:
         if kind in allowed and rules.chance(d, kind, p):
@@ -1121,6 +1140,46 @@ def _compactness(d: Draw, roster: Roster, rules: Rules) -> None:
     rules.add(d, "compactness", params, hard=False if d.chance(0.95) else True)
 
 
+def _has_skills(roster: Roster, agent: str, value: str) -> bool:
+    return set(roster.values[value].get("skills", ())) <= set(roster.agents[agent].get("skills", ()))
+
+
+def _skill_eligibility(d: Draw, roster: Roster, rules: Rules) -> None:
+    """``agents= [skills=skills] [requires=skills]``; hard mostly when the witness keeps it."""
+    selector = _selector(d, roster)
+    params = [f"agents={selector}"]
+    if d.chance(0.2):
+        params.append("skills=skills")
+    if d.chance(0.2):
+        params.append("requires=skills")
+    kept = all(_has_skills(roster, a, v) for (a, _, _), v in roster.held.items() if a in _chosen(roster, selector))
+    hard = None if kept or not d.chance(WITNESS_SHARE) else False
+    rules.add(d, "skill_eligibility", " ".join(params), hard=hard)
+
+
+def _skill_demand(d: Draw, roster: Roster, rules: Rules) -> None:
+    """Rows ``day [period] value skill min max`` over skills some agent has (bounds around the witness's
+    count of skilled holders, mostly); a day row counts every period of its day."""
+    known = sorted({s for v in roster.agents.values() for s in v.get("skills", ())})
+    if not known:
+        return
+    rows, keys = [], set()
+    for _ in range(d.int(1, 3)):
+        day, value, skill = d.int(0, roster.days - 1), d.pick(roster.working()), d.pick(known)
+        period = d.int(0, roster.periods - 1) if roster.periods > 1 and d.chance(0.7) else None
+        if (day, period, value, skill) in keys:
+            continue
+        keys.add((day, period, value, skill))
+        holders = [a for a, v in roster.agents.items() if skill in v.get("skills", ())]
+        periods = range(roster.periods) if period is None else [period]
+        n = sum(roster.held.get((a, day, p)) == value for a in holders for p in periods)
+        lo, hi = _bounds(d, 0, len(holders), (n, n) if d.chance(WITNESS_SHARE) else None)
+        slot = f"{day}" if period is None else f"{day} {period}"
+        rows.append(f"{slot} {value} {skill} {'-' if lo is None else lo} {'-' if hi is None else hi}")
+    params = "skills=skills" if d.chance(0.2) else ""
+    rules.add(d, "skill_demand", params, rows)
+
+
 def _slot_family_text(d: Draw, family: str, roster: Roster, kinds: set[str]) -> str:
     """A family spec of built-in kinds for the drawn slot data."""
     extra = d.subset([k for k in ALL_SLOT_KINDS if k not in kinds], 0, 2)
@@ -1137,7 +1196,8 @@ def _slot_family_text(d: Draw, family: str, roster: Roster, kinds: set[str]) -> 
     rename = d.pick(("", '  rename [a "Crew " v "Post "]\n'))
     return (f"family {family} {{\n  title \"{d.pick(('Call centre roster', 'Exam timetable', 'Theatre rota'))}\"\n"
             f"  structure slot\n  objective penalty\n  kinds [{kind_list}]\n"
-            f"  class staff (team:name load:int size:int)\n  class post (room:int)\n  class unit (members:names)\n"
+            f"  class staff (team:name load:int size:int skills:names)\n  class post (room:int skills:names)\n"
+            f"  class unit (members:names)\n"
             f"  decision agent=staff value=post grain={grain}{free}\n  answer \"{answer}\"\n{day_names}{rename}"
             f"  roles {roles}\n  background \"\"\"\n    Staff are given posts.\n  \"\"\"\n}}\n")
 
