@@ -150,3 +150,15 @@ def test_the_kind_walk_is_not_vacuous(complete_spec) -> None:  # noqa: F811
     made = [_hard_if_supported(spec, k) for spec in complete_spec for k in range(len(spec.instance.constraints))]
     hard = {kind_name(c) for c in made if c.hard and c.active}
     assert len(hard) >= len(KINDS) - 4, sorted(set(KINDS) - hard)
+
+
+def test_a_horizon_no_activity_can_meet_is_named_as_the_cause(tmp_path: Path) -> None:
+    """Found by the conformance long run: with `horizon 0` the explanation has no switchable constraint in its
+    core (the horizon is never switched off) and `solve` said "the data alone admit no schedule"."""
+    text = (EXAMPLES / "rcpsp_small.sched").read_text(encoding="utf-8")
+    spec = tmp_path / "rcpsp_small.sched"
+    head = "instance rcpsp_small family rcpsp\n"
+    spec.write_text(text.replace(head, head + "horizon 0\n"), encoding="utf-8")
+    result = CliRunner().invoke(app, ["solve", str(spec), "--time-limit", "10"])
+    assert result.exit_code == 1 and "infeasible" in result.output, result.output
+    assert "what cannot be switched off (horizon)" in result.output and "data alone" not in result.output

@@ -138,6 +138,9 @@ def _infeasible_alone(instance: Instance, family: Family, core: list[str], clock
 def format_conflict(conflict: Conflict, file: str) -> str:
     """The explanation as text: one ``file:line:col: kind id`` line per constraint."""
     if not conflict.constraints:
+        if conflict.always_on:  # the horizon, say: every activity must end by it, and none can
+            return ("infeasible with every hard constraint switched off: the data (durations, modes, capacities) "
+                    "and what cannot be switched off (" + ", ".join(conflict.always_on) + ") admit no schedule")
         return "infeasible without any constraint: the data alone (durations, modes, capacities) admit no schedule"
     proof = "minimal: without any one of them the rest can hold" if conflict.minimal else \
         "not shown minimal within the time budget"

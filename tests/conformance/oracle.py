@@ -254,6 +254,9 @@ def _explain(out: Outcome, instance: Instance, family: Family) -> None:
 
     conflict = explain_infeasibility(instance, family, 60.0)  # done in well under a second; the budget guards load
     out.counts["infeasible explained"] += 1
+    if conflict is not None and not conflict.constraints and conflict.always_on:
+        out.counts["infeasible by what cannot be switched off"] += 1  # `horizon 0`: no activity can end by it
+        return
     if conflict is None or not conflict.constraints:
         out.find("explain", "solver", "both backends prove the spec infeasible, the explanation finds no conflict")
         return
