@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+import weakref
 from pathlib import Path
 
 import pytest
@@ -210,6 +211,39 @@ def test_a_signal_at_start_ends_with_130_and_no_traceback(tmp_path: Path, signum
         out, err = process.communicate(timeout=60)
     assert process.returncode == 130, (out, err)
     assert "Traceback" not in err
+
+
+def test_an_interrupt_swallowed_by_a_callback_still_interrupts() -> None:
+    """An interrupt raised inside a weak-reference callback (the import system's module-lock callback, where a
+    SIGINT at start once landed: the run went on to its end and exited 0) is raised again in the main thread;
+    other unraisable exceptions go to the hook that was there before."""
+    from schedc.cli import _redeliver_swallowed_interrupts
+
+    class Thing:
+        pass
+
+    def interrupt(_ref: object) -> None:
+        raise KeyboardInterrupt
+
+    def fail(_ref: object) -> None:
+        raise ValueError("not an interrupt")
+
+    passed_on: list[object] = []
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = _redeliver_swallowed_interrupts(passed_on.append)
+    try:
+        thing = Thing()
+        ref = weakref.ref(thing, fail)
+        del thing
+        assert ref() is None and [type(u.exc_value) for u in passed_on] == [ValueError]
+        thing = Thing()
+        ref = weakref.ref(thing, interrupt)
+        with pytest.raises(KeyboardInterrupt):
+            del thing
+            time.sleep(5)  # the signal comes again a moment later, and ends the sleep
+        assert len(passed_on) == 1
+    finally:
+        sys.unraisablehook = previous_hook
 
 
 _INTERRUPT_IN_EXEC = """

@@ -10,6 +10,10 @@ imports this package.
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
+from collections.abc import Callable
 from typing import Any
 
 
@@ -20,11 +24,11 @@ def main() -> None:
     with one line, ``interrupted``, instead of a traceback; for ``bench run``, which documents 130 for
     SIGTERM too, SIGTERM is turned into the same interrupt from the very start.
     """
-    import signal
     import sys
 
     if sys.argv[1:3] == ["bench", "run"]:
         signal.signal(signal.SIGTERM, _interrupted)
+    sys.unraisablehook = _redeliver_swallowed_interrupts(sys.unraisablehook)
     try:
         from schedc.cli import commands
 
@@ -50,6 +54,35 @@ def _end_interrupted() -> None:
 
 def _interrupted(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
+
+
+#: Seconds after a swallowed interrupt at which it is signalled again (the callback has returned by then).
+REDELIVERY_DELAY = 0.05
+
+
+def _redeliver_swallowed_interrupts(previous: Callable[[Any], object]) -> Callable[[Any], object]:
+    """An unraisable-exception hook that gives an interrupt back to the main thread instead of losing it.
+
+    An interrupt that arrives while the interpreter runs a weak-reference callback or a finaliser (the
+    import system's module-lock callback, a ``__del__``) is raised inside it, and the interpreter
+    swallows it with an "Exception ignored" message: the command would then run to its end and exit 0.
+    Raising the interrupt again in the main thread, once the callback has returned, makes it reach the
+    command (and :func:`main`) like any other.
+    """
+    def hook(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            # Signalled again from another thread a moment later: a signal raised from here would land
+            # in this hook, which is as deaf as the callback. SIGTERM when SIGINT is ignored (a background
+            # job) and only ``bench run``'s SIGTERM handler turned a signal into the interrupt.
+            by_python = callable(signal.getsignal(signal.SIGINT))
+            again = signal.SIGINT if by_python else signal.SIGTERM
+            timer = threading.Timer(REDELIVERY_DELAY, os.kill, (os.getpid(), again))
+            timer.daemon = True
+            timer.start()
+            return
+        previous(unraisable)
+
+    return hook
 
 
 def __getattr__(name: str) -> Any:
