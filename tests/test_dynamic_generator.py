@@ -89,6 +89,33 @@ def test_grid_expansion_is_the_cartesian_product() -> None:
     assert [p.seed for p in points] == [3 + i for i in range(12)]
 
 
+def test_joint_targets_are_zipped_into_one_axis() -> None:
+    config = parse_config(f"{PLANT}\n[scale]\nhorizon = 100\n[targets]\nutilisation = [0.5, 0.6]\n"
+                          "arrival_scv = [0.5, 1.0, 2.0]\nprocessing_scv = [0.25, 0.5, 1.0]\n"
+                          'joint = [["processing_scv", "arrival_scv"]]\n')
+    points = expand(config)
+    assert len(points) == grid_size(config) == 6
+    assert [(p.targets.utilisation, p.targets.arrival_scv, p.targets.processing_scv) for p in points] == [
+        (u, a, c) for u in (0.5, 0.6) for a, c in ((0.5, 0.25), (1.0, 0.5), (2.0, 1.0))]
+    assert [p.seed for p in points] == [3 + i for i in range(6)]
+
+
+@pytest.mark.parametrize(("joint", "expected"), [
+    ('[["arrival_scv", "processing_scv"]]', "$.targets.joint[0]: expected lists of the same length (level k of "
+                                            "each goes together), got arrival_scv has 3, processing_scv has 2"),
+    ('[["arrival_scv", "speed"]]', "$.targets.joint[0][1]: unknown target 'speed'"),
+    ('[["arrival_scv"]]', "$.targets.joint[0]: expected at least two target names"),
+    ('[["arrival_scv", "utilisation"], ["arrival_scv", "tightness"]]',
+     "$.targets.joint[1][0]: target 'arrival_scv' is already in a joint group"),
+])
+def test_joint_target_errors(joint: str, expected: str) -> None:
+    with pytest.raises(SchedcError) as caught:
+        parse_config(f"{PLANT}\n[scale]\nhorizon = 100\n[targets]\nutilisation = [0.5, 0.6, 0.7]\n"
+                     f"arrival_scv = [0.5, 1.0, 2.0]\nprocessing_scv = [0.25, 0.5]\ntightness = [2.0, 3.0, 4.0]\n"
+                     f"joint = {joint}\n", "test.toml")
+    assert "E714" in str(caught.value) and expected in str(caught.value)
+
+
 @pytest.mark.parametrize(("text", "expected"), [
     (PLANT.replace('speed = 0.8', 'speeed = 0.8'), ["E713", "$.plant.machines[2].speeed", "unknown key",
                                                     "test.toml:8:33:"]),

@@ -7,7 +7,10 @@ metrics, the dynamic scenario probabilities, the objective, a seed and the calib
 
 Every scalar target may be a list: the configuration then stands for the cartesian product of
 its lists (:func:`expand`), one :class:`ConfigPoint` per combination, in row-major order of the
-fields ``utilisation, arrival_scv, processing_scv, tightness, disturbance, imbalance``. Point
+fields ``utilisation, arrival_scv, processing_scv, tightness, disturbance, imbalance``.
+``joint = [["arrival_scv", "processing_scv"]]`` ties targets together: the lists of a joint group
+have the same length and are zipped into one axis (level k of each together), placed where the
+group's first field stands in that order. Point
 ``i`` is named ``<name>_<i:03d>`` (just ``<name>`` when the grid has one point) and gets the
 seed ``seed + i``, so any point can be regenerated alone from its name and seed.
 
@@ -95,7 +98,10 @@ Grid = float | tuple[float, ...]
 
 
 class TargetsSpec(_Spec):
-    """Target metrics (see :mod:`schedc.dynamic.metrics` for their definitions); lists expand into a grid."""
+    """Target metrics (see :mod:`schedc.dynamic.metrics` for their definitions); lists expand into a grid.
+
+    ``joint`` lists groups of target names whose lists vary together (zipped, not crossed).
+    """
 
     utilisation: Grid
     arrival_scv: Grid = 1.0
@@ -104,6 +110,7 @@ class TargetsSpec(_Spec):
     disturbance: Grid = 0.0
     imbalance: Grid | None = None
     bottlenecks: tuple[Window, ...] = ()
+    joint: tuple[tuple[str, ...], ...] = ()
 
 
 class TargetPoint(_Spec):
@@ -407,6 +414,7 @@ def _check_targets(targets: TargetsSpec, config: DfjspConfig) -> list[tuple[str,
             low, high, text = _DOMAINS.get(field, (-1.0, 1.0, "0 ≤ δ* < 1"))
             if not (low < v < high or (v == 0 and field in _ZERO_ALLOWED)):
                 out.append((f"$.targets.{field}", f"expected {text}, got {v}"))
+    out += _check_joint(targets)
     groups = set(config.plant.groups())
     for i, w in enumerate(targets.bottlenecks):
         where = f"$.targets.bottlenecks[{i}]"
@@ -417,6 +425,27 @@ def _check_targets(targets: TargetsSpec, config: DfjspConfig) -> list[tuple[str,
             out.append((f"{where}.group", f"unknown machine group {w.group!r}"))
         if not 0 < w.utilisation < 2:
             out.append((f"{where}.utilisation", f"expected 0 < ρ_b* < 2, got {w.utilisation}"))
+    return out
+
+
+def _check_joint(targets: TargetsSpec) -> list[tuple[str, str]]:
+    """A joint group names at least two distinct grid targets, each in one group only, with lists of one length."""
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for i, group in enumerate(targets.joint):
+        where = f"$.targets.joint[{i}]"
+        if len(group) < 2:
+            out.append((where, f"expected at least two target names to vary jointly, got {list(group)}"))
+        for k, field in enumerate(group):
+            if field not in GRID_FIELDS:
+                out.append((f"{where}[{k}]", f"unknown target {field!r} (expected one of {', '.join(GRID_FIELDS)})"))
+            elif field in seen:
+                out.append((f"{where}[{k}]", f"target {field!r} is already in a joint group"))
+            seen.add(field)
+        counts = {f: len(_grid_values(getattr(targets, f))) for f in group if f in GRID_FIELDS}
+        if len(set(counts.values())) > 1:
+            listed = ", ".join(f"{f} has {n}" for f, n in counts.items())
+            out.append((where, f"expected lists of the same length (level k of each goes together), got {listed}"))
     return out
 
 
@@ -475,18 +504,34 @@ def _grid_values(value: Grid | None) -> tuple[float, ...]:
     return tuple(value) if isinstance(value, tuple) else (value,)
 
 
+def _axes(targets: TargetsSpec) -> list[tuple[tuple[str, ...], list[tuple[float | None, ...]]]]:
+    """Expansion axes in :data:`GRID_FIELDS` order: (fields, their level tuples); a joint group is one
+    axis (its lists zipped) at its first field's place, every other target an axis of its own."""
+    group_of = {f: tuple(sorted(g, key=GRID_FIELDS.index)) for g in targets.joint for f in g}
+    axes: list[tuple[tuple[str, ...], list[tuple[float | None, ...]]]] = []
+    for field in GRID_FIELDS:
+        fields = group_of.get(field, (field,))
+        if fields[0] != field:
+            continue
+        lists = [_grid_values(getattr(targets, f)) or (None,) for f in fields]
+        axes.append((fields, list(zip(*lists, strict=True))))
+    return axes
+
+
 def grid_size(config: DfjspConfig) -> int:
-    """Number of points :func:`expand` returns: the product of the target list lengths."""
-    return math.prod(max(1, len(_grid_values(getattr(config.targets, f)))) for f in GRID_FIELDS)
+    """Number of points :func:`expand` returns: the product of the axis lengths (a joint group is one axis)."""
+    return math.prod(len(levels) for _, levels in _axes(config.targets))
 
 
 def expand(config: DfjspConfig) -> list[ConfigPoint]:
-    """The grid of a configuration: one point per combination of target values (row-major order)."""
-    axes = [_grid_values(getattr(config.targets, f)) or (None,) for f in GRID_FIELDS]
-    combos = list(itertools.product(*axes))
+    """The grid of a configuration: one point per combination of axis levels (row-major order)."""
+    axes = _axes(config.targets)
+    combos = list(itertools.product(*(levels for _, levels in axes)))
     points = []
-    for index, values in enumerate(combos):
-        targets = TargetPoint(**dict(zip(GRID_FIELDS, values, strict=True)), bottlenecks=config.targets.bottlenecks)
+    for index, combo in enumerate(combos):
+        values = {f: v for (fields, _), levels in zip(axes, combo, strict=True)
+                  for f, v in zip(fields, levels, strict=True)}
+        targets = TargetPoint(**values, bottlenecks=config.targets.bottlenecks)
         name = config.name if len(combos) == 1 else f"{config.name}_{index:03d}"
         points.append(ConfigPoint(name=name, index=index, seed=config.seed + index, plant=config.plant,
                                   scale=config.scale, arrivals=config.arrivals, targets=targets,
