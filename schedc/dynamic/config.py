@@ -128,27 +128,42 @@ class TargetPoint(_Spec):
 class Scenarios(_Spec):
     """Dynamic scenario probabilities and parameters.
 
-    Per job: ``cancel``, ``rework`` (one extra operation), ``priority_change``, ``due_date_change``;
+    Per job: ``cancel``, ``rework`` (one extra operation), ``priority_change`` (``priority_mode``
+    ``"any"``: another weight in 1..4; ``"promote"``: the weight rises by one), ``due_date_change``
+    (new allowance = allowance × U[lo, hi] with ``due_date_multiplier = [lo, hi]``; ``[0.5, 0.5]``
+    halves it, never below the job's expected processing time);
     per arrival epoch: ``batch`` (the epoch brings max(2, round(N(batch_mean, batch_sd))) jobs);
     per operation: ``route_change``, ``processing_time_change`` (true times = estimate × U[lo, hi]
-    with ``processing_multiplier = [lo, hi]``). Preventive maintenance takes ``maintenance_duration``
-    every ``maintenance_interval`` time units on every machine (0 = none); breakdown repairs last
+    with ``processing_multiplier = [lo, hi]``, or × one of ``processing_multiplier_set`` drawn
+    uniformly when that list is given). Preventive maintenance takes ``maintenance_duration`` (each
+    occurrence max(1, round(N(duration, maintenance_duration_sd))), below the interval) every
+    ``maintenance_interval`` time units on every machine (0 = none); breakdown repairs last
     ``repair_mean`` time units on average (exponential).
     """
 
     cancel: float = 0.0
     rework: float = 0.0
     priority_change: float = 0.0
+    priority_mode: Literal["any", "promote"] = "any"
     route_change: float = 0.0
     due_date_change: float = 0.0
+    due_date_multiplier: tuple[float, float] = (0.7, 1.3)
     processing_time_change: float = 0.0
     processing_multiplier: tuple[float, float] = (0.8, 1.25)
+    processing_multiplier_set: tuple[float, ...] = ()
     batch: float = 0.0
     batch_mean: float = 3.0
     batch_sd: float = 1.0
     maintenance_interval: int = 0
     maintenance_duration: int = 0
+    maintenance_duration_sd: float = 0.0
     repair_mean: float = 20.0
+
+    def mean_multiplier(self) -> float:
+        """Expected processing-time multiplier m̄ of a processing-time change."""
+        if self.processing_multiplier_set:
+            return sum(self.processing_multiplier_set) / len(self.processing_multiplier_set)
+        return (self.processing_multiplier[0] + self.processing_multiplier[1]) / 2
 
 
 class CalibrateSpec(_Spec):
@@ -458,9 +473,15 @@ def _check_scenarios(s: Scenarios) -> list[tuple[str, str]]:
             out.append((f"$.scenarios.{field}", f"expected a probability in [0, 1], got {value}"))
     if s.cancel == 1:  # the arrival rate compensates for cancellations: 1 − p_cancel must be positive
         out.append(("$.scenarios.cancel", "expected a probability below 1 (some jobs must remain), got 1.0"))
-    low, high = s.processing_multiplier
-    if not 0 < low <= high:
-        out.append(("$.scenarios.processing_multiplier", f"expected 0 < lo ≤ hi, got [{low}, {high}]"))
+    for field in ("processing_multiplier", "due_date_multiplier"):
+        low, high = getattr(s, field)
+        if not 0 < low <= high:
+            out.append((f"$.scenarios.{field}", f"expected 0 < lo ≤ hi, got [{low}, {high}]"))
+    out += [(f"$.scenarios.processing_multiplier_set[{k}]", f"expected a positive multiplier, got {m}")
+            for k, m in enumerate(s.processing_multiplier_set) if not m > 0]
+    if not s.maintenance_duration_sd >= 0:
+        out.append(("$.scenarios.maintenance_duration_sd",
+                    f"expected a non-negative standard deviation, got {s.maintenance_duration_sd}"))
     if s.batch_mean < 2 or s.batch_sd < 0:
         out.append(("$.scenarios.batch_mean", "expected batch_mean ≥ 2 and batch_sd ≥ 0"))
     if s.maintenance_interval < 0 or s.maintenance_duration < 0 or (
