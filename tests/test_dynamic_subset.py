@@ -186,7 +186,9 @@ def test_dataset_configurations() -> None:
     folder = ROOT / "examples" / "dfjsp"
     sizes = {"dynasched_sweep_centroid": 5, "dynasched_sweep_utilisation": 150, "dynasched_sweep_tightness": 110,
              "dynasched_sweep_variability": 60, "dynasched_sweep_disturbance": 130,
-             **{f"dynasched_scale_{n}": 5 for n in (200, 400, 800, 1600)}}
+             **{f"dynasched_scale_{n}": 5 for n in (200, 400, 800, 1600)},
+             **{f"dynasched_complexity_{k}": 5 for k in ("baseline_static", "batch_only", "pm_only", "route_only",
+                                                          "full")}}
     for name, size in sizes.items():
         config = load_config(folder / f"{name}.toml")
         assert grid_size(config) == size
