@@ -89,6 +89,33 @@ def test_grid_expansion_is_the_cartesian_product() -> None:
     assert [p.seed for p in points] == [3 + i for i in range(12)]
 
 
+def test_joint_targets_are_zipped_into_one_axis() -> None:
+    config = parse_config(f"{PLANT}\n[scale]\nhorizon = 100\n[targets]\nutilisation = [0.5, 0.6]\n"
+                          "arrival_scv = [0.5, 1.0, 2.0]\nprocessing_scv = [0.25, 0.5, 1.0]\n"
+                          'joint = [["processing_scv", "arrival_scv"]]\n')
+    points = expand(config)
+    assert len(points) == grid_size(config) == 6
+    assert [(p.targets.utilisation, p.targets.arrival_scv, p.targets.processing_scv) for p in points] == [
+        (u, a, c) for u in (0.5, 0.6) for a, c in ((0.5, 0.25), (1.0, 0.5), (2.0, 1.0))]
+    assert [p.seed for p in points] == [3 + i for i in range(6)]
+
+
+@pytest.mark.parametrize(("joint", "expected"), [
+    ('[["arrival_scv", "processing_scv"]]', "$.targets.joint[0]: expected lists of the same length (level k of "
+                                            "each goes together), got arrival_scv has 3, processing_scv has 2"),
+    ('[["arrival_scv", "speed"]]', "$.targets.joint[0][1]: unknown target 'speed'"),
+    ('[["arrival_scv"]]', "$.targets.joint[0]: expected at least two target names"),
+    ('[["arrival_scv", "utilisation"], ["arrival_scv", "tightness"]]',
+     "$.targets.joint[1][0]: target 'arrival_scv' is already in a joint group"),
+])
+def test_joint_target_errors(joint: str, expected: str) -> None:
+    with pytest.raises(SchedcError) as caught:
+        parse_config(f"{PLANT}\n[scale]\nhorizon = 100\n[targets]\nutilisation = [0.5, 0.6, 0.7]\n"
+                     f"arrival_scv = [0.5, 1.0, 2.0]\nprocessing_scv = [0.25, 0.5]\ntightness = [2.0, 3.0, 4.0]\n"
+                     f"joint = {joint}\n", "test.toml")
+    assert "E714" in str(caught.value) and expected in str(caught.value)
+
+
 @pytest.mark.parametrize(("text", "expected"), [
     (PLANT.replace('speed = 0.8', 'speeed = 0.8'), ["E713", "$.plant.machines[2].speeed", "unknown key",
                                                     "test.toml:8:33:"]),
@@ -218,6 +245,42 @@ def test_world_follows_the_event_semantics() -> None:
     assert all(d >= 1 for op in ops.values() for _, d in op.durations)
     assert all(round(m.speed * 100) == m.speed * 100 for m in world.machines)
     assert all(0 <= o.start < o.end <= world.horizon for o in world.outages)
+
+
+def test_discrete_multipliers_promotion_tightening_and_random_maintenance_lengths() -> None:
+    extra = SCENARIOS + ("processing_multiplier_set = [0.7, 0.9, 1.2, 1.5]\npriority_mode = \"promote\"\n"
+                         "due_date_multiplier = [0.5, 0.5]\nmaintenance_duration_sd = 1.0\n")
+    p = point(BASE, extra=extra.replace("maintenance_duration = 3", "maintenance_duration = 5"))
+    world = generate(p)
+    jobs = {j.name: j for j in (*world.jobs, *world.cancelled)}
+    ops = {op.name: op for job in world.jobs for op in job.operations}
+    kinds = {e.type: [x for x in world.events if x.type == e.type] for e in world.events}
+    for e in kinds["priority_change"]:
+        assert jobs[e.job or ""].weight == int(e.old) + 1
+    halved = [job.due - job.release == round((int(e.old) - job.release) / 2)
+              for e in kinds["due_date_change"] for job in [jobs[e.job or ""]]]
+    assert sum(halved) > len(halved) / 2  # the rest are clipped at the job's expected processing time
+    rerouted = {e.op for e in kinds["route_change"]}  # opened machines' estimates are derived, not drawn
+    for e in (x for x in kinds["processing_time_change"] if x.op not in rerouted):
+        true = dict(ops[e.op or ""].durations)
+        old = [(m, int(d)) for m, d in (pair.split(":") for pair in e.old.split())]
+        assert any(all(true[m] == max(1, round(d * k)) for m, d in old) for k in (0.7, 0.9, 1.2, 1.5)), e
+    lengths = {o.end - o.start for o in world.outages
+               if o.cause == "maintenance" and 0 < o.start and o.end < world.horizon}
+    assert len(lengths) > 1 and all(1 <= n < 100 for n in lengths)
+    assert p.scenarios.mean_multiplier() == 1.075
+
+
+@pytest.mark.parametrize(("scenarios", "expected"), [
+    ("processing_multiplier_set = [0.7, 0.0]", "$.scenarios.processing_multiplier_set[1]: expected a positive"),
+    ("due_date_multiplier = [0.9, 0.5]", "$.scenarios.due_date_multiplier: expected 0 < lo ≤ hi, got [0.9, 0.5]"),
+    ("maintenance_duration_sd = -1.0", "$.scenarios.maintenance_duration_sd: expected a non-negative"),
+    ('priority_mode = "demote"', "$.scenarios.priority_mode"),
+])
+def test_scenario_value_errors(scenarios: str, expected: str) -> None:
+    with pytest.raises(SchedcError, match="E71[34]") as caught:
+        parse_config(f"{PLANT}\n[scale]\nhorizon = 100\n[targets]\nutilisation = 0.8\n[scenarios]\n{scenarios}\n")
+    assert expected in str(caught.value)
 
 
 def test_array_metrics_equal_world_metrics() -> None:

@@ -7,7 +7,10 @@ metrics, the dynamic scenario probabilities, the objective, a seed and the calib
 
 Every scalar target may be a list: the configuration then stands for the cartesian product of
 its lists (:func:`expand`), one :class:`ConfigPoint` per combination, in row-major order of the
-fields ``utilisation, arrival_scv, processing_scv, tightness, disturbance, imbalance``. Point
+fields ``utilisation, arrival_scv, processing_scv, tightness, disturbance, imbalance``.
+``joint = [["arrival_scv", "processing_scv"]]`` ties targets together: the lists of a joint group
+have the same length and are zipped into one axis (level k of each together), placed where the
+group's first field stands in that order. Point
 ``i`` is named ``<name>_<i:03d>`` (just ``<name>`` when the grid has one point) and gets the
 seed ``seed + i``, so any point can be regenerated alone from its name and seed.
 
@@ -95,7 +98,10 @@ Grid = float | tuple[float, ...]
 
 
 class TargetsSpec(_Spec):
-    """Target metrics (see :mod:`schedc.dynamic.metrics` for their definitions); lists expand into a grid."""
+    """Target metrics (see :mod:`schedc.dynamic.metrics` for their definitions); lists expand into a grid.
+
+    ``joint`` lists groups of target names whose lists vary together (zipped, not crossed).
+    """
 
     utilisation: Grid
     arrival_scv: Grid = 1.0
@@ -104,6 +110,7 @@ class TargetsSpec(_Spec):
     disturbance: Grid = 0.0
     imbalance: Grid | None = None
     bottlenecks: tuple[Window, ...] = ()
+    joint: tuple[tuple[str, ...], ...] = ()
 
 
 class TargetPoint(_Spec):
@@ -121,27 +128,42 @@ class TargetPoint(_Spec):
 class Scenarios(_Spec):
     """Dynamic scenario probabilities and parameters.
 
-    Per job: ``cancel``, ``rework`` (one extra operation), ``priority_change``, ``due_date_change``;
+    Per job: ``cancel``, ``rework`` (one extra operation), ``priority_change`` (``priority_mode``
+    ``"any"``: another weight in 1..4; ``"promote"``: the weight rises by one), ``due_date_change``
+    (new allowance = allowance × U[lo, hi] with ``due_date_multiplier = [lo, hi]``; ``[0.5, 0.5]``
+    halves it, never below the job's expected processing time);
     per arrival epoch: ``batch`` (the epoch brings max(2, round(N(batch_mean, batch_sd))) jobs);
     per operation: ``route_change``, ``processing_time_change`` (true times = estimate × U[lo, hi]
-    with ``processing_multiplier = [lo, hi]``). Preventive maintenance takes ``maintenance_duration``
-    every ``maintenance_interval`` time units on every machine (0 = none); breakdown repairs last
+    with ``processing_multiplier = [lo, hi]``, or × one of ``processing_multiplier_set`` drawn
+    uniformly when that list is given). Preventive maintenance takes ``maintenance_duration`` (each
+    occurrence max(1, round(N(duration, maintenance_duration_sd))), below the interval) every
+    ``maintenance_interval`` time units on every machine (0 = none); breakdown repairs last
     ``repair_mean`` time units on average (exponential).
     """
 
     cancel: float = 0.0
     rework: float = 0.0
     priority_change: float = 0.0
+    priority_mode: Literal["any", "promote"] = "any"
     route_change: float = 0.0
     due_date_change: float = 0.0
+    due_date_multiplier: tuple[float, float] = (0.7, 1.3)
     processing_time_change: float = 0.0
     processing_multiplier: tuple[float, float] = (0.8, 1.25)
+    processing_multiplier_set: tuple[float, ...] = ()
     batch: float = 0.0
     batch_mean: float = 3.0
     batch_sd: float = 1.0
     maintenance_interval: int = 0
     maintenance_duration: int = 0
+    maintenance_duration_sd: float = 0.0
     repair_mean: float = 20.0
+
+    def mean_multiplier(self) -> float:
+        """Expected processing-time multiplier m̄ of a processing-time change."""
+        if self.processing_multiplier_set:
+            return sum(self.processing_multiplier_set) / len(self.processing_multiplier_set)
+        return (self.processing_multiplier[0] + self.processing_multiplier[1]) / 2
 
 
 class CalibrateSpec(_Spec):
@@ -407,6 +429,7 @@ def _check_targets(targets: TargetsSpec, config: DfjspConfig) -> list[tuple[str,
             low, high, text = _DOMAINS.get(field, (-1.0, 1.0, "0 ≤ δ* < 1"))
             if not (low < v < high or (v == 0 and field in _ZERO_ALLOWED)):
                 out.append((f"$.targets.{field}", f"expected {text}, got {v}"))
+    out += _check_joint(targets)
     groups = set(config.plant.groups())
     for i, w in enumerate(targets.bottlenecks):
         where = f"$.targets.bottlenecks[{i}]"
@@ -420,6 +443,27 @@ def _check_targets(targets: TargetsSpec, config: DfjspConfig) -> list[tuple[str,
     return out
 
 
+def _check_joint(targets: TargetsSpec) -> list[tuple[str, str]]:
+    """A joint group names at least two distinct grid targets, each in one group only, with lists of one length."""
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for i, group in enumerate(targets.joint):
+        where = f"$.targets.joint[{i}]"
+        if len(group) < 2:
+            out.append((where, f"expected at least two target names to vary jointly, got {list(group)}"))
+        for k, field in enumerate(group):
+            if field not in GRID_FIELDS:
+                out.append((f"{where}[{k}]", f"unknown target {field!r} (expected one of {', '.join(GRID_FIELDS)})"))
+            elif field in seen:
+                out.append((f"{where}[{k}]", f"target {field!r} is already in a joint group"))
+            seen.add(field)
+        counts = {f: len(_grid_values(getattr(targets, f))) for f in group if f in GRID_FIELDS}
+        if len(set(counts.values())) > 1:
+            listed = ", ".join(f"{f} has {n}" for f, n in counts.items())
+            out.append((where, f"expected lists of the same length (level k of each goes together), got {listed}"))
+    return out
+
+
 def _check_scenarios(s: Scenarios) -> list[tuple[str, str]]:
     out = []
     for field in ("cancel", "rework", "priority_change", "route_change", "due_date_change",
@@ -429,9 +473,15 @@ def _check_scenarios(s: Scenarios) -> list[tuple[str, str]]:
             out.append((f"$.scenarios.{field}", f"expected a probability in [0, 1], got {value}"))
     if s.cancel == 1:  # the arrival rate compensates for cancellations: 1 − p_cancel must be positive
         out.append(("$.scenarios.cancel", "expected a probability below 1 (some jobs must remain), got 1.0"))
-    low, high = s.processing_multiplier
-    if not 0 < low <= high:
-        out.append(("$.scenarios.processing_multiplier", f"expected 0 < lo ≤ hi, got [{low}, {high}]"))
+    for field in ("processing_multiplier", "due_date_multiplier"):
+        low, high = getattr(s, field)
+        if not 0 < low <= high:
+            out.append((f"$.scenarios.{field}", f"expected 0 < lo ≤ hi, got [{low}, {high}]"))
+    out += [(f"$.scenarios.processing_multiplier_set[{k}]", f"expected a positive multiplier, got {m}")
+            for k, m in enumerate(s.processing_multiplier_set) if not m > 0]
+    if not s.maintenance_duration_sd >= 0:
+        out.append(("$.scenarios.maintenance_duration_sd",
+                    f"expected a non-negative standard deviation, got {s.maintenance_duration_sd}"))
     if s.batch_mean < 2 or s.batch_sd < 0:
         out.append(("$.scenarios.batch_mean", "expected batch_mean ≥ 2 and batch_sd ≥ 0"))
     if s.maintenance_interval < 0 or s.maintenance_duration < 0 or (
@@ -475,18 +525,34 @@ def _grid_values(value: Grid | None) -> tuple[float, ...]:
     return tuple(value) if isinstance(value, tuple) else (value,)
 
 
+def _axes(targets: TargetsSpec) -> list[tuple[tuple[str, ...], list[tuple[float | None, ...]]]]:
+    """Expansion axes in :data:`GRID_FIELDS` order: (fields, their level tuples); a joint group is one
+    axis (its lists zipped) at its first field's place, every other target an axis of its own."""
+    group_of = {f: tuple(sorted(g, key=GRID_FIELDS.index)) for g in targets.joint for f in g}
+    axes: list[tuple[tuple[str, ...], list[tuple[float | None, ...]]]] = []
+    for field in GRID_FIELDS:
+        fields = group_of.get(field, (field,))
+        if fields[0] != field:
+            continue
+        lists = [_grid_values(getattr(targets, f)) or (None,) for f in fields]
+        axes.append((fields, list(zip(*lists, strict=True))))
+    return axes
+
+
 def grid_size(config: DfjspConfig) -> int:
-    """Number of points :func:`expand` returns: the product of the target list lengths."""
-    return math.prod(max(1, len(_grid_values(getattr(config.targets, f)))) for f in GRID_FIELDS)
+    """Number of points :func:`expand` returns: the product of the axis lengths (a joint group is one axis)."""
+    return math.prod(len(levels) for _, levels in _axes(config.targets))
 
 
 def expand(config: DfjspConfig) -> list[ConfigPoint]:
-    """The grid of a configuration: one point per combination of target values (row-major order)."""
-    axes = [_grid_values(getattr(config.targets, f)) or (None,) for f in GRID_FIELDS]
-    combos = list(itertools.product(*axes))
+    """The grid of a configuration: one point per combination of axis levels (row-major order)."""
+    axes = _axes(config.targets)
+    combos = list(itertools.product(*(levels for _, levels in axes)))
     points = []
-    for index, values in enumerate(combos):
-        targets = TargetPoint(**dict(zip(GRID_FIELDS, values, strict=True)), bottlenecks=config.targets.bottlenecks)
+    for index, combo in enumerate(combos):
+        values = {f: v for (fields, _), levels in zip(axes, combo, strict=True)
+                  for f, v in zip(fields, levels, strict=True)}
+        targets = TargetPoint(**values, bottlenecks=config.targets.bottlenecks)
         name = config.name if len(combos) == 1 else f"{config.name}_{index:03d}"
         points.append(ConfigPoint(name=name, index=index, seed=config.seed + index, plant=config.plant,
                                   scale=config.scale, arrivals=config.arrivals, targets=targets,

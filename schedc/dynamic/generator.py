@@ -128,7 +128,7 @@ def expected_job_work(point: ConfigPoint) -> tuple[np.ndarray, float]:
     work = np.array([sum(t.work) for t in templates])
     length = float(share @ np.array([len(t.route) for t in templates]))
     s = point.scenarios
-    multiplier = (s.processing_multiplier[0] + s.processing_multiplier[1]) / 2
+    multiplier = s.mean_multiplier()
     factor = (1 - s.cancel) * (1 + s.processing_time_change * (multiplier - 1)) * (1 + s.rework / length)
     return share, float(share @ work) * factor
 
@@ -292,7 +292,8 @@ def apply_dynamics(d: Draft, rng: np.random.Generator, membership: np.ndarray) -
 
 def _job_changes(d: Draft, rng: np.random.Generator, draws: np.ndarray, job_time: np.ndarray,
                  events: list[list[JobEvent]]) -> Draft:
-    """Cancellations (before the due date), priority changes and due-date changes (× U[0.7, 1.3])."""
+    """Cancellations (before the due date), priority changes (another weight, or one up when promoting)
+    and due-date changes (allowance × U[lo, hi] of ``due_date_multiplier``, at least the job's time)."""
     s, n = d.point.scenarios, len(d.release)
     allowance, weight = d.allowance.copy(), d.weight.copy()
     cancel = np.where(draws[0] < s.cancel, (draws[1] * allowance).astype(np.int64), -1)
@@ -302,8 +303,8 @@ def _job_changes(d: Draft, rng: np.random.Generator, draws: np.ndarray, job_time
     new_weight = 1 + (weight - 1 + rng.integers(1, 4, size=n)) % 4
     for j in np.flatnonzero(live & (draws[2] < s.priority_change)):
         events[j].append(JobEvent("priority_change", int(draws[3, j] * allowance[j]), value=float(weight[j])))
-        weight[j] = new_weight[j]
-    factor = rng.uniform(0.7, 1.3, size=n)
+        weight[j] = weight[j] + 1 if s.priority_mode == "promote" else new_weight[j]
+    factor = rng.uniform(*s.due_date_multiplier, size=n)
     for j in np.flatnonzero(live & (draws[4] < s.due_date_change)):
         new = max(math.ceil(job_time[j]), round(allowance[j] * factor[j]))
         offset = int(draws[5, j] * min(new, allowance[j]))
@@ -314,11 +315,13 @@ def _job_changes(d: Draft, rng: np.random.Generator, draws: np.ndarray, job_time
 
 def _operation_changes(d: Draft, rng: np.random.Generator, membership: np.ndarray, live: np.ndarray,
                        started: np.ndarray, events: list[list[JobEvent]]) -> Draft:
-    """Processing-time changes (true = estimate × U[lo, hi]) and route changes (another group opens),
-    both revealed when the operation is expected to start."""
+    """Processing-time changes (true = estimate × U[lo, hi], or × a multiplier drawn from the set) and
+    route changes (another group opens), both revealed when the operation is expected to start."""
     s, ops, groups = d.point.scenarios, len(d.op_job), len(d.group_names)
     dur = d.dur.copy()
-    draws, multiplier = rng.random((2, ops)), rng.uniform(*s.processing_multiplier, size=ops)
+    draws = rng.random((2, ops))
+    multiplier = (rng.choice(np.array(s.processing_multiplier_set), size=ops) if s.processing_multiplier_set
+                  else rng.uniform(*s.processing_multiplier, size=ops))
     op_live = live[d.op_job]
     for o in np.flatnonzero(op_live & (draws[0] < s.processing_time_change)):
         dur[o] = np.where(dur[o] > 0, np.maximum(1, np.rint(dur[o] * multiplier[o])), 0)

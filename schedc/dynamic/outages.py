@@ -24,7 +24,8 @@ FREE, BREAKDOWN, MAINTENANCE = 0, 1, 2
 
 
 def maintenance(point: ConfigPoint, machines: int, rng: np.random.Generator) -> np.ndarray:
-    """Preventive maintenance cells: every ``interval`` time units from a random phase per machine."""
+    """Preventive maintenance cells: every ``interval`` time units from a random phase per machine,
+    each occurrence lasting :func:`_maintenance_length`."""
     s, horizon = point.scenarios, point.scale.horizon
     down = np.zeros((machines, horizon), dtype=np.int8)
     if s.maintenance_interval <= 0 or s.maintenance_duration <= 0:
@@ -32,8 +33,18 @@ def maintenance(point: ConfigPoint, machines: int, rng: np.random.Generator) -> 
     phases = rng.integers(0, s.maintenance_interval, size=machines)
     for m, phase in enumerate(phases):
         for start in range(int(phase), horizon, s.maintenance_interval):
-            down[m, start:start + s.maintenance_duration] = MAINTENANCE
+            down[m, start:start + _maintenance_length(point, rng)] = MAINTENANCE
     return down
+
+
+def _maintenance_length(point: ConfigPoint, rng: np.random.Generator) -> int:
+    """``maintenance_duration``, or when ``maintenance_duration_sd`` > 0 a draw round(N(duration, sd))
+    clipped to [1, interval − 1] (no draw at all when the sd is 0, so fixed durations keep their stream)."""
+    s = point.scenarios
+    if s.maintenance_duration_sd <= 0:
+        return s.maintenance_duration
+    length = round(float(rng.normal(s.maintenance_duration, s.maintenance_duration_sd)))
+    return min(max(1, length), s.maintenance_interval - 1)
 
 
 def engineer_outages(d: Draft, windows: Sequence[Window], delta: float, rng: np.random.Generator) -> np.ndarray:
