@@ -206,7 +206,10 @@ def _exact_demand(verifier: Verifier) -> bool:
             return c.complete and all(r.min is not None and r.min == r.max for r in c.requirements)
     for c in ctx.instance.constraints:
         if isinstance(c, CountBounds) and c.active and c.hard and c.values.mode == "work" and c.min is not None:
-            return all(ctx.bound(c.min, agent) == ctx.bound(c.max, agent) for agent in ctx.select(c.agents))
+            # exact only if it binds every agent: the agents it does not select may work any number of days
+            selected = ctx.select(c.agents)
+            return set(selected) >= set(ctx.agents) and \
+                all(ctx.bound(c.min, agent) == ctx.bound(c.max, agent) for agent in selected)
     return False
 
 

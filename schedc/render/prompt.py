@@ -127,6 +127,14 @@ def _example_subjects(instance: Instance, family: Family, names: dict[str, str])
     return [{"agent": names.get(a, a)} for a in agents[:2]]
 
 
+def _every_slot_listed(instance: Instance) -> bool:
+    """Whether a hard ``one_per_slot exactly=true`` makes every agent-slot a required line (as the verifier
+    reads it: :attr:`schedc.verify.verifier.Verifier.exactly`)."""
+    from schedc.kinds import OnePerSlot
+
+    return any(isinstance(c, OnePerSlot) and c.exactly and c.active and c.hard for c in instance.constraints)
+
+
 def _lines_note(instance: Instance, family: Family, names: dict[str, str], words: dict[str, str]) -> str:
     """Which lines the answer must contain."""
     if instance.activities:
@@ -147,10 +155,14 @@ def _lines_note(instance: Instance, family: Family, names: dict[str, str], words
     agent = _role_word(family, decision.agent, "agent", words)
     value = _role_word(family, decision.value, "value", words)
     if decision.free is not None:
+        off = names.get(decision.free, decision.free)
+        if not _every_slot_listed(instance):  # one_per_slot exactly=false (or soft): at most one value a day
+            return (f"Give at most one line for every {agent} on every day; a day without a line is a day off, "
+                    f"as is a day given the {value} {off}.")
         agents = sum(1 for e in instance.entities if e.cls == decision.agent)
         days = instance.calendar.days if instance.calendar else 0
         return (f"Give exactly one line for every {agent} on every day ({agents * days} lines in all), days off "
-                f"included: a day off is written with the {value} {names.get(decision.free, decision.free)}.")
+                f"included: a day off is written with the {value} {off}.")
     if decision.grain == "period":
         unit = _role_word(family, "lecture", "assignment", words)
         return f"Give one line per {unit}: it places one {unit} of a {agent} in a {value} on a day and period."

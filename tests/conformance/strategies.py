@@ -576,12 +576,16 @@ def _no_idle(d: Draw, shop: Shop, rules: Rules, covered: list[str]) -> None:
 
 def _consecutive(d: Draw, shop: Shop, rules: Rules, covered: list[str]) -> None:
     """``A B`` rows of two activities sharing a unary resource kept by a hard unary_no_overlap."""
-    usable = _sequenced(shop, covered)
+    # every resource either activity may use must be kept (E209), not only the one they share
+    kept = {a.name for a in shop.acts
+            if all(r in covered for m in a.modes for r in m.uses if shop.resources[r][0] == "unary")}
+    pairs = {r: [a for a in shop.users(r) if a in kept] for r in _sequenced(shop, covered)}
+    usable = [r for r, users in pairs.items() if len(users) >= 2]
     if not usable:
         return
     rows = []
     for _ in range(d.int(1, 2)):
-        a, b = d.subset(shop.users(d.pick(usable)), 2, 2)
+        a, b = d.subset(pairs[d.pick(usable)], 2, 2)
         rows.append(f"{a} {b}" if d.chance(0.5) else f"{b} {a}")
     rules.add(d, "consecutive", "", list(dict.fromkeys(rows)))
 

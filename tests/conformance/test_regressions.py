@@ -318,3 +318,40 @@ def test_the_claim_interpreter_judges_no_bound_of_an_incomplete_schedule_with_a_
     rng = random.Random(3)
     complete = audit.random_solution(audit.World(instance, family), rng)
     assert not audit.verdicts_disagree(rendering, instance, family, [complete])[1]
+
+
+# ------------------------------------------------------------------ a roster whose days may have no line
+
+PARTLY_BOUND = """\
+instance s309 family nsplib
+calendar days=6
+shift () table
+  S1 S2 S3 Off
+end
+nurse () table
+  N1 N2 N3 N4
+end
+hard one_per_slot one_1 exactly=false
+hard count_bounds coun2 agents=nurse[N2,N3] min=0 max=0
+minimize penalty
+"""
+
+
+def test_lines_of_a_roster_with_at_most_one_value_a_day() -> None:
+    """Under ``one_per_slot exactly=false`` the prompt said "exactly one line for every nurse on every day (24
+    lines in all)" while the verifier asks for none; and a count bound that fixes only some nurses' working
+    days (here N2 and N3 at 0) was taken as fixing the number of lines (0 to 0), though N1 and N4 may work."""
+    from schedc.api import render
+    from schedc.grammars.spec import answer_spec
+
+    instance = parse_instance_text(PARTLY_BOUND, "t.sched", [])
+    family = load_family(instance.family, [])
+    spec = answer_spec(instance, family, None)
+    assert (spec.min_lines, spec.max_lines) == (0, None)
+    prompt = " ".join(render(instance, variant="v1").text.split())
+    assert "at most one line for every nurse on every day" in prompt and "lines in all" not in prompt
+    # what the sentence says of a day without a line is what the verifier scores: a day off
+    report = Verifier(instance, family).check("Nurse 1|1|Shift 1\n")
+    assert report.feasible and not report.issues
+    answer = "Nurse 2|1|Shift 1\n"
+    assert not Verifier(instance, family).check(answer).feasible
