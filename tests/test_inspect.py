@@ -161,3 +161,15 @@ def test_bad_task_arguments_are_schedc_errors(bench, tmp_path: Path) -> None:
         schedc_task(dataset=str(out), variant="v9")
     with pytest.raises(SchedcError, match="B504"):
         schedc_task(dataset=str(out), decoding="regex")
+
+
+def test_families_as_inspect_passes_them(bench) -> None:
+    """``inspect eval … -T families=jsplib,psplib-sm`` hands the task a list (Inspect reads a comma list as
+    a list): the task took only a string and failed with AttributeError ('list' has no 'split')."""
+    out, records = bench
+    families = sorted({r["family"] for r in records})
+    as_string = [s.id for s in schedc_task(dataset=str(out), families=families[0]).dataset]
+    as_list = [s.id for s in schedc_task(dataset=str(out), families=[families[0]]).dataset]
+    assert as_string == as_list == [r["id"] for r in records if r["family"] == families[0]]
+    both = [s.id for s in schedc_task(dataset=str(out), families=families).dataset]
+    assert both == [r["id"] for r in records]

@@ -151,10 +151,21 @@ def schedc_check() -> Scorer:
 
 @task
 def schedc_task(dataset: str = "bench", variant: str | None = None, decoding: str = "text",
-                families: str | None = None) -> Task:
+                families: str | list[str] | None = None) -> Task:
     """SCHEDBench records of ``dataset`` (a built benchmark folder or its ``dataset.jsonl``), optionally
     of one ``variant`` and comma-separated ``families``, answered in free text or under the answer's JSON
-    Schema (``decoding="json-schema"``) and scored by ``schedc check``."""
-    chosen = [f.strip() for f in families.split(",") if f.strip()] if families else None
+    Schema (``decoding="json-schema"``) and scored by ``schedc check``.
+
+    ``families`` is a list when it comes from ``inspect eval -T families=a,b`` (Inspect reads a comma
+    list as a list) and a string from Python."""
+    chosen = _family_names(families)
     return Task(dataset=records_dataset(dataset, variant, chosen), solver=schedule_solver(decoding),
                 scorer=schedc_check(), name="schedbench")
+
+
+def _family_names(families: str | list[str] | None) -> list[str] | None:
+    """Family names from a comma-separated string or a list of them (None: every family)."""
+    if not families:
+        return None
+    parts = families.split(",") if isinstance(families, str) else [p for f in families for p in str(f).split(",")]
+    return [p.strip() for p in parts if p.strip()] or None
