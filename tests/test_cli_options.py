@@ -6,6 +6,7 @@ duplicate policy of ``check`` (``--duplicates warn`` gives the official ITC-2007
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 from pathlib import Path
@@ -65,6 +66,23 @@ def test_every_command_has_an_example_of_itself(path: tuple[str, ...]) -> None:
     words = shlex.split(command.epilog.removeprefix("Example: "))
     assert tuple(words[1:1 + len(path)]) == path
     assert "Example: schedc" in run(*path, "--help").stdout
+
+
+BRACKETED = [(p, c) for p, c in COMMANDS
+             if re.search(r"\[[^\]]+\]", c.help or "") or
+             any(re.search(r"\[[^\]]+\]", getattr(o, "help", None) or "") for o in c.params)]
+
+
+@pytest.mark.parametrize("path", [p for p, _ in BRACKETED], ids=[" ".join(p) for p, _ in BRACKETED])
+def test_bracketed_words_of_a_help_survive_rich(path: tuple[str, ...]) -> None:
+    """Rich reads ``[lsp]`` as a style tag and drops it: ``schedc lsp --help`` said "pip install 'schedc'"."""
+    command = dict(COMMANDS)[path]
+    texts = [command.help or ""] + [getattr(o, "help", None) or "" for o in command.params]
+    shown = " ".join(run(*path, "--help").stdout.replace("│", " ").split())
+    for text in texts:
+        for word in re.findall(r"\[[^\]]+\]", text.replace("\\[", "[")):
+            if not word.startswith("[/"):
+                assert " ".join(word.split()) in shown, (word, path)
 
 
 def groups(group: Any, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:

@@ -20,7 +20,7 @@ def lsp_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="print the server's name, version and features, "
                                                          "and exit without serving")] = False,
 ) -> None:
-    """Serve the Language Server Protocol over stdio for .sched files (needs the extra: pip install 'schedc[lsp]')."""
+    """Serve the Language Server Protocol over stdio for .sched files (needs the extra: pip install 'schedc\\[lsp]')."""
     from schedc.editor.server import serve, server
 
     if as_json:
