@@ -322,6 +322,9 @@ def _setup_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dic
         amount = f"{t} {words['time'] if t == 1 else words['times']}"
         if form == "constant":
             listed.append(f"on {ctx.show(r)}, every changeover between two {words['tasks']} takes {amount}")
+        elif form == "class" and a == b:
+            listed.append(f"on {ctx.show(r)}, a changeover between two {words['tasks']} of "
+                          f"{labelled(ctx.show(a), words['job'])} takes {amount}")
         elif form == "class":
             job = words["job"]
             listed.append(f"on {ctx.show(r)}, a changeover from any {words['task']} of {labelled(ctx.show(a), job)} "
