@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 #: the FROM and TO of a constant row: every activity on the resource
 ANY = "*"
 
+Times = dict[tuple[str, str], int]
 RowForm = Literal["activity", "class", "constant"]
 #: the row forms from the most specific to the most general (the precedence of the module docstring)
 FORMS: tuple[RowForm, ...] = ("activity", "class", "constant")
@@ -99,18 +100,18 @@ class SetupTimes(Constraint, frozen=True, kw_only=True, tag="setup_times"):
         their precedence (module docstring): an activity row over a class row over a constant row.
         Pairs no row covers have no entry."""
         names = {a.name for a in instance.activities}
-        levels: dict[str, tuple[dict[tuple[str, str], int], ...]] = {}
+        levels: dict[str, tuple[Times, Times, Times]] = {}
         for s in self.setups:
             form = row_form(s, names)
             if form is not None:
                 levels.setdefault(s.resource, ({}, {}, {}))[FORMS.index(form)][(s.before, s.after)] = s.time
-        out: dict[str, dict[tuple[str, str], int]] = {}
+        out: dict[str, Times] = {}
         for resource, (pairs, classes, constant) in levels.items():
             if not classes and not constant:
                 out[resource] = dict(pairs)
                 continue
             users = [a for a in instance.activities if can_use(a, resource)]
-            times: dict[tuple[str, str], int] = {}
+            times: Times = {}
             for a in users:
                 for b in users:
                     if a.name == b.name:
