@@ -53,7 +53,7 @@ def operating_rooms(ops: list[tuple[str, int, tuple[str, ...]]], setups: str, se
     text = "\n".join(["instance ors family surgery", "resources table", "  R1 unary", "  R2 unary", "  D1 unary",
                       "  D2 unary", "end", table("activities (R1 R2 D1 D2)", rows),
                       "hard unary_no_overlap rooms_and_surgeons", "hard mode_choice modes", setups,
-                      table("soft 1 tardiness lateness", [f"{n} {rng.randint(3, 12)} {rng.randint(1, 3)}"
+                      table("soft 1 tardiness lateness", [f"{n} {rng.randint(2, 7)} {rng.randint(1, 3)}"
                                                          for n, _, _ in ops]),
                       "minimize penalty", ""])
     return parse_instance_text(text, search=[SURGERY])
@@ -135,6 +135,8 @@ def test_a_constant_row_means_its_expansion_in_both_backends_and_the_verifier(se
         status, objective = solve(compact, family, backend)
         assert status == "optimal"
         assert (status, objective) == solve(expanded, family, backend), backend
+    free = operating_rooms(ops, table(f"{modality} setup_times cleaning", ["R1 * * 0"]), seed)
+    assert solve(free, family, "cpsat")[1] < objective  # the setups bind: the comparison is not vacuous
 
 
 # ============================================================================ a class matrix over jobs
@@ -180,9 +182,10 @@ def test_a_class_matrix_means_its_expansion_in_both_backends_and_the_verifier(fo
     jobs = [f"J{j} M1:{rng.randint(1, 3)} M2:{rng.randint(1, 3)}" for j in range(1, 4)] + ["J4 M1:2"]
     jobs[0] += f" M1:{rng.randint(1, 2)}"  # J1 twice on M1: the J1 J1 row applies between J1.1 and J1.3
     chains = table("hard precedence_lag p", ["J1.1 -> J1.2 -> J1.3", "J2.1 -> J2.2", "J3.1 -> J3.2"])
-    compact = shop(folder, jobs, chains, table("hard setup_times s", CLASS_ROWS))
+    idle = "hard no_idle flow resources=[M2]"  # reads the setups of M2 (the J2 J3 row) through the same table
+    compact = shop(folder, jobs, chains, idle, table("hard setup_times s", CLASS_ROWS))
     rows = expand_classes(compact, CLASS_ROWS)
-    expanded = shop(folder, jobs, chains, table("hard setup_times s", rows))
+    expanded = shop(folder, jobs, chains, idle, table("hard setup_times s", rows))
     assert matrix_of(compact, "s") == matrix_of(expanded, "s")
     assert matrix_of(compact, "s")["M1"][("J1.1", "J1.3")] == 2 and matrix_of(compact, "s")["M1"][("J4.1", "J1.1")] == 1
     family = load_family("lab", [folder])
