@@ -227,6 +227,7 @@ def test_the_rendering_states_the_constant_once(variant: str) -> None:
     text = rendering.text()
     assert "every changeover between two surgeries takes 15 time units" in text
     assert "right after" not in text  # no pair is listed
+    assert "unlisted pairs" not in text and "other pairs" not in text  # * * leaves no pair without a setup
     problems = (audit.bijection(rendering, inst) + audit.wording(rendering, family)
                 + audit.contradictions(rendering, inst, family))
     assert not problems, "\n".join(problems[:10])
@@ -245,8 +246,8 @@ def test_the_rendering_of_a_class_matrix_passes_the_claim_audit(folder: Path, va
     jobs = ("job J1", "job J2") if variant in ("v1", "v2", "v3B") else ("", "")  # v3A, v4: themed names
     assert f"a changeover from any step of {jobs[0]}" in text and f"to any step of {jobs[1]}" in text
     assert "takes 3 time units" in text
-    assert "a setup listed for two steps overrides the one listed for their jobs, which overrides the one for every " \
-           "changeover" in text
+    assert ("a setup listed for one pair of steps overrides the one listed for their jobs, which overrides the one for "
+            "every changeover") in text
     problems = (audit.bijection(rendering, inst) + audit.wording(rendering, family)
                 + audit.contradictions(rendering, inst, family))
     assert not problems, "\n".join(problems[:10])

@@ -311,7 +311,8 @@ def _window_cost_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) 
 def _setup_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
     """The rows are stated in the rule sentence itself (``listed``), a constant row as one clause for
     every changeover and a class row as one for the operations of two jobs; ``order``: the precedence of
-    the row forms when one resource has rows of several forms (:mod:`schedc.kinds.setup_times`)."""
+    the row forms when one resource has rows of several forms (:mod:`schedc.kinds.setup_times`);
+    ``complete``: every resource of the rule has a ``* *`` row, so no pair goes without a setup."""
     words = words_for(ctx)
     activities = {a.name for a in ctx.instance.activities}
     listed: list[str] = []
@@ -333,11 +334,14 @@ def _setup_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dic
             listed.append(f"on {ctx.show(r)}, {ctx.show(b)} right after {ctx.show(a)}: {t}")
     mixed = {f for seen in forms.values() if len(seen) > 1 for f in seen}
     present = [f for f in FORMS if f in mixed]
-    first = {"activity": f"a setup listed for two {words['tasks']}", "class": f"a setup listed for two {words['jobs']}"}
+    first = {"activity": f"a setup listed for one pair of {words['tasks']}",
+             "class": f"a setup listed for one pair of {words['jobs']}"}
     later = {"class": f"the one listed for their {words['jobs']}", "constant": "the one for every changeover"}
     order = [" overrides ".join([first[present[0]], ", which overrides ".join(later[f] for f in present[1:])])
              ] if present else []
-    return {"listed": listed, "order": order}
+    # every resource of the rule has a * * row: no pair is left without a setup
+    complete = bool(forms) and all("constant" in seen for seen in forms.values())
+    return {"listed": listed, "order": order, "complete": complete}
 
 
 def _resource_list(params: dict[str, Any], ctx: BuildContext) -> list[str]:
