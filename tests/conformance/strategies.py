@@ -590,11 +590,17 @@ def _consecutive(d: Draw, shop: Shop, rules: Rules, covered: list[str]) -> None:
     usable = _sequenced(shop, covered)
     if not usable:
         return
+    def kept(name: str) -> bool:  # the semantic pass wants every unary resource of either activity kept
+        return all(r in covered for m in shop.act(name).modes for r in m.uses if shop.resources[r][0] == "unary")
+
     rows = []
     for _ in range(d.int(1, 2)):
-        a, b = d.subset(shop.users(d.pick(usable)), 2, 2)
-        rows.append(f"{a} {b}" if d.chance(0.5) else f"{b} {a}")
-    rules.add(d, "consecutive", "", list(dict.fromkeys(rows)))
+        candidates = [a for a in shop.users(d.pick(usable)) if kept(a)]
+        if len(candidates) >= 2:
+            a, b = d.subset(candidates, 2, 2)
+            rows.append(f"{a} {b}" if d.chance(0.5) else f"{b} {a}")
+    if rows:
+        rules.add(d, "consecutive", "", list(dict.fromkeys(rows)))
 
 
 def _ties(d: Draw, shop: Shop, rules: Rules, covered: list[str]) -> None:
