@@ -70,8 +70,9 @@ def pyjobshop_model(instance: Instance) -> Any:
             for e in c.edges:
                 getattr(model, RELATIONS[e.relation])(tasks[e.before], tasks[e.after], e.lag)
         elif isinstance(c, SetupTimes):
-            for s in c.setups:
-                model.add_setup_time(res[s.resource], tasks[s.before], tasks[s.after], s.time)
+            for resource, times in c.matrix(instance).items():  # compact rows resolved per pair
+                for (before, after), time in times.items():
+                    model.add_setup_time(res[resource], tasks[before], tasks[after], time)
         elif isinstance(c, SameSequence):  # the pairs in order, as PyJobShop's tasks1/tasks2 lists
             for first, second, pairing in c.pairings(instance):
                 model.add_same_sequence(res[first], res[second], [tasks[a] for a, _ in pairing],

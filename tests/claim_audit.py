@@ -920,13 +920,41 @@ def _time_window(p: dict[str, Any], s: Schedule) -> int:
 def _setup_times(p: dict[str, Any], s: Schedule) -> int:
     """The shortfall of each consecutive pair on a machine against its setup time."""
     total = 0
+    need = _setup_need(p["setups"], s.world)
     for resource in dict.fromkeys(row[0] for row in p["setups"]):
-        need = {(a, b): t for r, a, b, t in p["setups"] if r == resource}
         order = sorted((a for a in s.start if resource in s.uses(a) and s.end[a] > s.start[a]),
                        key=lambda a: (s.start[a], s.end[a], a))
         for a, b in zip(order, order[1:], strict=False):
-            total += max(0, s.end[a] + need.get((a, b), 0) - s.start[b])
+            total += max(0, s.end[a] + need.get((resource, a, b), 0) - s.start[b])
     return total
+
+
+def _setup_need(rows: list[Any], world: World) -> dict[tuple[str, str, str], int]:
+    """The setup of each ordered pair of activities a resource may run, as the claimed rows state it: the
+    pair's own row, else the row of the two jobs, else the resource's ``* *`` row."""
+    given = {(r, a, b): t for r, a, b, t in rows}
+    job = {a.name: a.job for a in world.instance.activities}
+    out = {}
+    for resource in dict.fromkeys(row[0] for row in rows):
+        users = [a.name for a in world.instance.activities
+                 if any(u.resource == resource and u.amount for mode in a.modes for u in mode.uses)]
+        for a in users:
+            for b in users:
+                found = [given[key] for key in ((resource, a, b), (resource, job[a], job[b]), (resource, "*", "*"))
+                         if key in given]
+                if a != b and found:
+                    out[(resource, a, b)] = found[0]
+    return out
+
+
+def _all_setups(world: World) -> dict[tuple[str, str, str], int]:
+    """The setups of every active setup_times claim, the largest kept where several rules state one."""
+    out: dict[tuple[str, str, str], int] = {}
+    for c in world.instance.constraints:
+        if c.active and kind_name(c) == "setup_times":
+            for key, time in _setup_need(c.claim().params["setups"], world).items():
+                out[key] = max(out.get(key, 0), time)
+    return out
 
 
 def _order(s: Schedule, resource: str) -> list[str]:
@@ -936,8 +964,7 @@ def _order(s: Schedule, resource: str) -> list[str]:
 
 def _no_idle(p: dict[str, Any], s: Schedule) -> int:
     """Idle time between consecutive operations, beyond the setup time of the pair."""
-    setups = {(r, a, b): t for c in s.world.instance.constraints if c.active and kind_name(c) == "setup_times"
-              for r, a, b, t in c.claim().params["setups"]}
+    setups = _all_setups(s.world)
     total = 0
     for resource in _scope(p, s.world, "unary"):
         order = _order(s, resource)
@@ -1053,8 +1080,7 @@ def _measure(measure: str, s: Schedule, penalty: int) -> int:
     if measure == "penalty":
         return penalty
     if measure == "setup_time":
-        setups = {(r, a, b): t for c in s.world.instance.constraints if c.active and kind_name(c) == "setup_times"
-                  for r, a, b, t in c.claim().params["setups"]}
+        setups = _all_setups(s.world)
         return sum(setups.get((r, a, b), 0) for r in {k[0] for k in setups}
                    for a, b in zip(_order(s, r), _order(s, r)[1:], strict=False))
     rows = {w[0]: w for c in s.world.instance.constraints if c.active and kind_name(c) == "time_window"
@@ -1278,7 +1304,15 @@ def _setup_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[S
     """For each of the first setup rows: the second activity starting exactly the setup time after the first
     ends on that resource, one unit sooner and one later."""
     out = []
+    need = _setup_need(p["setups"], world)
     for resource, a, b, time in p["setups"][:3]:
+        if a not in world.activities or b not in world.activities:  # a class or * row: its first pair
+            job = {x.name: x.job for x in world.instance.activities}
+            pairs = [(x, y, t) for (r, x, y), t in need.items()
+                     if r == resource and (a == "*" or (job[x], job[y]) == (a, b))]
+            if not pairs:
+                continue
+            a, b, time = pairs[0]
         ma, mb = _mode_using(world, a, resource), _mode_using(world, b, resource)
         if ma is None or mb is None:
             continue

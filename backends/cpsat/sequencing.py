@@ -119,7 +119,7 @@ def setup_times(m: CpsatModel, c: SetupTimes) -> None:
     the arcs leave the setup out and each taken arc with a setup costs its shortfall
     ``σ_ij ≥ E_i + s_ij − S_j`` (``σ_ij ∈ [0, s_ij]``, enforced by ``l_ij``; tight under minimisation),
     the kind's amount for a consecutive pair."""
-    for resource, times in c.matrix().items():
+    for resource, times in c.matrix(m.instance).items():
         arcs = circuit(m, resource).arcs  # with_setups: the arcs of a hard rule's circuit carry its setup times
         if c.hard:
             continue

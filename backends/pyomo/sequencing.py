@@ -107,7 +107,7 @@ def setup_times(m: PyomoModel, c: SetupTimes) -> None:
     the hard rules' setups. Soft: each arc with a setup costs its shortfall
     ``σ_ij ≥ E_i + s_ij − S_j − M·(1 − z_ij)``, ``σ_ij ∈ [0, s_ij]`` (tight under minimisation), the
     kind's amount for a consecutive pair."""
-    for resource, times in c.matrix().items():
+    for resource, times in c.matrix(m.instance).items():
         arcs = successors(m, resource, c).arcs
         if c.hard:
             continue

@@ -54,6 +54,9 @@ from schedc.kinds import (
 )
 from schedc.kinds.costs import ANY_DAY
 from schedc.kinds.same_sequence import SameSequence
+from schedc.kinds.setup_times import ANY as SETUP_ANY
+from schedc.kinds.setup_times import Setup, can_use
+from schedc.kinds.setup_times import row_form as setup_row_form
 from schedc.lang.check_common import activity_names as _activity_names
 from schedc.lang.check_common import known_names
 from schedc.lang.check_common import resource_scope as _resource_scope
@@ -253,7 +256,8 @@ def _objective_targets(ch: Checker) -> set[str]:
 
 
 def _setup_times(ch: Checker, c: SetupTimes) -> None:
-    """Setup rows name a unary resource and two distinct activities that can both use it."""
+    """Setup rows name a unary resource and, on it, two distinct activities that can both use it, two
+    jobs some activity of which can use it, or ``* *`` (the forms of :mod:`schedc.kinds.setup_times`)."""
     _sequenced(ch, c, sorted({s.resource for s in c.setups}))
     for index, s in enumerate(c.setups):
         at = row_of(c, index)
@@ -264,16 +268,48 @@ def _setup_times(ch: Checker, c: SetupTimes) -> None:
         if r.kind != "unary":
             ch.error("E209", f"{c.id}: resource {s.resource} is {r.kind}; setup times apply to unary resources",
                      at)
-        if s.before == s.after:
-            ch.error("E210", f"{c.id}: a setup from {s.before} to itself", at)
         if s.time > MAX_TIME:
             ch.error("E207", f"{c.id}: setup time {s.time} exceeds {MAX_TIME}", at)
-        for name in (s.before, s.after):
-            activity = ch.activities.get(name)
-            if activity is None:
-                ch.error("E202", f"{c.id}: undefined activity {name!r}", at, known_names(ch.activities))
-            elif not any(u.resource == s.resource and u.amount for m in activity.modes for u in m.uses):
-                ch.error("E209", f"{c.id}: {name} never uses {s.resource}, so no setup on it applies", at)
+        if s.before == SETUP_ANY and s.after == SETUP_ANY:
+            continue
+        form = setup_row_form(s, ch.activities)
+        if form == "activity":
+            _setup_activities(ch, c, s, at)
+        elif form == "class":
+            _setup_jobs(ch, c, s, at)
+        else:
+            ch.error("E210", f"{c.id}: FROM and TO of a setup row are both activities, both jobs or both *; "
+                     f"{s.before} is {_setup_cell(ch, s.before)} and {s.after} is {_setup_cell(ch, s.after)}", at,
+                     f"e.g. {s.resource} J1.1 J2.1 {s.time} (one pair), {s.resource} J1 J2 {s.time} (every activity "
+                     f"of job J2 after one of job J1) or {s.resource} * * {s.time} (every pair)")
+
+
+def _setup_cell(ch: Checker, name: str) -> str:
+    """What a FROM or TO cell of a setup row names, in words."""
+    if name in ch.activities:
+        return "an activity"
+    if name in ch.jobs:
+        return "a job"
+    return "every activity (*)" if name == SETUP_ANY else "undefined"
+
+
+def _setup_activities(ch: Checker, c: SetupTimes, s: Setup, at: Span | None) -> None:
+    """An activity row: two distinct activities that can both use the resource."""
+    if s.before == s.after:
+        ch.error("E210", f"{c.id}: a setup from {s.before} to itself", at)
+    for name in (s.before, s.after):
+        if not can_use(ch.activities[name], s.resource):
+            ch.error("E209", f"{c.id}: {name} never uses {s.resource}, so no setup on it applies", at)
+
+
+def _setup_jobs(ch: Checker, c: SetupTimes, s: Setup, at: Span | None) -> None:
+    """A class row: two jobs (classes of activities), each with an activity that can use the resource."""
+    for name in (s.before, s.after):
+        if name not in ch.jobs:
+            ch.error("E202", f"{c.id}: {name!r} is neither an activity nor a job", at,
+                     known_names(ch.jobs) or known_names(ch.activities))
+        elif not any(a.job == name and can_use(a, s.resource) for a in ch.activities.values()):
+            ch.error("E209", f"{c.id}: no activity of job {name} uses {s.resource}, so no setup on it applies", at)
 
 
 def _no_idle(ch: Checker, c: NoIdle) -> None:

@@ -21,6 +21,7 @@ from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, kind_name
 from schedc.kinds.claims import Claim
 from schedc.kinds.counting import bounds_text
+from schedc.kinds.setup_times import FORMS, RowForm, Setup, row_form
 from schedc.render.context import BuildContext
 from schedc.render.facts import day_number, per_instance, row_key, weekend_days
 from schedc.render.rows import in_sentence, precedence_split
@@ -119,7 +120,7 @@ def _row_names(claim: Claim) -> list[str]:
     if claim.kind == "optional":
         return [a for _, members in claim.params.get("selections", []) for a in members]
     key, cells = _LISTED_NAMES.get(claim.kind, ("", ()))
-    return [row[i] for row in claim.params.get(key, []) for i in cells]
+    return [row[i] for row in claim.params.get(key, []) for i in cells if row[i] != "*"]  # * of setup rows
 
 
 def _shown(key: str, value: Any, ctx: BuildContext, verbatim: list[str]) -> Any:
@@ -308,9 +309,39 @@ def _window_cost_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) 
 
 
 def _setup_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
-    """The rows are stated in the rule sentence itself."""
-    return {"listed": [f"on {ctx.show(r)}, {ctx.show(b)} right after {ctx.show(a)}: {t}"
-                       for r, a, b, t in params.get("setups", [])]}
+    """The rows are stated in the rule sentence itself (``listed``), a constant row as one clause for
+    every changeover and a class row as one for the operations of two jobs; ``order``: the precedence of
+    the row forms when one resource has rows of several forms (:mod:`schedc.kinds.setup_times`);
+    ``complete``: every resource of the rule has a ``* *`` row, so no pair goes without a setup."""
+    words = words_for(ctx)
+    activities = {a.name for a in ctx.instance.activities}
+    listed: list[str] = []
+    forms: dict[str, set[RowForm | None]] = {}
+    for r, a, b, t in params.get("setups", []):
+        form = row_form(Setup(resource=r, before=a, after=b, time=t), activities)
+        forms.setdefault(r, set()).add(form)
+        amount = f"{t} {words['time'] if t == 1 else words['times']}"
+        if form == "constant":
+            listed.append(f"on {ctx.show(r)}, every changeover between two {words['tasks']} takes {amount}")
+        elif form == "class" and a == b:
+            listed.append(f"on {ctx.show(r)}, a changeover between two {words['tasks']} of "
+                          f"{labelled(ctx.show(a), words['job'])} takes {amount}")
+        elif form == "class":
+            job = words["job"]
+            listed.append(f"on {ctx.show(r)}, a changeover from any {words['task']} of {labelled(ctx.show(a), job)} "
+                          f"to any {words['task']} of {labelled(ctx.show(b), job)} takes {amount}")
+        else:
+            listed.append(f"on {ctx.show(r)}, {ctx.show(b)} right after {ctx.show(a)}: {t}")
+    mixed = {f for seen in forms.values() if len(seen) > 1 for f in seen}
+    present = [f for f in FORMS if f in mixed]
+    first = {"activity": f"a setup listed for one pair of {words['tasks']}",
+             "class": f"a setup listed for one pair of {words['jobs']}"}
+    later = {"class": f"the one listed for their {words['jobs']}", "constant": "the one for every changeover"}
+    order = [" overrides ".join([first[present[0]], ", which overrides ".join(later[f] for f in present[1:])])
+             ] if present else []
+    # every resource of the rule has a * * row: no pair is left without a setup
+    complete = bool(forms) and all("constant" in seen for seen in forms.values())
+    return {"listed": listed, "order": order, "complete": complete}
 
 
 def _resource_list(params: dict[str, Any], ctx: BuildContext) -> list[str]:

@@ -127,12 +127,16 @@ def _example_subjects(instance: Instance, family: Family, names: dict[str, str])
     return [{"agent": names.get(a, a)} for a in agents[:2]]
 
 
-def _every_slot_listed(instance: Instance) -> bool:
-    """Whether a hard ``one_per_slot exactly=true`` makes every agent-slot a required line (as the verifier
-    reads it: :attr:`schedc.verify.verifier.Verifier.exactly`)."""
+def _one_per_slot(instance: Instance) -> str | None:
+    """What a hard ``one_per_slot`` (per agent) asks of every agent-slot, as the verifier reads it
+    (:class:`schedc.verify.verifier.Verifier`): ``"exactly"`` one line, ``"at most"`` one, or None (no such
+    rule: an agent may hold several values in a slot)."""
     from schedc.kinds import OnePerSlot
 
-    return any(isinstance(c, OnePerSlot) and c.exactly and c.active and c.hard for c in instance.constraints)
+    rules = [c for c in instance.constraints if isinstance(c, OnePerSlot) and c.active and c.hard]
+    if any(c.exactly for c in rules):
+        return "exactly"
+    return "at most" if any(c.per == "agent" for c in rules) else None
 
 
 def _lines_note(instance: Instance, family: Family, names: dict[str, str], words: dict[str, str]) -> str:
@@ -156,9 +160,13 @@ def _lines_note(instance: Instance, family: Family, names: dict[str, str], words
     value = _role_word(family, decision.value, "value", words)
     if decision.free is not None:
         off = names.get(decision.free, decision.free)
-        if not _every_slot_listed(instance):  # one_per_slot exactly=false (or soft): at most one value a day
+        listed = _one_per_slot(instance)
+        if listed == "at most":  # one_per_slot exactly=false: at most one value a day
             return (f"Give at most one line for every {agent} on every day; a day without a line is a day off, "
                     f"as is a day given the {value} {off}.")
+        if listed is None:  # no hard one_per_slot: an agent may hold several values a day
+            return (f"Give one line for every {value} a {agent} holds on a day; a day without a line is a day "
+                    f"off, as is a day given only the {value} {off}.")
         agents = sum(1 for e in instance.entities if e.cls == decision.agent)
         days = instance.calendar.days if instance.calendar else 0
         return (f"Give exactly one line for every {agent} on every day ({agents * days} lines in all), days off "

@@ -58,6 +58,7 @@ TEXT_FORMS: dict[str, dict[str, str]] = {
     "time_window": {"deadline -": r"\n\s+\S+ \d+ - "},
     "assignment_cost": {"!value": r" !\S+ "},
     "resource_downtime": {"quoted label": r'"'},
+    "setup_times": {"constant row * *": r"\n\s+\S+ \* \* \d+", "class row JOB JOB": r"\n\s+\S+ J\d+ J\d+ \d+(\s|$)"},
     "one_per_slot": {"explicit per=agent": r"per=agent"},
 }
 

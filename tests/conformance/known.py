@@ -87,7 +87,6 @@ KNOWN: tuple[Known, ...] = (
 )
 
 
-#: reported to the lead, no branch assigned (render/prompt.py is outside this branch's scope)
 KNOWN += (
     Known("free-value-lines", "none (reported)",
           "a family with a day-off value (free=) and no hard one_per_slot exactly=true: the answer format says "

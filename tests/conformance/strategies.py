@@ -549,11 +549,22 @@ def _sequenced(shop: Shop, covered: list[str]) -> list[str]:
 
 
 def _setups(d: Draw, shop: Shop, rules: Rules, covered: list[str]) -> None:
-    """``RESOURCE FROM TO TIME`` rows on unary resources kept by a hard unary_no_overlap."""
+    """``RESOURCE FROM TO TIME`` rows on unary resources kept by a hard unary_no_overlap: activity rows,
+    sometimes a constant row ``R * *`` and (jobs layout) class rows ``R JOB JOB`` that the activity rows
+    then override."""
     usable = _sequenced(shop, covered)
     if not usable:
         return
     rows, keys = [], set()
+    for resource in usable:
+        if rules.rare(d, "setup_times", 0.15):
+            keys.add((resource, "*", "*"))
+            rows.append(f"{resource} * * {d.int(0, 3)}")
+        jobs = list(dict.fromkeys(shop.act(a).job for a in shop.users(resource) if shop.act(a).job is not None))
+        if jobs and rules.rare(d, "setup_times", 0.15):
+            first, second = d.pick(jobs), d.pick(jobs)
+            keys.add((resource, first, second))
+            rows.append(f"{resource} {first} {second} {d.int(0, 3)}")
     for _ in range(d.int(1, 4)):
         resource = d.pick(usable)
         a, b = d.subset(shop.users(resource), 2, 2)
