@@ -88,29 +88,6 @@ KNOWN: tuple[Known, ...] = (
 
 
 KNOWN += (
-    Known("free-value-lines", "none (reported)",
-          "a family with a day-off value (free=) and no hard one_per_slot exactly=true: the answer format says "
-          "'exactly one line for every nurse on every day (N lines in all), days off included', the verifier and "
-          "the grammars accept any number of lines (a missing day is a day off)", "answer",
-          r"the answer format states \(\d+ lines in all\), the verifier requires \d+ to None lines",
-          Spec(name="k8", structure="slot", family="nsplib", text="""\
-instance k8 family nsplib
-calendar days=2
-shift () table
-  S1 Off
-end
-nurse () table
-  N1 N2
-end
-hard coverage cover table
-  0 S1=1..
-end
-minimize penalty
-""")),
-)
-
-
-KNOWN += (
     Known("grammar-empty-answer", "none (reported)",
           "a spec that requires no line (nothing demanded, or every activity optional): the empty schedule is "
           "an optimum and check reads the empty answer, but the Lark/GBNF grammars ask for one line or more "
@@ -134,30 +111,6 @@ minimize penalty
 
 
 KNOWN += (
-    Known("grammar-exact-lines", "none (reported)",
-          "a hard count_bounds with min=max that selects only some agents (agents=course[c1]): `schedc grammar "
-          "--lines exact` fixes the answer to that many lines (schedc/grammars/spec.py _exact_demand reads the "
-          "first hard count_bounds as the whole demand), rejecting answers that place the other agents (the JSON "
-          "Schema's maxItems too)",
-          "grammar", r"the Lark grammar \(lines exact\) rejects a solver answer|fails the JSON Schema: .*is too long",
-          Spec(name="k10", structure="slot", family="itc2007", text="""\
-instance k10 family itc2007
-calendar days=2 periods_per_day=1
-course (teacher lectures min_days students) table
-  c1 t1 1 0 10
-  c2 t2 1 0 10
-end
-room (capacity) table
-  r1 10
-end
-curriculum (members) table
-  q1 c1
-end
-hard count_bounds one agents=course[c1] min=1 max=1
-hard count_bounds two agents=course[c2] min=1
-hard one_per_slot single
-minimize penalty
-""")),
     Known("explain-objective-bound", "none (reported)",
           "a spec infeasible because of an objective_bound on any measure but makespan: CP-SAT's explain model "
           "adds no row for it (backends/cpsat/objective.py), so `schedc solve` reports 'infeasible' without the "

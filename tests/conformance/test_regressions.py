@@ -385,3 +385,35 @@ def test_lines_of_a_roster_without_one_per_slot() -> None:
     assert "lines in all" not in prompt and "one line for every shift a nurse holds on a day" in prompt
     both = Verifier(instance, family).check("Nurse 1|1|Shift 1\nNurse 1|1|Off\n")
     assert both.feasible and not both.issues  # two lines of one nurse and day, as the sentence allows
+
+
+SOME_COURSES_FIXED = """\
+instance k10 family itc2007
+calendar days=2 periods_per_day=1
+course (teacher lectures min_days students) table
+  c1 t1 1 0 10
+  c2 t2 1 0 10
+end
+room (capacity) table
+  r1 10
+end
+curriculum (members) table
+  q1 c1
+end
+hard count_bounds one agents=course[c1] min=1 max=1
+hard count_bounds two agents=course[c2] min=1
+hard one_per_slot single
+minimize penalty
+"""
+
+
+def test_a_count_bound_on_one_course_does_not_fix_the_line_count() -> None:
+    """``--lines exact`` took the first hard count_bounds (c1: exactly 1) as the whole demand and fixed the
+    answer at 1 line, rejecting the solver's answer that also places c2 (known failure grammar-exact-lines)."""
+    from schedc.grammars.spec import answer_spec
+
+    instance = parse_instance_text(SOME_COURSES_FIXED, "t.sched", [])
+    spec = answer_spec(instance, load_family(instance.family, []), None)
+    assert spec.max_lines is None
+    result, _ = solve(SOME_COURSES_FIXED, "cpsat")
+    assert len(result.solution.assignments) == 2 and spec.min_lines <= 2
