@@ -26,7 +26,7 @@ from schedc.render.context import BuildContext
 from schedc.render.facts import day_number, per_instance, row_key, weekend_days
 from schedc.render.rows import in_sentence, precedence_split
 from schedc.render.templates import KindTemplates
-from schedc.render.themes import attribute_role, plural
+from schedc.render.themes import attribute_role, many, plural
 
 TABLE_PARAMS = frozenset({"requirements", "slots", "entries", "edges", "windows", "due_dates", "setups",
                           "selections", "pairs", "ties", "needs"})
@@ -163,7 +163,7 @@ def _role(ctx: BuildContext, name: str) -> str:
 
 
 def _roles(ctx: BuildContext, name: str) -> str:
-    return ctx.words.get(plural(name), plural(_role(ctx, name)))
+    return many(ctx.words, name, _role(ctx, name))
 
 
 def words_for(ctx: BuildContext) -> dict[str, str]:
@@ -186,8 +186,8 @@ def role_words(instance: Instance, family: Family, vocabulary: dict[str, str],
     if decision is not None:
         agent, value = decision.agent, decision.value
         unit = vocabulary.get("lecture") or one(value)
-        words.update(agent=one(agent), agent_many=vocabulary.get(plural(agent), plural(one(agent))), value=one(value),
-                     value_many=vocabulary.get(plural(value), plural(one(value))),
+        words.update(agent=one(agent), agent_many=many(vocabulary, agent, one(agent)), value=one(value),
+                     value_many=many(vocabulary, value, one(value)),
                      slot="period" if decision.grain == "period" else "day",
                      slots="periods" if decision.grain == "period" else "days", unit=unit, units=plural(unit),
                      free=names.get(decision.free, decision.free) if decision.free else "")

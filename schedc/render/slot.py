@@ -28,7 +28,7 @@ from schedc.kinds import (
 from schedc.render import rules
 from schedc.render.context import BuildContext, Builder, Item
 from schedc.render.facts import FactId, attribute_text, day_number
-from schedc.render.themes import attribute_role, plural
+from schedc.render.themes import attribute_role, many, plural
 
 # --------------------------------------------------------------------------- days and names
 
@@ -47,7 +47,7 @@ def role(ctx: BuildContext, cls: str) -> str:
 
 def roles(ctx: BuildContext, cls: str) -> str:
     """The plural word for an entity class."""
-    return ctx.words.get(plural(cls), plural(role(ctx, cls)))
+    return many(ctx.words, cls, role(ctx, cls))
 
 
 def _entity_classes(ctx: BuildContext) -> list[str]:

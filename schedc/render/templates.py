@@ -122,6 +122,7 @@ class Paraphrases:
         self._cache: dict[str, tuple[jinja2.Environment, tuple[str, ...]]] = {}
         self._templates: dict[str, jinja2.Template] = {}
         self._articles: tuple[tuple[int, int] | None, re.Pattern[str] | None] = (None, None)
+        self._numbers: tuple[re.Pattern[str], dict[str, str]] | None = None
         self._held: tuple[object, object] = (None, None)
 
     def candidates(self, key: str) -> list[tuple[str, str]]:
@@ -173,8 +174,13 @@ class Paraphrases:
         if key != (id(w), id(r)):
             pattern = _article_pattern(frozenset(role_words_in(context)))
             self._articles = ((id(w), id(r)), pattern)
+            self._numbers = _number_pattern(frozenset(singular_plural_pairs(context)))
             self._held = (w, r)  # keeps the dicts alive, so that their ids are not reused meanwhile
-        return text if pattern is None else pattern.sub(_agreeing, text)
+        text = text if pattern is None else pattern.sub(_agreeing, text)
+        if self._numbers is not None and "1 " in text:
+            numbers, singular = self._numbers
+            text = numbers.sub(lambda m: f"1 {singular[m.group(1)]}", text)
+        return text
 
 
 class TemplateSet(Paraphrases):
@@ -243,6 +249,36 @@ def _listing(root: str, family: str, category: str) -> tuple[str, ...]:
 def _leading_number(name: str) -> int:
     match = re.match(r"(\d+)", name)
     return int(match.group(1)) if match else 1 << 30
+
+
+#: Units the kind templates count in besides the role words (singular, plural).
+COUNTED_UNITS = (("day", "days"), ("period", "periods"), ("weekend", "weekends"), ("hour", "hours"),
+                 ("minute", "minutes"), ("time unit", "time units"), ("slot", "slots"))
+
+
+def singular_plural_pairs(context: dict[str, object]) -> list[tuple[str, str]]:
+    """(singular, plural) of every role word a template context carries (``unit``/``units``,
+    ``agent``/``agent_many``, ...) and of :data:`COUNTED_UNITS`."""
+    out = list(COUNTED_UNITS)
+    for key in ("w", "r"):
+        words = context.get(key)
+        if isinstance(words, dict):
+            for name, one in words.items():
+                many = words.get(f"{name}s", words.get(f"{name}_many"))
+                if isinstance(one, str) and isinstance(many, str) and one and many and one != many:
+                    out.append((one, many))
+    return out
+
+
+@cache
+def _number_pattern(pairs: frozenset[tuple[str, str]]) -> tuple[re.Pattern[str], dict[str, str]] | None:
+    """A pattern of "1 <plural>" where 1 is a count of its own ("exactly 1 rooms"; not "0 and 1 days",
+    "1.5 days" or "Room 1 days"), and the singular of each plural."""
+    singular = {many: one for one, many in pairs}
+    if not singular:
+        return None
+    alternatives = "|".join(re.escape(w) for w in sorted(singular, key=len, reverse=True))
+    return re.compile(r"(?<![\w.,-])(?<!and )(?<!or )(?<!, )1 (" + alternatives + r")(?![\w-])"), singular
 
 
 def role_words_in(context: dict[str, object]) -> list[str]:

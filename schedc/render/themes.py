@@ -445,6 +445,14 @@ def plural(word: str) -> str:
     return word + "s"
 
 
+def many(words: Mapping[str, str], name: str, one: str) -> str:
+    """The plural word of role or class ``name`` whose singular word is ``one``: the vocabulary's plural entry,
+    or the plural of ``one``. A name that is its own plural ("staff") has no plural entry of its own (its
+    entry is the singular word), so its plural is always made from ``one``."""
+    key = plural(name)
+    return words[key] if key != name and key in words else plural(one)
+
+
 INTERVAL_ROLES = ("job", "machine", "activity", "resource")
 """The roles interval templates name without asking whether the family has them: a family that leaves
 one out gets the role's own name (``operation`` stays undefined when not named: templates that say
@@ -466,7 +474,8 @@ def vocabulary(family: Family, domain: Domain | None) -> dict[str, str]:
             words["machine"], words["machines"] = named["resource"], plural(named["resource"])
     for role, word in family.roles:
         words[role] = word
-        words[plural(role)] = plural(word)
+        if plural(role) != role:  # "staff": the plural key would overwrite the singular word
+            words[plural(role)] = plural(word)
     if domain is not None:
         words.update(domain.words)
     return words

@@ -170,33 +170,6 @@ end
 hard consecutive_run_bounds early_weekends agents=employee values=E over=weekends(SaturdaySunday) max=1
 minimize penalty
 """)),
-    Known("plural-after-one", "none (reported; number agreement, near the names branch's a/an agreement)",
-          "count sentences with a bound of 1: 'exactly 1 working shifts', 'exactly 1 rooms'", "wording",
-          r"plural after 1",
-          Spec(name="k14", structure="slot", family="rota", family_text="""\
-family rota {
-  title "Theatre rota"
-  structure slot
-  objective penalty
-  kinds [one_per_slot count_bounds]
-  class staff ()
-  class post ()
-  decision agent=staff value=post grain=day
-  answer "<agent>|<day>|<value>"
-  roles [staff "surgeon" post "room"]
-}
-""", text="""\
-instance k14 family rota
-calendar days=2
-staff () table
-  a1 a2
-end
-post () table
-  v1
-end
-soft 4 count_bounds c agents=staff min=1 max=1
-minimize penalty
-""")),
 )
 
 
