@@ -74,7 +74,7 @@ def explain_infeasibility(instance: Instance, family: Family, budget: float = 10
     if core is None:
         return None
     core, minimal = _minimise(m, core, clock)
-    verified = _infeasible_alone(instance, family, core, clock)
+    verified = _infeasible_alone(instance, family, [*core, *m.unconditional], clock)
     by_id = {c.id: c for c in instance.constraints}
     items = tuple(ConflictItem(id=cid, kind=kind_name(by_id[cid]), span=_statement_span(by_id[cid])) for cid in core)
     return Conflict(constraints=items, minimal=minimal, verified=verified, always_on=tuple(m.unconditional),
@@ -125,7 +125,8 @@ def _minimise(m: CpsatModel, core: list[str], clock: _Clock) -> tuple[list[str],
 
 
 def _infeasible_alone(instance: Instance, family: Family, core: list[str], clock: _Clock) -> bool:
-    """Whether the ordinary model with only the ``core`` hard constraints (soft ones kept) is infeasible."""
+    """Whether the ordinary model with only the ``core`` hard constraints (soft ones kept) is infeasible
+    (``core`` names, besides the conflict, what the explain model could not switch off)."""
     chosen = set(core)
     constraints = tuple(c for c in instance.constraints if not c.hard or not c.active or c.id in chosen)
     m = CpsatModel(msgspec.structs.replace(instance, constraints=constraints), family, named=False)
@@ -142,9 +143,15 @@ def format_conflict(conflict: Conflict, file: str) -> str:
             return ("infeasible with every hard constraint switched off: the data (durations, modes, capacities) "
                     "and what cannot be switched off (" + ", ".join(conflict.always_on) + ") admit no schedule")
         return "infeasible without any constraint: the data alone (durations, modes, capacities) admit no schedule"
-    proof = "minimal: without any one of them the rest can hold" if conflict.minimal else \
-        "not shown minimal within the time budget"
-    lines = [f"these {len(conflict.constraints)} hard constraints cannot hold together ({proof}):"]
+    if len(conflict.constraints) == 1:
+        what = "this hard constraint cannot hold"
+        proof = "minimal: without it the rest can hold" if conflict.minimal else \
+            "not shown minimal within the time budget"
+    else:
+        what = f"these {len(conflict.constraints)} hard constraints cannot hold together"
+        proof = "minimal: without any one of them the rest can hold" if conflict.minimal else \
+            "not shown minimal within the time budget"
+    lines = [f"{what} ({proof}):"]
     for item in conflict.constraints:
         where = f"{file}:{item.span.line}:{item.span.column}" if item.span else file
         lines.append(f"  {where}: {item.kind} {item.id}")

@@ -22,7 +22,7 @@ from schedc.backends.cpsat.pausable import pausable_variables
 from schedc.backends.search.heuristics import capacity_kept, earliest_starts, schedule_horizon, tails
 from schedc.core.solution import Assignment, Solution
 from schedc.ir import Family, Instance
-from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, Unavailability, ValueFilter, Windows
+from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, ResourceDowntime, Unavailability, ValueFilter, Windows
 from schedc.kinds.context import EvalContext
 from schedc.kinds.timing import HORIZON
 
@@ -123,6 +123,9 @@ class CpsatModel:
             encode(self, c)
             self._gate = None
             if not all(self._switch(k, literal) for k in range(first, len(rows)) if k not in self.definitions):
+                self.unconditional.append(c.id)
+            elif isinstance(c, ResourceDowntime) and c.pausable and self.ctx.breaks:
+                # its pauses stretch the activities' ends, built into their variables: never switched off
                 self.unconditional.append(c.id)
 
     def _switch(self, index: int, literal: cp_model.IntVar) -> bool:
