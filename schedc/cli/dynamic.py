@@ -223,14 +223,38 @@ def plot_cmd(
         typer.echo(str(written))
 
 
+_PARAMETER = {"format": "fmt", "variants": "variant"}  # preset option → agent_cmd parameter
+
+
+def _explicit(ctx: typer.Context, parameter: str) -> bool:
+    """True when the option was given on the command line (not its default). Compared by name: typer
+    carries its own copy of click, whose ParameterSource is not click's."""
+    source = ctx.get_parameter_source(parameter)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+def _list_presets(value: bool) -> None:
+    """``--list-presets``: print the table and stop (before the required options are asked for)."""
+    if value:
+        from schedc.dynamic.presets import listing
+
+        typer.echo(listing())
+        raise typer.Exit(0)
+
+
 @app.command("agent", epilog="Example: schedc agent shops/dfjsp_grid_000.sched --endpoint http://127.0.0.1:8000/v1 "
              "--model m --level L2 --mode cot -o answer.txt --transcript episode.jsonl")
 @reports_errors
 def agent_cmd(
+    ctx: typer.Context,
     spec: Annotated[Path, typer.Argument(help="a dfjsp .sched instance or a .world.json from schedc generate")],
     endpoint: Annotated[str, typer.Option(help="OpenAI-compatible base URL (…/v1)")],
     model: Annotated[str, typer.Option(help="model name sent with every request")],
     out: Annotated[Path, typer.Option("-o", "--out", help="write the episode's schedule (answer) here")],
+    preset: Annotated[str | None, typer.Option(help="a named configuration of the paper (--list-presets); options "
+                                                    "given explicitly override it")] = None,
+    list_presets: Annotated[bool, typer.Option("--list-presets", is_eager=True, callback=_list_presets,
+                                               help="print the presets with their paper sources and exit")] = False,
     level: Annotated[Level, typer.Option(help="observation level", case_sensitive=False)] = Level.L1,
     mode: Annotated[Mode, typer.Option(help="prompting mode", case_sensitive=False)] = Mode.direct,
     fmt: Annotated[ObsFormat, typer.Option("--format", help="observation formatting", case_sensitive=False)]
@@ -242,6 +266,10 @@ def agent_cmd(
     temperature: Annotated[float, typer.Option(help="sampling temperature (best-of-N: see --vote-temperature)")]
     = 0.0,
     vote_temperature: Annotated[float, typer.Option(help="temperature of the best-of-N samples")] = 0.7,
+    top_p: Annotated[float | None, typer.Option("--top-p", help="top_p sent with every request (default: not sent)")]
+    = None,
+    few_shot: Annotated[int, typer.Option("--few-shot", help="fixed worked examples before each observation (0–2)")]
+    = 0,
     max_tool_rounds: Annotated[int, typer.Option(help="tool-call rounds per proposal before the fallback")] = 4,
     max_tokens: Annotated[int | None, typer.Option(help="max_tokens of every request")] = None,
     fallback: Annotated[str, typer.Option(help="rule that decides when the answer is unusable")] = "SPT+LIT",
@@ -255,20 +283,25 @@ def agent_cmd(
 ) -> None:
     """Dispatch a dynamic shop online with an LLM agent (L1–L3 observations, direct/CoT/tools); write the answer.
 
+    --preset NAME takes the configuration of one of the paper's experiments (Table 3, the Table 5
+    protocol, the Table j-1 variants; --list-presets prints them); options given explicitly override it.
+
     Exit status: 0 a schedule without violations, 1 violations, 2 bad input, 3 the endpoint answered no
     request (every decision was the fallback rule's: the answer says nothing about the model).
     """
     import os
 
     from schedc.bench.run import Settings
-    from schedc.dynamic.agent import AgentConfig, agent_file
-    from schedc.dynamic.agent_llm import LlmOptions
+    from schedc.dynamic.agent import agent_file
+    from schedc.dynamic.presets import agent_config, resolve
 
-    options = LlmOptions(model=model, mode=mode.value, temperature=temperature, max_tokens=max_tokens,
-                         reflection=reflection, best_of=best_of, best_of_temperature=vote_temperature,
-                         max_tool_rounds=max_tool_rounds, seed=seed)
-    config = AgentConfig(llm=options, level=level.value, format=fmt.value, variants=tuple(v.value for v in variant),
-                         fallback=fallback)
+    cli = {"level": level.value, "mode": mode.value, "format": fmt.value, "variants": tuple(v.value for v in variant),
+           "reflection": reflection, "best_of": best_of, "temperature": temperature,
+           "vote_temperature": vote_temperature, "top_p": top_p, "few_shot": few_shot}
+    given = {key: value for key, value in cli.items() if _explicit(ctx, _PARAMETER.get(key, key))}
+    values = resolve(preset, given)
+    config = agent_config(values, model, max_tool_rounds=max_tool_rounds, max_tokens=max_tokens, fallback=fallback,
+                          seed=seed)
     settings = Settings(endpoint=endpoint, api_key=os.environ.get(api_key_env), timeout=timeout, retries=retries,
                         backoff=backoff, concurrency=1, seed=seed)
     episode, _, violations = agent_file(spec, config, settings, out, transcript)
@@ -277,7 +310,8 @@ def agent_cmd(
         typer.echo(json.dumps(record, indent=1))
     else:
         fb = ", ".join(f"{k} {v}" for k, v in episode.fallbacks.items() if v) or "none"
-        typer.echo(f"{record['instance']} {mode.value}/{level.value}: makespan {record['makespan']}, "
+        label = f"{preset} " if preset else ""
+        typer.echo(f"{record['instance']} {label}{config.llm.mode}/{config.level}: makespan {record['makespan']}, "
                    f"weighted tardiness {record['weighted_tardiness']}, {record['decisions']} decisions, "
                    f"fallbacks: {fb}, "
                    f"{record['usage']['total_tokens']} tokens in {record['usage']['requests']} requests, "
