@@ -19,6 +19,7 @@ from schedc.cli.bench import Executor, Jobs, Scheduler
 from schedc.cli.choices import Executor as ExecutorChoice
 from schedc.cli.choices import PlotView, Variant, choice_value
 from schedc.dynamic import api
+from schedc.dynamic.presets import PRESETS
 
 
 class Level(StrEnum):
@@ -42,6 +43,10 @@ class ObsFormat(StrEnum):
 
     text = "text"
     xml = "xml"
+
+
+#: Agent presets (:data:`schedc.dynamic.presets.PRESETS`), a closed choice of the parser.
+PresetName = StrEnum("PresetName", [(name, name) for name in PRESETS])  # type: ignore[misc]
 
 
 class PromptVariant(StrEnum):
@@ -251,8 +256,9 @@ def agent_cmd(
     endpoint: Annotated[str, typer.Option(help="OpenAI-compatible base URL (…/v1)")],
     model: Annotated[str, typer.Option(help="model name sent with every request")],
     out: Annotated[Path, typer.Option("-o", "--out", help="write the episode's schedule (answer) here")],
-    preset: Annotated[str | None, typer.Option(help="a named configuration of the paper (--list-presets); options "
-                                                    "given explicitly override it")] = None,
+    preset: Annotated[PresetName | None, typer.Option(help="a named configuration of the paper (--list-presets); "
+                                                           "options given explicitly override it",
+                                                      case_sensitive=False)] = None,
     list_presets: Annotated[bool, typer.Option("--list-presets", is_eager=True, callback=_list_presets,
                                                help="print the presets with their paper sources and exit")] = False,
     level: Annotated[Level, typer.Option(help="observation level", case_sensitive=False)] = Level.L1,
@@ -299,7 +305,7 @@ def agent_cmd(
            "reflection": reflection, "best_of": best_of, "temperature": temperature,
            "vote_temperature": vote_temperature, "top_p": top_p, "few_shot": few_shot}
     given = {key: value for key, value in cli.items() if _explicit(ctx, _PARAMETER.get(key, key))}
-    values = resolve(preset, given)
+    values = resolve(preset.value if preset else None, given)
     config = agent_config(values, model, max_tool_rounds=max_tool_rounds, max_tokens=max_tokens, fallback=fallback,
                           seed=seed)
     settings = Settings(endpoint=endpoint, api_key=os.environ.get(api_key_env), timeout=timeout, retries=retries,
@@ -310,7 +316,7 @@ def agent_cmd(
         typer.echo(json.dumps(record, indent=1))
     else:
         fb = ", ".join(f"{k} {v}" for k, v in episode.fallbacks.items() if v) or "none"
-        label = f"{preset} " if preset else ""
+        label = f"{preset.value} " if preset else ""
         typer.echo(f"{record['instance']} {label}{config.llm.mode}/{config.level}: makespan {record['makespan']}, "
                    f"weighted tardiness {record['weighted_tardiness']}, {record['decisions']} decisions, "
                    f"fallbacks: {fb}, "
@@ -322,6 +328,63 @@ def agent_cmd(
         raise typer.Exit(3)
     if violations:
         raise typer.Exit(1)
+
+
+@app.command("agent-run", epilog="Example: schedc agent-run subset --preset l1-direct --preset l2-cot "
+             "--endpoint http://127.0.0.1:8000/v1 --model m -o runs/qwen")
+@reports_errors
+def agent_run_cmd(
+    instances: Annotated[Path, typer.Argument(help="a folder of .world.json / .sched shops (e.g. schedc subset's "
+                                                   "output) or one shop")],
+    preset: Annotated[list[PresetName], typer.Option(help="agent preset to run on every instance (schedc agent "
+                                                          "--list-presets); repeatable", case_sensitive=False)],
+    endpoint: Annotated[str, typer.Option(help="OpenAI-compatible base URL (…/v1)")],
+    model: Annotated[str, typer.Option(help="model name sent with every request")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="output folder: episodes.jsonl, rules.jsonl, summary.*")],
+    max_tool_rounds: Annotated[int, typer.Option(help="tool-call rounds per proposal before the fallback")] = 4,
+    max_tokens: Annotated[int | None, typer.Option(help="max_tokens of every request")] = None,
+    fallback: Annotated[str, typer.Option(help="rule that decides when the answer is unusable")] = "SPT+LIT",
+    seed: Annotated[int, typer.Option(help="seed of the best-of-N request seeds and of the retry jitter")] = 0,
+    timeout: Annotated[float, typer.Option(help="seconds per request")] = 120.0,
+    retries: Annotated[int, typer.Option(help="retries per request on transport faults")] = 4,
+    backoff: Annotated[float, typer.Option(help="base of the exponential backoff, seconds")] = 1.0,
+    api_key_env: Annotated[str, typer.Option(help="environment variable holding the API key")] = "OPENAI_API_KEY",
+    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+) -> None:
+    """Run agent presets on a set of shops: one JSON line per (instance, preset) episode, resumable, and a summary.
+
+    Each episode is appended to OUT/episodes.jsonl as it finishes; a rerun skips the pairs already
+    there. The summary (OUT/summary.md, summary.json; printed at the end) gives per preset the
+    relative-to-best makespan gap against the best of the 24 dispatching rules on each instance:
+    mean, p50, p90, p95, SE; tokens; fallbacks; and paired Wilcoxon tests against the best and the
+    median fixed rule. Exit status 3 when the endpoint answered no request of an episode (the run
+    stops there and that episode is not written).
+    """
+    import os
+
+    from schedc.bench.run import Settings
+    from schedc.dynamic.agent_run import markdown, run_presets
+
+    settings = Settings(endpoint=endpoint, api_key=os.environ.get(api_key_env), timeout=timeout, retries=retries,
+                        backoff=backoff, concurrency=1, seed=seed)
+
+    def progress(record: dict[str, Any]) -> None:
+        typer.echo(f"{record['instance']} {record['preset']}: makespan {record['makespan']}, gap "
+                   f"{record['gap']:.2f} % vs {record['best_rule']}, {record['tokens']} tokens, "
+                   f"{record['fallback_total']} fallbacks", err=True)
+
+    report = run_presets(instances, [p.value for p in preset], model, settings, out, max_tool_rounds=max_tool_rounds,
+                         max_tokens=max_tokens, fallback=fallback, progress=progress)
+    if as_json:
+        typer.echo(json.dumps(report.summary | {"ran": report.ran, "skipped": report.skipped,
+                                                "unanswered": report.unanswered}, indent=1))
+    else:
+        typer.echo(f"{report.ran} episodes run, {report.skipped} already in {out}")
+        typer.echo(markdown(report.summary))
+    if report.unanswered:
+        typer.echo(f"error: {endpoint} answered no request of {report.unanswered}; the run stopped there (that "
+                   "episode is not written). Check --endpoint, --model and that the server is up.", err=True)
+        raise typer.Exit(3)
 
 
 def _unanswered_message(episode: Any, endpoint: str, fallback: str) -> str:
