@@ -139,6 +139,7 @@ def test_an_explicit_option_beats_the_preset(world: World, spec: Path, tmp_path:
         result = runner.invoke(app, [*args, "--endpoint", server.url, "--preset", "l2-best-of-n", "--best-of", "3",
                                      "--level", "L1", "--vote-temperature", "0.2"])
     assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["preset"] == "l2-best-of-n"
     config = json.loads(result.stdout)["config"]
     assert (config["best_of"], config["level"], config["mode"]) == (3, "L1", "cot")  # mode: still the preset's
     assert sorted({b["seed"] for b in server.requests}) == [0, 1, 2]

@@ -311,7 +311,7 @@ def agent_cmd(
     settings = Settings(endpoint=endpoint, api_key=os.environ.get(api_key_env), timeout=timeout, retries=retries,
                         backoff=backoff, concurrency=1, seed=seed)
     episode, _, violations = agent_file(spec, config, settings, out, transcript)
-    record = episode.record() | {"violations": violations}
+    record = episode.record() | {"violations": violations, "preset": preset.value if preset else None}
     if as_json:
         typer.echo(json.dumps(record, indent=1))
     else:
