@@ -257,7 +257,8 @@ def agent_cmd(
     model: Annotated[str, typer.Option(help="model name sent with every request")],
     out: Annotated[Path, typer.Option("-o", "--out", help="write the episode's schedule (answer) here")],
     preset: Annotated[PresetName | None, typer.Option(help="a named configuration of the paper (--list-presets); "
-                                                           "options given explicitly override it",
+                                                           "options given explicitly override it (the defaults "
+                                                           "shown below apply without a preset)",
                                                       case_sensitive=False)] = None,
     list_presets: Annotated[bool, typer.Option("--list-presets", is_eager=True, callback=_list_presets,
                                                help="print the presets with their paper sources and exit")] = False,
