@@ -150,7 +150,7 @@ CLOSED = {("import",): ["fmt"], ("generate-classic",): ["scheme"], ("plot",): ["
           ("bench", "validate"): ["executor"], ("bench", "eval"): ["executor"],
           ("bench", "run"): ["decoding", "server", "grammar_format", "lines"],
           ("generate",): ["executor"], ("calibrate",): ["executor"], ("subset",): ["executor"],
-          ("agent",): ["level", "mode", "fmt", "variant"]}
+          ("agent",): ["level", "mode", "fmt", "variant", "preset"], ("agent-run",): ["preset"]}
 
 
 @pytest.mark.parametrize("path", list(CLOSED), ids=[" ".join(p) for p in CLOSED])

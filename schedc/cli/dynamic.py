@@ -19,6 +19,7 @@ from schedc.cli.bench import Executor, Jobs, Scheduler
 from schedc.cli.choices import Executor as ExecutorChoice
 from schedc.cli.choices import PlotView, Variant, choice_value
 from schedc.dynamic import api
+from schedc.dynamic.presets import PRESETS
 
 
 class Level(StrEnum):
@@ -42,6 +43,10 @@ class ObsFormat(StrEnum):
 
     text = "text"
     xml = "xml"
+
+
+#: Agent presets (:data:`schedc.dynamic.presets.PRESETS`), a closed choice of the parser.
+PresetName = StrEnum("PresetName", [(name, name) for name in PRESETS])  # type: ignore[misc]
 
 
 class PromptVariant(StrEnum):
@@ -223,14 +228,40 @@ def plot_cmd(
         typer.echo(str(written))
 
 
+_PARAMETER = {"format": "fmt", "variants": "variant"}  # preset option → agent_cmd parameter
+
+
+def _explicit(ctx: typer.Context, parameter: str) -> bool:
+    """True when the option was given on the command line (not its default). Compared by name: typer
+    carries its own copy of click, whose ParameterSource is not click's."""
+    source = ctx.get_parameter_source(parameter)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+def _list_presets(value: bool) -> None:
+    """``--list-presets``: print the table and stop (before the required options are asked for)."""
+    if value:
+        from schedc.dynamic.presets import listing
+
+        typer.echo(listing())
+        raise typer.Exit(0)
+
+
 @app.command("agent", epilog="Example: schedc agent shops/dfjsp_grid_000.sched --endpoint http://127.0.0.1:8000/v1 "
              "--model m --level L2 --mode cot -o answer.txt --transcript episode.jsonl")
 @reports_errors
 def agent_cmd(
+    ctx: typer.Context,
     spec: Annotated[Path, typer.Argument(help="a dfjsp .sched instance or a .world.json from schedc generate")],
     endpoint: Annotated[str, typer.Option(help="OpenAI-compatible base URL (…/v1)")],
     model: Annotated[str, typer.Option(help="model name sent with every request")],
     out: Annotated[Path, typer.Option("-o", "--out", help="write the episode's schedule (answer) here")],
+    preset: Annotated[PresetName | None, typer.Option(help="a named configuration of the paper (--list-presets); "
+                                                           "options given explicitly override it (the defaults "
+                                                           "shown below apply without a preset)",
+                                                      case_sensitive=False)] = None,
+    list_presets: Annotated[bool, typer.Option("--list-presets", is_eager=True, callback=_list_presets,
+                                               help="print the presets with their paper sources and exit")] = False,
     level: Annotated[Level, typer.Option(help="observation level", case_sensitive=False)] = Level.L1,
     mode: Annotated[Mode, typer.Option(help="prompting mode", case_sensitive=False)] = Mode.direct,
     fmt: Annotated[ObsFormat, typer.Option("--format", help="observation formatting", case_sensitive=False)]
@@ -242,6 +273,10 @@ def agent_cmd(
     temperature: Annotated[float, typer.Option(help="sampling temperature (best-of-N: see --vote-temperature)")]
     = 0.0,
     vote_temperature: Annotated[float, typer.Option(help="temperature of the best-of-N samples")] = 0.7,
+    top_p: Annotated[float | None, typer.Option("--top-p", help="top_p sent with every request (default: not sent)")]
+    = None,
+    few_shot: Annotated[int, typer.Option("--few-shot", help="fixed worked examples before each observation (0–2)")]
+    = 0,
     max_tool_rounds: Annotated[int, typer.Option(help="tool-call rounds per proposal before the fallback")] = 4,
     max_tokens: Annotated[int | None, typer.Option(help="max_tokens of every request")] = None,
     fallback: Annotated[str, typer.Option(help="rule that decides when the answer is unusable")] = "SPT+LIT",
@@ -255,29 +290,35 @@ def agent_cmd(
 ) -> None:
     """Dispatch a dynamic shop online with an LLM agent (L1–L3 observations, direct/CoT/tools); write the answer.
 
+    --preset NAME takes the configuration of one of the paper's experiments (Table 3, the Table 5
+    protocol, the Table j-1 variants; --list-presets prints them); options given explicitly override it.
+
     Exit status: 0 a schedule without violations, 1 violations, 2 bad input, 3 the endpoint answered no
     request (every decision was the fallback rule's: the answer says nothing about the model).
     """
     import os
 
     from schedc.bench.run import Settings
-    from schedc.dynamic.agent import AgentConfig, agent_file
-    from schedc.dynamic.agent_llm import LlmOptions
+    from schedc.dynamic.agent import agent_file
+    from schedc.dynamic.presets import agent_config, resolve
 
-    options = LlmOptions(model=model, mode=mode.value, temperature=temperature, max_tokens=max_tokens,
-                         reflection=reflection, best_of=best_of, best_of_temperature=vote_temperature,
-                         max_tool_rounds=max_tool_rounds, seed=seed)
-    config = AgentConfig(llm=options, level=level.value, format=fmt.value, variants=tuple(v.value for v in variant),
-                         fallback=fallback)
+    cli = {"level": level.value, "mode": mode.value, "format": fmt.value, "variants": tuple(v.value for v in variant),
+           "reflection": reflection, "best_of": best_of, "temperature": temperature,
+           "vote_temperature": vote_temperature, "top_p": top_p, "few_shot": few_shot}
+    given = {key: value for key, value in cli.items() if _explicit(ctx, _PARAMETER.get(key, key))}
+    values = resolve(preset.value if preset else None, given)
+    config = agent_config(values, model, max_tool_rounds=max_tool_rounds, max_tokens=max_tokens, fallback=fallback,
+                          seed=seed)
     settings = Settings(endpoint=endpoint, api_key=os.environ.get(api_key_env), timeout=timeout, retries=retries,
                         backoff=backoff, concurrency=1, seed=seed)
     episode, _, violations = agent_file(spec, config, settings, out, transcript)
-    record = episode.record() | {"violations": violations}
+    record = episode.record() | {"violations": violations, "preset": preset.value if preset else None}
     if as_json:
         typer.echo(json.dumps(record, indent=1))
     else:
         fb = ", ".join(f"{k} {v}" for k, v in episode.fallbacks.items() if v) or "none"
-        typer.echo(f"{record['instance']} {mode.value}/{level.value}: makespan {record['makespan']}, "
+        label = f"{preset.value} " if preset else ""
+        typer.echo(f"{record['instance']} {label}{config.llm.mode}/{config.level}: makespan {record['makespan']}, "
                    f"weighted tardiness {record['weighted_tardiness']}, {record['decisions']} decisions, "
                    f"fallbacks: {fb}, "
                    f"{record['usage']['total_tokens']} tokens in {record['usage']['requests']} requests, "
@@ -288,6 +329,63 @@ def agent_cmd(
         raise typer.Exit(3)
     if violations:
         raise typer.Exit(1)
+
+
+@app.command("agent-run", epilog="Example: schedc agent-run subset --preset l1-direct --preset l2-cot "
+             "--endpoint http://127.0.0.1:8000/v1 --model m -o runs/qwen")
+@reports_errors
+def agent_run_cmd(
+    instances: Annotated[Path, typer.Argument(help="a folder of .world.json / .sched shops (e.g. schedc subset's "
+                                                   "output) or one shop")],
+    preset: Annotated[list[PresetName], typer.Option(help="agent preset to run on every instance (schedc agent "
+                                                          "--list-presets); repeatable", case_sensitive=False)],
+    endpoint: Annotated[str, typer.Option(help="OpenAI-compatible base URL (…/v1)")],
+    model: Annotated[str, typer.Option(help="model name sent with every request")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="output folder: episodes.jsonl, rules.jsonl, summary.*")],
+    max_tool_rounds: Annotated[int, typer.Option(help="tool-call rounds per proposal before the fallback")] = 4,
+    max_tokens: Annotated[int | None, typer.Option(help="max_tokens of every request")] = None,
+    fallback: Annotated[str, typer.Option(help="rule that decides when the answer is unusable")] = "SPT+LIT",
+    seed: Annotated[int, typer.Option(help="seed of the best-of-N request seeds and of the retry jitter")] = 0,
+    timeout: Annotated[float, typer.Option(help="seconds per request")] = 120.0,
+    retries: Annotated[int, typer.Option(help="retries per request on transport faults")] = 4,
+    backoff: Annotated[float, typer.Option(help="base of the exponential backoff, seconds")] = 1.0,
+    api_key_env: Annotated[str, typer.Option(help="environment variable holding the API key")] = "OPENAI_API_KEY",
+    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+) -> None:
+    """Run agent presets on a set of shops: one JSON line per (instance, preset) episode, resumable, and a summary.
+
+    Each episode is appended to OUT/episodes.jsonl as it finishes; a rerun skips the pairs already
+    there. The summary (OUT/summary.md, summary.json; printed at the end) gives per preset the
+    relative-to-best makespan gap against the best of the 24 dispatching rules on each instance:
+    mean, p50, p90, p95, SE; tokens; fallbacks; and paired Wilcoxon tests against the best and the
+    median fixed rule. Exit status 3 when the endpoint answered no request of an episode (the run
+    stops there and that episode is not written).
+    """
+    import os
+
+    from schedc.bench.run import Settings
+    from schedc.dynamic.agent_run import markdown, run_presets
+
+    settings = Settings(endpoint=endpoint, api_key=os.environ.get(api_key_env), timeout=timeout, retries=retries,
+                        backoff=backoff, concurrency=1, seed=seed)
+
+    def progress(record: dict[str, Any]) -> None:
+        typer.echo(f"{record['instance']} {record['preset']}: makespan {record['makespan']}, gap "
+                   f"{record['gap']:.2f} % vs {record['best_rule']}, {record['tokens']} tokens, "
+                   f"{record['fallback_total']} fallbacks", err=True)
+
+    report = run_presets(instances, [p.value for p in preset], model, settings, out, max_tool_rounds=max_tool_rounds,
+                         max_tokens=max_tokens, fallback=fallback, progress=progress)
+    if as_json:
+        typer.echo(json.dumps(report.summary | {"ran": report.ran, "skipped": report.skipped,
+                                                "unanswered": report.unanswered}, indent=1))
+    else:
+        typer.echo(f"{report.ran} episodes run, {report.skipped} already in {out}")
+        typer.echo(markdown(report.summary))
+    if report.unanswered:
+        typer.echo(f"error: {endpoint} answered no request of {report.unanswered}; the run stopped there (that "
+                   "episode is not written). Check --endpoint, --model and that the server is up.", err=True)
+        raise typer.Exit(3)
 
 
 def _unanswered_message(episode: Any, endpoint: str, fallback: str) -> str:

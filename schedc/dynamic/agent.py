@@ -3,8 +3,8 @@
 An episode walks the simulator (:mod:`schedc.dynamic.simulator`) from its first decision point to
 the end. At every epoch the agent gets the admissible actions as an observation at level L1, L2 or
 L3 (:mod:`schedc.dynamic.agent_obs`), in text or XML, inside the prompt of its mode
-(:mod:`schedc.dynamic.agent_prompts`), and answers with one action ID
-(:mod:`schedc.dynamic.agent_llm`: direct, chain-of-thought or tool-augmented; reflection or
+(:mod:`schedc.dynamic.agent_prompts`; optionally after fixed few-shot worked examples), and
+answers with one action ID (:mod:`schedc.dynamic.agent_llm`: direct, chain-of-thought or tool-augmented; reflection or
 best-of-N on top). When it gives no admissible ID — an answer without an ID (*unparseable*), an
 ID outside the table (*inadmissible*), a request that failed after its retries (*transport*), or
 tool calls past the round limit (*tool-rounds*) — the **fallback rule** (``SPT+LIT`` unless
@@ -35,7 +35,15 @@ from schedc.bench.run import Settings
 from schedc.core.diagnostics import SchedcError
 from schedc.dynamic.agent_llm import Decider, LlmOptions
 from schedc.dynamic.agent_obs import FORMATS, LEVELS, EventCounter, Priors, encode
-from schedc.dynamic.agent_prompts import MODES, VARIANTS, messages, system_prompt, user_prompt
+from schedc.dynamic.agent_prompts import (
+    FEW_SHOT_LIMIT,
+    MODES,
+    VARIANTS,
+    few_shot_messages,
+    messages,
+    system_prompt,
+    user_prompt,
+)
 from schedc.dynamic.agent_tools import ToolContext
 from schedc.dynamic.rules import Rollout, parse_rule, rollout_of
 from schedc.dynamic.simulator import Simulator
@@ -46,13 +54,15 @@ FALLBACK_REASONS = ("unparseable", "inadmissible", "transport", "tool-rounds")
 
 @dataclass(frozen=True)
 class AgentConfig:
-    """An agent: observation level and format, prompt variants, the LLM options and the fallback rule."""
+    """An agent: observation level and format, prompt variants, few-shot examples, the LLM options and
+    the fallback rule."""
 
     llm: LlmOptions
     level: str = "L1"
     format: str = "text"
     variants: tuple[str, ...] = ()
     fallback: str = "SPT+LIT"
+    few_shot: int = 0  # worked examples before each observation (agent_prompts.few_shot_messages)
 
     def check(self) -> None:
         """Reject a configuration the loop cannot run, naming the option."""
@@ -68,6 +78,11 @@ class AgentConfig:
             raise SchedcError.at("E906", "--reflection and --best-of exclude each other")
         if o.reflection < 0 or o.best_of < 1 or o.max_tool_rounds < 0:
             raise SchedcError.at("E906", "--reflection must be ≥ 0, --best-of ≥ 1, --max-tool-rounds ≥ 0")
+        if not 0 <= self.few_shot <= FEW_SHOT_LIMIT:
+            raise SchedcError.at("E906", f"--few-shot {self.few_shot}: schedc has {FEW_SHOT_LIMIT} worked examples",
+                                 hint=f"0 … {FEW_SHOT_LIMIT}")
+        if o.top_p is not None and not 0 < o.top_p <= 1:
+            raise SchedcError.at("E906", f"--top-p {o.top_p}: expected 0 < top_p ≤ 1")
         parse_rule(self.fallback)
 
 
@@ -117,6 +132,7 @@ async def _episode(world: World, config: AgentConfig, settings: Settings,
     needs_l3 = config.level == "L3" or config.llm.mode == "tool" or bool(config.variants)
     priors = Priors.of(sim) if needs_l3 else None
     system = system_prompt(config.llm.mode, config.level, world.objective, "bottleneck" in config.variants)
+    shots = few_shot_messages(config.few_shot, config.level, config.format, config.llm.mode, config.variants)
     decider = Decider(config.llm, settings, asyncio.Event())
     counter, reasons = EventCounter(), Counter[str]()
     tool_calls = tool_errors = 0
@@ -128,7 +144,7 @@ async def _episode(world: World, config: AgentConfig, settings: Settings,
             l3 = encode(sim, state, "L3", events, priors) if needs_l3 else None
             prompt = user_prompt(obs, config.format, config.variants, l3)
             ctx = ToolContext(sim, state, l3 or obs, fallback)
-            outcome = await decider.decide(messages(system, prompt), len(obs.actions), ctx)
+            outcome = await decider.decide(messages(system, prompt, shots), len(obs.actions), ctx)
             tool_calls, tool_errors = tool_calls + outcome.tool_calls, tool_errors + outcome.tool_errors
             if outcome.action is None:
                 reasons[outcome.reason or "unparseable"] += 1
@@ -154,7 +170,8 @@ def _describe(config: AgentConfig) -> dict[str, Any]:
     o = config.llm
     return {"model": o.model, "level": config.level, "mode": o.mode, "format": config.format,
             "variants": list(config.variants), "reflection": o.reflection, "best_of": o.best_of,
-            "temperature": o.temperature, "fallback": config.fallback, "seed": o.seed}
+            "temperature": o.temperature, "top_p": o.top_p, "few_shot": config.few_shot,
+            "fallback": config.fallback, "seed": o.seed}
 
 
 def agent_file(spec: Path, config: AgentConfig, settings: Settings, out: Path | None = None,

@@ -19,6 +19,9 @@ Per decision (:meth:`Decider.decide`):
 
 The outcome is an action ID or the reason there is none: unparseable | inadmissible | transport |
 tool-rounds (the loop then applies the fallback rule and counts the reason).
+
+Every request carries ``temperature`` (the mode's, or best-of-N's), ``top_p`` when it is set,
+``max_tokens`` when set, and ``seed`` for best-of-N samples.
 """
 
 from __future__ import annotations
@@ -71,6 +74,7 @@ class LlmOptions:
     model: str
     mode: str = "direct"
     temperature: float = 0.0
+    top_p: float | None = None  # sent with every request when set (nucleus sampling)
     max_tokens: int | None = None
     reflection: int = 0
     best_of: int = 1
@@ -173,6 +177,8 @@ class Decider:
     async def _ask(self, messages: list[dict[str, Any]], temperature: float, seed: int | None,
                    use_tools: bool, tool_choice: str = "auto") -> dict[str, Any] | None:
         body: dict[str, Any] = {"model": self.options.model, "messages": messages, "temperature": temperature}
+        if self.options.top_p is not None:
+            body["top_p"] = self.options.top_p
         if self.options.max_tokens is not None:
             body["max_tokens"] = self.options.max_tokens
         if seed is not None:

@@ -13,17 +13,26 @@ as the L3 prompt of the same decision: does length alone change behaviour?), ``t
 L3 calibration targets added to an L1/L2 prompt), ``bottleneck`` (the L3 bottleneck-score column
 added to an L1/L2 prompt) and ``xml-priors`` (L3 priors as an XML block marked as background).
 
+Few-shot examples (:func:`few_shot_messages`, ``--few-shot K``): K fixed worked exchanges (a
+user turn with a small made-up observation at the episode's level and format, an assistant turn
+answering it in the mode's style) placed between the system message and the real observation.
+They were written for schedc (the paper's Table 5 protocol uses two, without publishing them):
+example 1 takes the shorter of two processing times on idle machines over a busy machine; example
+2 avoids a machine that is down and, of two near-equal options on one idle machine, advances the
+job further along its route (at L2/L3 also the one with less slack and more weight).
+
 Reading an answer (:func:`parse_action`): the *last* ``"action_id": N`` (JSON, quotes optional)
 or ``ACTION: N`` in the text; none is *unparseable*, an ID outside 1…K *inadmissible*.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
 
-from schedc.dynamic.agent_obs import Encoded, render
+from schedc.dynamic.agent_obs import Encoded, columns_of, render
 
 MODES: tuple[str, ...] = ("direct", "cot", "tool")
 VARIANTS: tuple[str, ...] = ("padding", "targets", "bottleneck", "xml-priors")
@@ -99,6 +108,62 @@ def parse_action(text: str | None) -> int | None:
     return max(found)[1] if found else None
 
 
-def messages(system: str, user: str) -> list[dict[str, Any]]:
-    """A fresh conversation."""
-    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+def messages(system: str, user: str, shots: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+    """A fresh conversation (with the few-shot exchanges ``shots`` before the observation)."""
+    return [{"role": "system", "content": system}, *shots, {"role": "user", "content": user}]
+
+
+# --------------------------------------------------------------------------- few-shot examples
+
+_EXAMPLE_ROWS: tuple[tuple[dict[str, Any], ...], ...] = (
+    ({"op": "J7.2", "job": "J7", "step": 2, "group": "G2", "machine": "M4", "proc_time": 12, "machine_status": "busy",
+      "available_from": 52, "group_queue": 3, "slack": 1.8, "weight": 1, "ops_remaining": 3, "bottleneck_score": 0.9},
+     {"op": "J3.1", "job": "J3", "step": 1, "group": "G1", "machine": "M1", "proc_time": 5, "machine_status": "idle",
+      "available_from": 40, "group_queue": 2, "slack": 2.5, "weight": 1, "ops_remaining": 4, "bottleneck_score": 0.6},
+     {"op": "J3.1", "job": "J3", "step": 1, "group": "G1", "machine": "M2", "proc_time": 9, "machine_status": "idle",
+      "available_from": 40, "group_queue": 2, "slack": 2.5, "weight": 1, "ops_remaining": 4, "bottleneck_score": 0.6}),
+    ({"op": "J12.3", "job": "J12", "step": 3, "group": "G3", "machine": "M6", "proc_time": 7, "machine_status": "idle",
+      "available_from": 118, "group_queue": 1, "slack": 0.2, "weight": 2, "ops_remaining": 2, "bottleneck_score": 1.0},
+     {"op": "J15.1", "job": "J15", "step": 1, "group": "G3", "machine": "M6", "proc_time": 6, "machine_status": "idle",
+      "available_from": 118, "group_queue": 1, "slack": 3.1, "weight": 1, "ops_remaining": 4, "bottleneck_score": 1.0},
+     {"op": "J15.1", "job": "J15", "step": 1, "group": "G3", "machine": "M7", "proc_time": 8, "machine_status": "down",
+      "available_from": 140, "group_queue": 1, "slack": 3.1, "weight": 1, "ops_remaining": 4, "bottleneck_score": 1.0}),
+)
+_EXAMPLE_HEADERS: tuple[dict[str, Any], ...] = (
+    {"time": 40, "decision": 9, "jobs_known": 8, "jobs_done": 2, "events": {"arrivals": 8, "breakdowns": 1},
+     "targets": {"utilisation": 0.85, "tightness": 1.5}},
+    {"time": 118, "decision": 31, "jobs_known": 15, "jobs_done": 9, "events": {"arrivals": 15, "breakdowns": 2},
+     "targets": {"utilisation": 0.85, "tightness": 1.5}},
+)
+_EXAMPLE_ANSWERS: tuple[tuple[int, str, str], ...] = (  # (action ID, reasoning at every level, added at L2/L3)
+    (2, "Actions 2 and 3 both start J3.1 now on an idle machine of G1; M1 needs 5 time units, M2 needs 9. "
+        "Action 1 would wait for the busy M4 until 52.", ""),
+    (1, "M7 is down until 140, so action 3 would leave J15.1 waiting. Actions 1 and 2 use the idle M6 with "
+        "almost equal times (7 and 6); J12.3 is step 3 of its job, so J12 moves towards completion while J15 "
+        "has only just arrived.", " J12 also has little slack (0.2) and weight 2; J15 has slack 3.1."),
+)
+FEW_SHOT_LIMIT = len(_EXAMPLE_ROWS)
+
+
+def few_shot_messages(count: int, level: str, fmt: str, mode: str,
+                      variants: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """The first ``count`` worked exchanges (user observation, assistant answer) at ``level`` in ``fmt``,
+    answered in the style of ``mode`` (direct: the JSON only; cot and tool: reasoning, then the JSON)."""
+    bottleneck = "bottleneck" in variants
+    shots: list[dict[str, Any]] = []
+    for i in range(count):
+        header = {k: v for k, v in _EXAMPLE_HEADERS[i].items()
+                  if k not in ("events", "targets") or (k == "events" and level != "L1")
+                  or (k == "targets" and level == "L3")}
+        columns = columns_of(level, bottleneck)
+        rows = tuple({"action_id": n + 1, **{c: r[c] for c in columns if c in r}}
+                     for n, r in enumerate(_EXAMPLE_ROWS[i]))
+        obs = Encoded(level, header, columns, rows, tuple((n, n) for n in range(len(rows))))
+        action, reason, richer = _EXAMPLE_ANSWERS[i]
+        answer = json.dumps({"action_id": action})
+        if mode != "direct":
+            answer = reason + (richer if level != "L1" else "") + "\n" + answer
+        shots += [{"role": "user", "content": f"Worked example {i + 1} (an illustration, not the current shop):\n"
+                                              + render(obs, fmt, "xml-priors" in variants)},
+                  {"role": "assistant", "content": answer}]
+    return shots
