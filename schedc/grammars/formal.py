@@ -183,14 +183,21 @@ def _header_sequence(spec: AnswerSpec, style: _Style, rules: dict[str, str]) -> 
 
 
 def _body(spec: AnswerSpec, style: _Style, lines: str, newline: str, rules: dict[str, str]) -> str:
-    """The sequence of the whole answer: header, lines (any number ≥ 1, or exactly the instance's), newline."""
+    """The sequence of the whole answer: header, lines (any number ≥ 1, or exactly the instance's), newline.
+
+    Where the instance requires no line (``min_lines`` 0: nothing demanded, every activity optional) the
+    empty answer is an answer, as the verifier reads it: the lines are optional as a whole."""
     head = ("header " + newline + " ") if spec.header else ""
     if lines == "any":
-        return f"{head}line ({newline} line)* {newline}?"
+        if spec.min_lines > 0:
+            return f"{head}line ({newline} line)* {newline}?"
+        return f"header ({newline} line)* {newline}?" if spec.header else f"(line ({newline} line)*)? {newline}?"
     if lines != "exact":
         raise ValueError(f"unknown line mode {lines!r} (expected any or exact)")
     if spec.max_lines is None or spec.max_lines != spec.min_lines:
         raise ValueError(f"the {spec.family} family does not fix the number of answer lines of {spec.instance}")
+    if spec.min_lines == 0:
+        return f"header {newline}?" if spec.header else f"{newline}?"
     return f"{head}line {_repeat(spec.min_lines - 1, style, newline, rules)}{newline}?".replace("  ", " ")
 
 

@@ -88,29 +88,6 @@ KNOWN: tuple[Known, ...] = (
 
 
 KNOWN += (
-    Known("grammar-empty-answer", "none (reported)",
-          "a spec that requires no line (nothing demanded, or every activity optional): the empty schedule is "
-          "an optimum and check reads the empty answer, but the Lark/GBNF grammars ask for one line or more "
-          "(schedc/grammars/formal.py _body)", "grammar", r"the Lark grammar \(lines any\) rejects a solver answer",
-          Spec(name="k9", structure="slot", family="inrc2010", text="""\
-instance k9 family inrc2010
-calendar days=2 start_date=2010-01-04
-shift (start end skills description) table
-  E 06:00:00 10:00:00 Nurse "early"
-end
-contract (description weekend) table
-  k1 "full time" SaturdaySunday
-end
-employee (contract skills) table
-  e1 k1 Nurse
-end
-hard one_per_slot single
-minimize penalty
-""")),
-)
-
-
-KNOWN += (
     Known("explain-objective-bound", "none (reported)",
           "a spec infeasible because of an objective_bound on any measure but makespan: CP-SAT's explain model "
           "adds no row for it (backends/cpsat/objective.py), so `schedc solve` reports 'infeasible' without the "
