@@ -22,7 +22,16 @@ from schedc.backends.cpsat.pausable import pausable_variables
 from schedc.backends.search.heuristics import capacity_kept, earliest_starts, schedule_horizon, tails
 from schedc.core.solution import Assignment, Solution
 from schedc.ir import Family, Instance
-from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, ResourceDowntime, Unavailability, ValueFilter, Windows
+from schedc.kinds import (
+    Constraint,
+    ObjectiveBound,
+    OnePerSlot,
+    PrecedenceLag,
+    ResourceDowntime,
+    Unavailability,
+    ValueFilter,
+    Windows,
+)
 from schedc.kinds.context import EvalContext
 from schedc.kinds.timing import HORIZON
 
@@ -111,6 +120,13 @@ class CpsatModel:
         from schedc.backends.base import unsupported
 
         rows = self.model.proto.constraints
+        if any(isinstance(c, ObjectiveBound) and c.active and c.hard and c.measure != "makespan"
+               for c in self.instance.constraints):
+            # a bound on the penalty (alone or in a weighted sum) needs the soft rules' terms: built
+            # unswitched, they only define penalties
+            for c in self.instance.constraints:
+                if c.active and not c.hard and type(c) in ENCODERS:
+                    ENCODERS[type(c)](self, c)
         for c in self.instance.constraints:
             if not (c.active and c.hard):
                 continue
@@ -127,6 +143,8 @@ class CpsatModel:
             elif isinstance(c, ResourceDowntime) and c.pausable and self.ctx.breaks:
                 # its pauses stretch the activities' ends, built into their variables: never switched off
                 self.unconditional.append(c.id)
+        for finish in self.finishers:  # bounds on a measure, once every hard rule is built (each enforced)
+            finish()
 
     def _switch(self, index: int, literal: cp_model.IntVar) -> bool:
         """Make row ``index`` hold only when ``literal`` does; False if CP-SAT cannot (it stays on).

@@ -13,13 +13,20 @@ def objective_bound(m: CpsatModel, c: ObjectiveBound) -> None:
     added once every soft rule has added its terms (penalty variables are bounded from below by
     the penalties they stand for, so the row bounds the true penalty too).
 
-    In explain mode the soft rules are not built, so a penalty bound adds no row there.
+    In explain mode the bound is added after every hard rule, under this rule's enforcement literal; the
+    rows that define the measure (and, for a penalty bound, the soft rules' penalty terms) stay on: they
+    only define it.
     """
     if c.measure == "makespan":
         for end in m.end.values():
             m.model.add(end <= c.max)
         return
     if m.explain:
+        literal = m.enforce[c.id]
+        if c.measure != "penalty":
+            m.finishers.append(lambda: m.model.add(objective_expr(m) <= c.max).only_enforce_if(literal))
+        else:
+            m.finishers.append(lambda: m.terms and m.model.add(m.penalty() <= c.max).only_enforce_if(literal))
         return
     if c.measure != "penalty":  # a due-date, setup or weighted-sum objective: bound its expression
         m.finishers.append(lambda: m.model.add(objective_expr(m) <= c.max))

@@ -30,8 +30,6 @@ class Known:
     def matches(self, outcome: Outcome, finding: Finding) -> bool:
         if finding.prop != self.prop or not re.search(self.pattern, finding.message):
             return False
-        if self.key == "explain-objective-bound":
-            return _bound_beyond_makespan(outcome)
         return self.key != "agents-of-groups" or _groups_selected(outcome)
 
 
@@ -41,12 +39,6 @@ def _groups_selected(outcome: Outcome) -> bool:
         return False
     agent = outcome.family.decision.agent
     return any(getattr(c, "agents", None) is not None and c.agents.cls != agent for c in outcome.instance.constraints)
-
-
-def _bound_beyond_makespan(outcome: Outcome) -> bool:
-    """Whether an active objective_bound bounds another measure than the makespan."""
-    return outcome.instance is not None and any(
-        getattr(c, "measure", "makespan") != "makespan" for c in outcome.instance.constraints if c.active)
 
 
 _COHORTS = """\
@@ -86,44 +78,6 @@ def _shop(name: str, rules: str, head: str = "") -> Spec:
 KNOWN: tuple[Known, ...] = (
 )
 
-
-KNOWN += (
-    Known("explain-objective-bound", "none (reported)",
-          "a spec infeasible because of an objective_bound on any measure but makespan: CP-SAT's explain model "
-          "adds no row for it (backends/cpsat/objective.py), so `schedc solve` reports 'infeasible' without the "
-          "conflict", "explain", r"the explanation finds no conflict",
-          Spec(name="k11", structure="interval", family="jobshop", text="""\
-instance k11 family jobshop
-resources table
-  M1 unary
-  M2 unary
-end
-jobs table
-  J1 M1:3
-  J2 M2:4
-end
-hard unary_no_overlap machines
-hard objective_bound cap measure=completion max=4
-minimize completion
-""")),
-)
-
-
-_ITC = """\
-instance {name} family itc2007
-calendar days=2 periods_per_day=1
-course (teacher lectures min_days students) table
-  c1 t1 1 1 10
-end
-room (capacity) table
-  r1 10
-end
-curriculum (members) table
-  q1 c1
-end
-{rules}
-minimize penalty
-"""
 
 KNOWN += (
     Known("weekend-values", "none (reported)",
