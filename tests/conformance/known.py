@@ -79,29 +79,6 @@ KNOWN: tuple[Known, ...] = (
 )
 
 
-KNOWN += (
-    Known("weekend-values", "none (reported)",
-          "consecutive_run_bounds values=V (or values=free) over=weekends(...): the sentence speaks of 'worked "
-          "weekends', the checker counts the weekends holding V (or the free ones)", "wording",
-          r"(counted values not named|counted set reads as 'work', the claim counts 'free'): \S+ "
-          r"\(consecutive_run_bounds\)",
-          Spec(name="k13", structure="slot", family="inrc2010", text="""\
-instance k13 family inrc2010
-calendar days=7 start_date=2010-01-04
-shift (start end skills description) table
-  E 06:00:00 10:00:00 Nurse "early"
-  L 10:00:00 14:00:00 Nurse "late"
-end
-contract (description weekend) table
-  k1 "full time" SaturdaySunday
-end
-employee (contract skills) table
-  e1 k1 Nurse
-end
-hard consecutive_run_bounds early_weekends agents=employee values=E over=weekends(SaturdaySunday) max=1
-minimize penalty
-""")),
-)
 
 
 def known(outcome: Outcome, finding: Finding) -> Known | None:
