@@ -69,3 +69,12 @@ def test_best_fixed_rule_and_gaps() -> None:
     assert list(primary) == [700 - 505, 1200 - 990]
     assert list(oracle) == [700 - 500, 1200 - 990]
     assert all(g >= 0 for g in random_rule)
+
+
+def test_several_random_runs_add_a_mean_row() -> None:
+    a = RULE_NAMES[0]
+    rows = [row({a: 500}, 700) | {"random_policy_runs": [700, 800, 900]},
+            row({a: 400}, 600) | {"random_policy_runs": [600, 500, 700]}]
+    fixed, gaps = gap_definitions(rows, seed=0)
+    assert fixed == a and len(gaps) == 4
+    assert list(gaps[f"mean of 3 random-policy runs − best fixed rule ({a})"]) == [300.0, 200.0]
