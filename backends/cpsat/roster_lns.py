@@ -107,8 +107,9 @@ def improve_roster(m: CpsatModel, start: Solution, seconds: float, seed: int,
         found, objective, proven = hoods.solve(values, free, min(STEP_SECONDS, left), rng.randrange(1 << 30), stop)
         if found is not None and objective <= best:  # a step that did not complete the hint may be worse
             values, best, hoods.full = found, objective, hoods.last
-        if step % 4:
+        if step % 4:  # grow after a proven step, shrink after an open one; never beyond the agents there are
             size = min(max(2, len(agents) // 2), size + 1) if proven else max(2, size - 1)
+            size = min(size, len(agents))
     keys = [key for key, _i in hoods.cells]
     improved = Solution(assignments=tuple(Assignment(*key) for key, v in zip(keys, values, strict=True) if v))
     before, after = evaluate(m.ctx, start), evaluate(m.ctx, improved)

@@ -647,3 +647,62 @@ def test_runs_of_weekends_say_which_weekends_they_count(values: str, variant: st
         prompt = render(instance, variant=variant, seed=seed)
         assert audit.wording(prompt.rendering, family) == []
         assert "worked weekend" not in " ".join(prompt.text.split())
+
+
+ONE_FREE_AGENT_FAMILY = '''\
+family uf57 {
+  title "Theatre rota"
+  structure slot
+  objective penalty
+  kinds [one_per_slot unavailability pattern_prohibition assignment_cost skill_eligibility]
+  class staff (team:name load:int size:int skills:names)
+  class post (room:int skills:names)
+  class unit (members:names)
+  decision agent=staff value=post grain=day free=Off
+  answer "<agent>|<day>|<value>"
+  roles [staff "surgeon" post "post" unit "unit"]
+  background """
+    Staff are given posts.
+  """
+}
+'''
+
+ONE_FREE_AGENT = """\
+instance s77 family uf57
+calendar days=2
+staff (team load size skills) table
+  a1 red 0 4 lang
+  a2 red 3 5 -
+end
+post (room skills) table
+  v1 3 lead,med
+  v2 5 lead,med
+  v3 2 med
+  Off 9 -
+end
+unit (members) table
+  g1 a2
+end
+hard one_per_slot one_1
+hard unavailability unav2 table
+  a2 0
+  a1 1
+  a1 0
+end
+soft 4 pattern_prohibition patt3 agents=staff pattern=[v1]
+soft 5 assignment_cost assi4 table
+  a2 0 * 0
+  a1 0 * 2
+  a1 * * 1
+end
+soft 0 skill_eligibility skil5 agents=staff[team=red] requires=skills
+minimize penalty
+"""
+
+
+def test_roster_lns_with_one_agent_left_to_move(tmp_path: Path) -> None:
+    """Only one agent has a cell the LNS may change: its neighbourhood size grew to 2 and ``random.sample``
+    raised (a traceback from ``schedc solve``; conformance, 1 of 6,000 specs)."""
+    (tmp_path / "uf57.sched").write_text(ONE_FREE_AGENT_FAMILY, encoding="utf-8")
+    result, (instance, family) = solve(ONE_FREE_AGENT, "cpsat", (tmp_path,))
+    assert result.status == "optimal" and evaluate(make_context(instance, family), result.solution).feasible
