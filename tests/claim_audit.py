@@ -1085,6 +1085,12 @@ def _measure(measure: str, s: Schedule, penalty: int) -> int:
                    for a, b in zip(_order(s, r), _order(s, r)[1:], strict=False))
     rows = {w[0]: w for c in s.world.instance.constraints if c.active and kind_name(c) == "time_window"
             for w in c.claim().params["windows"]}
+    # flow time counts from a required release date only, as the measure's words say
+    releases: dict[str, int] = {}
+    for c in s.world.instance.constraints:
+        if c.active and c.hard and kind_name(c) == "time_window":
+            for w in c.claim().params["windows"]:
+                releases[w[0]] = max(releases.get(w[0], 0), w[1])
     jobs = {a.job or a.name for a in s.world.instance.activities}
     values = []
     for j in jobs:
@@ -1094,7 +1100,7 @@ def _measure(measure: str, s: Schedule, penalty: int) -> int:
         row = rows.get(j, [j, 0, None, None, None, None, None])
         c, due, weight = max(ends), row[5], 1 if row[6] is None else row[6]
         if measure in ("completion", "flow_time"):
-            values.append(weight * (c - (row[1] if measure == "flow_time" else 0)))
+            values.append(weight * (c - (releases.get(j, 0) if measure == "flow_time" else 0)))
         elif due is not None:
             values.append({"tardy_jobs": weight * (c > due), "tardiness": weight * max(0, c - due),
                            "earliness": weight * max(0, due - c), "max_tardiness": max(0, c - due),

@@ -152,7 +152,7 @@ MEASURE_WORDS = {
     "penalty": "the total penalty of the soft rules",
     "completion": "the total weighted completion time (each {job}'s weight × the time its last {task} ends)",
     "flow_time": "the total weighted flow time (each {job}'s weight × the time from its release date to the end "
-                 "of its last {task})",
+                 "of its last {task}, where only a required release date counts: 0 without one)",
     "tardy_jobs": "the weighted number of late {jobs} (a {job} is late when its last {task} ends after its due date)",
     "tardiness": "the total weighted tardiness (each {job}'s weight × the time its last {task} ends after its due "
                  "date, nothing when on time)",
