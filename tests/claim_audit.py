@@ -221,7 +221,7 @@ def _counted_words(claim: Any, sentence: str, free: str | None, names: dict[str,
 def counted_set(sentence: str, free: str | None) -> str:
     """What a counting sentence counts, read off its words: working assignments (the day-off value
     excluded), free days, or every assignment (the day-off value included)."""
-    if re.search(r"\bassignments to\b|\bdays on\b", sentence):
+    if re.search(r"\bassignments? to\b|\bdays? on\b", sentence):
         return "values"
     if re.search(r"\bfree\b|\bdays? off\b", sentence, re.I) and not re.search(r"does not count", sentence):
         return "free"

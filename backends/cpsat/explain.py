@@ -34,7 +34,7 @@ from schedc.backends.base import Conflict, ConflictItem
 from schedc.backends.cpsat.model import CpsatModel
 from schedc.core.diagnostics import Span
 from schedc.ir import Family, Instance
-from schedc.kinds import Constraint, kind_name
+from schedc.kinds import Constraint, TimeWindow, kind_name
 
 #: Of the time budget: the share the assumption solve may take, and the share kept for the final check.
 ASSUMPTION_SHARE = 0.2
@@ -128,7 +128,12 @@ def _infeasible_alone(instance: Instance, family: Family, core: list[str], clock
     """Whether the ordinary model with only the ``core`` hard constraints (soft ones kept) is infeasible
     (``core`` names, besides the conflict, what the explain model could not switch off)."""
     chosen = set(core)
-    constraints = tuple(c for c in instance.constraints if not c.hard or not c.active or c.id in chosen)
+    # a time window left out still carries the due dates and weights a bound's measure reads (the explain
+    # model keeps them too): it stays as a soft rule of weight 0, without its hard rows
+    constraints = tuple(c if not c.hard or not c.active or c.id in chosen else
+                        msgspec.structs.replace(c, hard=False, weight=0)
+                        for c in instance.constraints
+                        if not c.hard or not c.active or c.id in chosen or isinstance(c, TimeWindow))
     m = CpsatModel(msgspec.structs.replace(instance, constraints=constraints), family, named=False)
     if clock.left() <= 0:
         return False

@@ -741,3 +741,61 @@ def test_flow_time_counts_from_a_required_release_only() -> None:
     rng = random.Random(5)
     schedules = [early] + [audit.random_solution(audit.World(instance, family), rng) for _ in range(20)]
     assert not audit.verdicts_disagree(rendering, instance, family, schedules)[1]
+
+
+DUE_FROM_A_WINDOW = """\
+instance g238 family jobshop
+horizon 7
+resources table
+  M1 unary
+  M2 unary
+end
+jobs table
+  J1 M2:4
+end
+hard unary_no_overlap unar2 resources=all
+hard time_window time3 table
+  J1 0 - due=0
+end
+hard objective_bound obje5 measure=tardy_jobs max=0
+minimize tardy_jobs
+"""
+
+
+def test_a_bound_on_late_jobs_is_confirmed_with_the_due_dates_it_reads() -> None:
+    """The due date of J1 comes from a time window; the conflict is the bound alone, but the confirming solve
+    dropped the window with its due date, found the bound met, and reported the conflict unconfirmed
+    (conformance, 4 of 6,000 specs). The window left out now stays as data (soft, weight 0)."""
+    from schedc.backends.cpsat.explain import explain_infeasibility
+
+    instance = parse_instance_text(DUE_FROM_A_WINDOW, "t.sched", [])
+    conflict = explain_infeasibility(instance, load_family(instance.family, []), 10.0)
+    assert conflict is not None and [c.id for c in conflict.constraints] == ["obje5"] and conflict.verified
+
+
+ONE_SHIFT_COUNTED = """\
+instance s200 family nsplib
+calendar days=5
+shift () table
+  S1 S2 Off
+end
+nurse () table
+  N1 N2 N3 N4
+end
+hard one_per_slot one_1 exactly=true
+hard count_bounds coun3 agents=nurse values=S1 max=1
+minimize penalty
+"""
+
+
+def test_the_audit_reads_a_count_of_one_value_in_the_singular() -> None:
+    """'at most 1 assignment to Shift 1' (singular since number agreement) counts one value; the audit's
+    reading knew only 'assignments to' and took it for a count of every assignment, a false contradiction
+    with 'exactly one value per day'."""
+    from schedc.render import render
+
+    instance = parse_instance_text(ONE_SHIFT_COUNTED, "t.sched", [])
+    family = load_family(instance.family, [])
+    rendering = render(instance, family, "v1")
+    assert "at most 1 assignment to Shift 1" in " ".join(rendering.text().split())
+    assert audit.contradictions(rendering, instance, family) == []
