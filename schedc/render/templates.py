@@ -291,10 +291,16 @@ def role_words_in(context: dict[str, object]) -> list[str]:
     return out
 
 
+@cache
+def _sandbox_template(text: str) -> jinja2.Template:
+    """A spec-provided text compiled once (a benchmark renders one family's background thousands of times)."""
+    return sandbox_environment().from_string(text)
+
+
 def render_string(text: str, context: dict[str, object]) -> str:
     """A spec-provided text (the family background) rendered in the sandbox."""
     try:
-        return agree_articles(sandbox_environment().from_string(text).render(context), role_words_in(context))
+        return agree_articles(_sandbox_template(text).render(context), role_words_in(context))
     except jinja2.TemplateError as exc:
         raise SchedcError.at("E605", f"the family background is not a valid template: {exc}") from None
 
