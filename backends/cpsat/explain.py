@@ -128,10 +128,7 @@ def _infeasible_alone(instance: Instance, family: Family, core: list[str], clock
     """Whether the ordinary model with only the ``core`` hard constraints (soft ones kept) is infeasible
     (``core`` names, besides the conflict, what the explain model could not switch off)."""
     chosen = set(core)
-    # a time window left out still carries the due dates and weights a bound's measure reads (the explain
-    # model keeps them too): it stays as a soft rule of weight 0, without its hard rows
-    constraints = tuple(c if not c.hard or not c.active or c.id in chosen else
-                        msgspec.structs.replace(c, hard=False, weight=0)
+    constraints = tuple(c if not c.hard or not c.active or c.id in chosen else _data_only(c)
                         for c in instance.constraints
                         if not c.hard or not c.active or c.id in chosen or isinstance(c, TimeWindow))
     m = CpsatModel(msgspec.structs.replace(instance, constraints=constraints), family, named=False)
@@ -139,6 +136,15 @@ def _infeasible_alone(instance: Instance, family: Family, core: list[str], clock
         return False
     status, _ = clock.solve(m.model)
     return status == cp_model.INFEASIBLE
+
+
+def _data_only(window: TimeWindow) -> TimeWindow:
+    """A time window left out of the conflict keeps the due dates and weights a bound's measure reads
+    (the explain model keeps them too), and nothing it enforces: every row starts at 0 and has no
+    deadline, latest start or earliest end."""
+    return msgspec.structs.replace(window, windows=tuple(
+        msgspec.structs.replace(w, release=0, deadline=None, latest_start=None, earliest_end=None)
+        for w in window.windows))
 
 
 def format_conflict(conflict: Conflict, file: str) -> str:
