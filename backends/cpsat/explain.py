@@ -34,7 +34,8 @@ from schedc.backends.base import Conflict, ConflictItem
 from schedc.backends.cpsat.model import CpsatModel
 from schedc.core.diagnostics import Span
 from schedc.ir import Family, Instance
-from schedc.kinds import Constraint, TimeWindow, kind_name
+from schedc.kinds import Constraint, ObjectiveBound, SetupTimes, TimeWindow, kind_name
+from schedc.kinds.measures import DUE_MEASURES
 
 #: Of the time budget: the share the assumption solve may take, and the share kept for the final check.
 ASSUMPTION_SHARE = 0.2
@@ -74,11 +75,34 @@ def explain_infeasibility(instance: Instance, family: Family, budget: float = 10
     if core is None:
         return None
     core, minimal = _minimise(m, core, clock)
-    verified = _infeasible_alone(instance, family, [*core, *m.unconditional], clock)
+    always_on = [*m.unconditional, *(cid for cid in measure_data(instance) if cid not in core)]
+    verified = _infeasible_alone(instance, family, [*core, *always_on], clock)
     by_id = {c.id: c for c in instance.constraints}
     items = tuple(ConflictItem(id=cid, kind=kind_name(by_id[cid]), span=_statement_span(by_id[cid])) for cid in core)
-    return Conflict(constraints=items, minimal=minimal, verified=verified, always_on=tuple(m.unconditional),
+    return Conflict(constraints=items, minimal=minimal, verified=verified, always_on=tuple(always_on),
                     solves=clock.solves, seconds=round(time.perf_counter() - clock.began, 3))
+
+
+def measure_data(instance: Instance) -> list[str]:
+    """The hard rules whose data a bound on a measure reads whether they are switched on or not: the
+    setup rows of a ``setup_time`` bound, the time windows (due dates, weights) of a bound on a due date,
+    completion or flow time measure. The explain model cannot switch that data off, so they are named as
+    assumed throughout and kept on in the confirming solve."""
+    measures: set[str] = set()
+    for c in instance.constraints:
+        if isinstance(c, ObjectiveBound) and c.active and c.hard:
+            terms = instance.objective.terms if c.measure == "sum" else ()
+            measures |= {t.measure for t in terms} if c.measure == "sum" else {c.measure}
+    out = []
+    for c in instance.constraints:
+        if not (c.active and c.hard):
+            continue
+        if isinstance(c, SetupTimes) and "setup_time" in measures:
+            out.append(c.id)
+        elif isinstance(c, TimeWindow) and measures & (DUE_MEASURES | {"completion", "flow_time"}) and any(
+                w.due is not None or w.weight is not None for w in c.windows):
+            out.append(c.id)
+    return out
 
 
 def _first_core(m: CpsatModel, clock: _Clock) -> list[str] | None:
@@ -128,23 +152,12 @@ def _infeasible_alone(instance: Instance, family: Family, core: list[str], clock
     """Whether the ordinary model with only the ``core`` hard constraints (soft ones kept) is infeasible
     (``core`` names, besides the conflict, what the explain model could not switch off)."""
     chosen = set(core)
-    constraints = tuple(c if not c.hard or not c.active or c.id in chosen else _data_only(c)
-                        for c in instance.constraints
-                        if not c.hard or not c.active or c.id in chosen or isinstance(c, TimeWindow))
+    constraints = tuple(c for c in instance.constraints if not c.hard or not c.active or c.id in chosen)
     m = CpsatModel(msgspec.structs.replace(instance, constraints=constraints), family, named=False)
     if clock.left() <= 0:
         return False
     status, _ = clock.solve(m.model)
     return status == cp_model.INFEASIBLE
-
-
-def _data_only(window: TimeWindow) -> TimeWindow:
-    """A time window left out of the conflict keeps the due dates and weights a bound's measure reads
-    (the explain model keeps them too), and nothing it enforces: every row starts at 0 and has no
-    deadline, latest start or earliest end."""
-    return msgspec.structs.replace(window, windows=tuple(
-        msgspec.structs.replace(w, release=0, deadline=None, latest_start=None, earliest_end=None)
-        for w in window.windows))
 
 
 def format_conflict(conflict: Conflict, file: str) -> str:

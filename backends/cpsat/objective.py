@@ -9,7 +9,7 @@ from schedc.kinds import ObjectiveBound
 
 @encoder(ObjectiveBound)
 def objective_bound(m: CpsatModel, c: ObjectiveBound) -> None:
-    """Makespan: ``E_a ≤ max`` for every activity. Penalty: ``Σ w·p ≤ max`` over the penalty terms,
+    """Makespan: ``E_a ≤ max`` for every performed activity. Penalty: ``Σ w·p ≤ max`` over the penalty terms,
     added once every soft rule has added its terms (penalty variables are bounded from below by
     the penalties they stand for, so the row bounds the true penalty too).
 
@@ -18,8 +18,10 @@ def objective_bound(m: CpsatModel, c: ObjectiveBound) -> None:
     only define it.
     """
     if c.measure == "makespan":
-        for end in m.end.values():
-            m.model.add(end <= c.max)
+        for name, end in m.end.items():
+            row = m.model.add(end <= c.max)
+            if name in m.performed:  # an optional activity left out ends nothing
+                row.only_enforce_if(m.performed[name])
         return
     if m.explain:
         literal = m.enforce[c.id]

@@ -44,7 +44,8 @@ def pausable_variables(m: PyomoModel, a: Any) -> None:
     end = m.new_var("end", est, latest)
     required = len(a.modes) == 1 and name not in m.performed
     for k, mode in enumerate(a.modes, start=1):
-        breaks = m.ctx.mode_breaks(mode)
+        # a mode without work ends where it starts, breaks or not (as the verifier's stretched end)
+        breaks = m.ctx.mode_breaks(mode) if mode.duration > 0 else []
         present = m.present[(name, k)]
         if breaks:
             rows = _work_coordinates(m, name, k, mode.duration, breaks)

@@ -765,12 +765,47 @@ minimize tardy_jobs
 def test_a_bound_on_late_jobs_is_confirmed_with_the_due_dates_it_reads() -> None:
     """The due date of J1 comes from a time window; the conflict is the bound alone, but the confirming solve
     dropped the window with its due date, found the bound met, and reported the conflict unconfirmed
-    (conformance, 4 of 6,000 specs). The window left out now stays as data (soft, weight 0)."""
+    (conformance, 4 of 6,000 specs). The window is now named as assumed throughout and kept on."""
     from schedc.backends.cpsat.explain import explain_infeasibility
 
     instance = parse_instance_text(DUE_FROM_A_WINDOW, "t.sched", [])
     conflict = explain_infeasibility(instance, load_family(instance.family, []), 10.0)
     assert conflict is not None and [c.id for c in conflict.constraints] == ["obje5"] and conflict.verified
+    assert "time3" in conflict.always_on
+
+
+SETUP_BOUND = """\
+instance g375 family jobshop
+resources table
+  M1 unary
+  M2 unary
+end
+jobs table
+  J1 M2:3 M1:1
+  J2 M1:4 M2:2
+end
+hard unary_no_overlap unar2
+hard setup_times setu4 table
+  M2 J2.2 J1.1 2
+end
+hard consecutive cons5 table
+  J2.2 J1.1
+end
+hard objective_bound obje6 measure=setup_time max=1
+minimize setup_time
+"""
+
+
+def test_a_bound_on_setup_time_is_confirmed_with_the_setups_it_reads() -> None:
+    """The setup rows feed the setup_time measure even when their rule is switched off; the confirming solve
+    dropped them and found the bound met (conformance, 1 of 6,000 specs). They are now named as assumed
+    throughout and kept on."""
+    from schedc.backends.cpsat.explain import explain_infeasibility
+
+    instance = parse_instance_text(SETUP_BOUND, "t.sched", [])
+    conflict = explain_infeasibility(instance, load_family(instance.family, []), 10.0)
+    assert conflict is not None and conflict.verified
+    assert [c.id for c in conflict.constraints] == ["cons5", "obje6"] and conflict.always_on == ("setu4",)
 
 
 ONE_SHIFT_COUNTED = """\
@@ -799,3 +834,91 @@ def test_the_audit_reads_a_count_of_one_value_in_the_singular() -> None:
     rendering = render(instance, family, "v1")
     assert "at most 1 assignment to Shift 1" in " ".join(rendering.text().split())
     assert audit.contradictions(rendering, instance, family) == []
+
+
+RELEASED_AND_LEFT_OUT = """\
+instance g224 family jobshop
+resources table
+  M1 unary
+end
+jobs table
+  J1 M1:3
+end
+hard unary_no_overlap unar2
+hard time_window time3 table
+  J1 1
+end
+hard optional opti4 table
+  optional J1.1
+end
+hard objective_bound obje6 measure=makespan max=0
+minimize makespan
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_makespan_bound_spares_a_left_out_activity_with_a_release(backend: str) -> None:
+    """CP-SAT bounded the end of every activity, performed or not; with a release date the absent J1.1's end
+    could not be 0, and CP-SAT 'proved' the spec infeasible while HiGHS found 0 (conformance, 1 of 6,000)."""
+    result, (instance, family) = solve(RELEASED_AND_LEFT_OUT, backend)
+    assert result.status == "optimal" and result.objective == 0
+    assert evaluate(make_context(instance, family), result.solution).feasible
+
+
+ZERO_WORK_FAMILY = '''\
+family uf43 {
+  title "Surgery planning"
+  structure interval
+  objective [earliness tardy_jobs]
+  kinds [precedence_lag unary_no_overlap mode_choice resource_downtime setup_times resource_ties]
+  answer "<job> step <step>: start=<start>, machine=<machine>"
+  rename [J "Order " M "Station "]
+  roles [operation "step" machine "machine"]
+  background """
+    Work is planned on a small site.
+  """
+}
+'''
+
+ZERO_WORK_ON_A_PAUSING_MACHINE = """\
+instance g438 family uf43
+resources table
+  M1 unary
+  M2 unary
+  M3 unary
+end
+jobs table
+  J1 M1:0/M2:3/M3:3 M1:1/M2:3/M3:2
+  J2 M1:3
+  J3 M1:2/M2:4
+  J4 M2:1/M3:2
+end
+hard mode_choice mode1
+hard precedence_lag prec2 table
+  J1.1 -> J1.2
+end
+hard unary_no_overlap unar3 resources=[M3]
+soft 0 precedence_lag prec4 table
+  J3.1 ->-6 J4.1
+  J1.2 ->-12 J2.1
+  J2.1 s=s+5 J1.1
+end
+hard resource_downtime reso5 pausable=true table
+  M1 0 1 lunch
+  M2 13 14
+end
+soft 2 resource_ties reso6 table
+  different J1.2 J3.1
+  same J2.1 J3.1
+end
+minimize earliness
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_mode_without_work_on_a_machine_with_breaks_ends_where_it_starts(backend: str, tmp_path: Path) -> None:
+    """J1.1's mode on M1 has no work; the MILP tied its end to M1's break coordinates, so J1.2 could start
+    before J1.1 ended as the verifier reads it (SolverDisagreement, exit 70; conformance, 2 of 6,000)."""
+    (tmp_path / "uf43.sched").write_text(ZERO_WORK_FAMILY, encoding="utf-8")
+    result, (instance, family) = solve(ZERO_WORK_ON_A_PAUSING_MACHINE, backend, (tmp_path,))
+    assert result.status == "optimal" and evaluate(make_context(instance, family), result.solution).feasible
