@@ -35,7 +35,7 @@ from schedc.backends.cpsat.model import CpsatModel
 from schedc.core.diagnostics import Span
 from schedc.ir import Family, Instance
 from schedc.kinds import Constraint, ObjectiveBound, SetupTimes, TimeWindow, kind_name
-from schedc.kinds.measures import DUE_MEASURES
+from schedc.kinds.measures import DUE_MEASURES, terms_of
 
 #: Of the time budget: the share the assumption solve may take, and the share kept for the final check.
 ASSUMPTION_SHARE = 0.2
@@ -75,7 +75,7 @@ def explain_infeasibility(instance: Instance, family: Family, budget: float = 10
     if core is None:
         return None
     core, minimal = _minimise(m, core, clock)
-    always_on = [*m.unconditional, *(cid for cid in measure_data(instance) if cid not in core)]
+    always_on = list(dict.fromkeys([*m.unconditional, *(cid for cid in measure_data(instance) if cid not in core)]))
     verified = _infeasible_alone(instance, family, [*core, *always_on], clock)
     by_id = {c.id: c for c in instance.constraints}
     items = tuple(ConflictItem(id=cid, kind=kind_name(by_id[cid]), span=_statement_span(by_id[cid])) for cid in core)
@@ -88,11 +88,8 @@ def measure_data(instance: Instance) -> list[str]:
     setup rows of a ``setup_time`` bound, the time windows (due dates, weights) of a bound on a due date,
     completion or flow time measure. The explain model cannot switch that data off, so they are named as
     assumed throughout and kept on in the confirming solve."""
-    measures: set[str] = set()
-    for c in instance.constraints:
-        if isinstance(c, ObjectiveBound) and c.active and c.hard:
-            terms = instance.objective.terms if c.measure == "sum" else ()
-            measures |= {t.measure for t in terms} if c.measure == "sum" else {c.measure}
+    measures = {t.measure for c in instance.constraints if isinstance(c, ObjectiveBound) and c.active and c.hard
+                for t in terms_of(c.measure, instance.objective.terms)}
     out = []
     for c in instance.constraints:
         if not (c.active and c.hard):
