@@ -126,6 +126,8 @@ def test_the_choices_are_the_registries() -> None:
     from schedc.bench.solver_code import ANSWER_MODES
     from schedc.cli import choices
     from schedc.dynamic.api import PLOT_VIEWS
+    from schedc.dynamic.batch import CALIBRATION_METHODS
+    from schedc.dynamic.calibrate import OPERATOR_FAMILIES
     from schedc.generators import SCHEMES
     from schedc.importers import ALL_FORMATS
     from schedc.variants.perturb import MODES
@@ -137,7 +139,8 @@ def test_the_choices_are_the_registries() -> None:
     pairs = [(choices.PlotView, PLOT_VIEWS), (choices.PerturbMode, MODES), (choices.ImportFormat, ALL_FORMATS),
              (choices.ClassicScheme, SCHEMES), (choices.Executor, EXECUTORS), (choices.Selection, SELECTIONS),
              (choices.Order, ORDERS), (choices.AnswerMode, ANSWER_MODES), (choices.Decoding, DECODINGS),
-             (choices.Server, SERVERS), (choices.RunGrammarFormat, GRAMMAR_FORMATS), (choices.Lines, ("any", "exact"))]
+             (choices.Server, SERVERS), (choices.RunGrammarFormat, GRAMMAR_FORMATS), (choices.Lines, ("any", "exact")),
+             (choices.CalibrationMethod, CALIBRATION_METHODS), (choices.OperatorFamily, OPERATOR_FAMILIES)]
     for enum, registry in pairs:
         assert [v.value for v in enum] == list(registry), enum.__name__
 
@@ -149,7 +152,7 @@ CLOSED = {("import",): ["fmt"], ("generate-classic",): ["scheme"], ("plot",): ["
           ("bench", "build"): ["selection", "order", "answer_mode", "executor"],
           ("bench", "validate"): ["executor"], ("bench", "eval"): ["executor"],
           ("bench", "run"): ["decoding", "server", "grammar_format", "lines"],
-          ("generate",): ["executor"], ("calibrate",): ["executor"], ("subset",): ["executor"],
+          ("generate",): ["executor"], ("calibrate",): ["executor", "method", "without"], ("subset",): ["executor"],
           ("agent",): ["level", "mode", "fmt", "variant", "preset"], ("agent-run",): ["preset"]}
 
 

@@ -139,3 +139,22 @@ class RunGrammarFormat(StrEnum):
 
     gbnf = "gbnf"
     lark = "lark"
+
+
+class CalibrationMethod(StrEnum):
+    """Calibrators of ``schedc calibrate --method`` (:data:`schedc.dynamic.batch.CALIBRATION_METHODS`)."""
+
+    sesc = "sesc"
+    baseline = "baseline"
+    moo = "moo"
+    hybrid = "hybrid"
+
+
+class OperatorFamily(StrEnum):
+    """SESC operator families of ``schedc calibrate --without`` (:data:`schedc.dynamic.calibrate.OPERATOR_FAMILIES`)."""
+
+    arrival = "arrival"
+    processing = "processing"
+    slack = "slack"
+    bottleneck = "bottleneck"
+    imbalance = "imbalance"

@@ -16,8 +16,8 @@ import typer
 
 from schedc.cli.application import AsJson, VariantSeed, app, echo_json, reports_errors, variant_seed
 from schedc.cli.bench import Executor, Jobs, Scheduler
+from schedc.cli.choices import CalibrationMethod, OperatorFamily, PlotView, Variant, choice_value
 from schedc.cli.choices import Executor as ExecutorChoice
-from schedc.cli.choices import PlotView, Variant, choice_value
 from schedc.dynamic import api
 from schedc.dynamic.presets import PRESETS
 
@@ -87,6 +87,12 @@ def generate_cmd(
 def calibrate_cmd(
     config: Annotated[Path, typer.Argument(help="a dynamic shop configuration (.toml)")],
     baseline: Annotated[bool, typer.Option("--baseline", help="also run the parameter-space baseline")] = False,
+    method: Annotated[list[CalibrationMethod], typer.Option(
+        "--method", help="calibrators to run on every point, repeatable (default: sesc; with --baseline also "
+                         "baseline); moo and hybrid need the moo extra")] = [],  # noqa: B006
+    without: Annotated[list[OperatorFamily], typer.Option(
+        "--without", help="leave this SESC operator family out (ablation, DynaSchedBench Table g-3); "
+                          "repeatable")] = [],  # noqa: B006
     limit: Annotated[int | None, typer.Option(help="only the first N grid points")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print every report as JSON")] = False,
     plot: Annotated[Path | None, typer.Option("--plot", help="draw the L2 errors per grid point here")] = None,
@@ -107,14 +113,17 @@ def calibrate_cmd(
     """
     from schedc.dynamic.batch import calibrate as calibrate_points
 
+    methods = [m.value for m in method] or ["sesc", *(["baseline"] if baseline else [])]
+    if baseline and "baseline" not in methods:
+        methods.append("baseline")
     rows = calibrate_points(config, baseline, limit, jobs, executor, scheduler, resume, progress=jobs > 1,
-                            thresholds=_thresholds(threshold), l2_tolerance=l2_tolerance)
+                            thresholds=_thresholds(threshold), l2_tolerance=l2_tolerance, methods=methods,
+                            without=[w.value for w in without])
     if plot is not None:
         api.plot_calibration(rows, plot)
     if as_json:
         typer.echo(json.dumps(rows, indent=1))
         return
-    methods = ["sesc", *(["baseline"] if baseline else [])]
     typer.echo("| instance | " + " | ".join(f"{m} L2 before → after | strict | norm. L2 before → after | "
                                             f"paper strict | paper relaxed | s" for m in methods) + " |")
     typer.echo("|---|" + "---|---|---|---|---|---|" * len(methods))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -77,45 +78,63 @@ def generate(config: Path, out: Path, calibrate: bool | None = None, limit: int 
     return [out / f"{n}{suffix}" for n in names for suffix in (".sched", WORLD_SUFFIX)] + [out / "manifest.json"]
 
 
-def _calibrate_task(task: tuple[Any, bool]) -> dict[str, Any]:
-    from schedc.dynamic.baseline import random_search
-    from schedc.dynamic.calibrate import calibrate as sesc
+CALIBRATION_METHODS = ("sesc", "baseline", "moo", "hybrid")
 
-    point, baseline = task
-    row: dict[str, Any] = {"instance": point.name, "sesc": msgspec.to_builtins(sesc(point)[1])}
-    if baseline:
-        row["baseline"] = msgspec.to_builtins(random_search(point)[1])
+
+def _calibrate_task(task: tuple[Any, tuple[str, ...]]) -> dict[str, Any]:
+    from schedc.dynamic.realise import calibrated
+
+    point, methods = task
+    row: dict[str, Any] = {"instance": point.name}
+    for method in methods:
+        row[method] = msgspec.to_builtins(calibrated(point, method)[1])
     return json.loads(json.dumps(row))  # tuples become lists: a fresh row equals one read back from --resume
 
 
-def _with_tolerances(point: Any, thresholds: dict[str, float] | None, l2_tolerance: float | None) -> Any:
-    """``point`` with its calibration's paper-success tolerances overridden where given."""
+def _with_options(point: Any, thresholds: dict[str, float] | None, l2_tolerance: float | None,
+                  without: Sequence[str] = ()) -> Any:
+    """``point`` with its calibration's paper-success tolerances and left-out SESC operators overridden where
+    given."""
     options = point.calibrate
     if thresholds:
         options = msgspec.structs.replace(options, thresholds=options.thresholds | thresholds)
     if l2_tolerance is not None:
         options = msgspec.structs.replace(options, l2_tolerance=l2_tolerance)
+    if without:
+        options = msgspec.structs.replace(options, without=sorted(set(options.without) | set(without)))
     return msgspec.structs.replace(point, calibrate=options)
 
 
 def calibrate(config: Path, baseline: bool = False, limit: int | None = None, jobs: int = 1,
               executor: str = "local", scheduler: str | None = None, resume: Path | None = None,
               progress: bool = False, thresholds: dict[str, float] | None = None,
-              l2_tolerance: float | None = None) -> list[dict[str, Any]]:
-    """``schedc calibrate``: one row per grid point in grid order (see the module docstring);
-    ``thresholds`` / ``l2_tolerance`` override the configuration's paper-success tolerances."""
+              l2_tolerance: float | None = None, methods: Sequence[str] | None = None,
+              names: Collection[str] | None = None, without: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """``schedc calibrate``: one row per grid point in grid order (see the module docstring).
+
+    ``methods``: the calibrators run on every point, each under its own key of the row (default SESC, and
+    the baseline with ``baseline``); ``names``: only the points of these names (after ``limit``);
+    ``thresholds`` / ``l2_tolerance``: the configuration's paper-success tolerances overridden;
+    ``without``: SESC operator families left out (ablation). A row in ``resume`` is kept when it has every
+    method asked for."""
     from schedc.bench.executor import run_tasks
     from schedc.bench.jsonl import JsonlAppender, read_records
     from schedc.dynamic.api import points_of
 
-    points = [_with_tolerances(p, thresholds, l2_tolerance) for p in points_of(config, True, limit)]
-    names = {p.name for p in points}
+    chosen = tuple(methods or ("sesc", *(["baseline"] if baseline else [])))
+    unknown = [m for m in chosen if m not in CALIBRATION_METHODS]
+    if unknown:
+        raise SchedcError.at("E714", f"unknown calibration method {unknown[0]!r}",
+                             hint=f"one of {', '.join(CALIBRATION_METHODS)}")
+    points = [_with_options(p, thresholds, l2_tolerance, without) for p in points_of(config, True, limit)
+              if names is None or p.name in names]
+    wanted = {p.name for p in points}
     rows: dict[str, dict[str, Any]] = {}
     if resume is not None:
         for row in read_records(resume, lambda message: None):
-            if row.get("instance") in names and "sesc" in row and ("baseline" in row or not baseline):
+            if row.get("instance") in wanted and all(m in row for m in chosen):
                 rows[row["instance"]] = row
-    todo = [(p, baseline) for p in points if p.name not in rows]
+    todo = [(p, chosen) for p in points if p.name not in rows]
     appender = JsonlAppender(resume) if resume is not None else None
     try:
         for row in run_tasks(_calibrate_task, todo, jobs, executor, scheduler, "calibrate" if progress else None):

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 
 import msgspec
@@ -390,15 +390,31 @@ def _settled(op: Operator, *repairs: Operator) -> Operator:
     return move
 
 
-OPERATORS: dict[str, Operator] = {
-    "rate": _settled(rate_correction, renewal_resampling, slack_scaling, bottleneck_engineering),
-    "renewal": _settled(renewal_resampling, slack_scaling, bottleneck_engineering),
-    "processing": _settled(processing_resampling, slack_scaling, bottleneck_engineering),
-    "window": _settled(window_swapping, bottleneck_engineering),
-    "imbalance": _settled(group_rebalancing, processing_resampling, slack_scaling, bottleneck_engineering),
-    "slack": slack_scaling,
-    "outages": bottleneck_engineering,
-}
+# Each SESC move: (name, family of its head operator, head, repairs by family). A family is what an
+# ablation (``calibrate.without``, DynaSchedBench Table g-3) removes: the head's moves and its repairs.
+_MOVES: tuple[tuple[str, str, Operator, tuple[tuple[str, Operator], ...]], ...] = (
+    ("rate", "arrival", rate_correction,
+     (("arrival", renewal_resampling), ("slack", slack_scaling), ("bottleneck", bottleneck_engineering))),
+    ("renewal", "arrival", renewal_resampling, (("slack", slack_scaling), ("bottleneck", bottleneck_engineering))),
+    ("processing", "processing", processing_resampling,
+     (("slack", slack_scaling), ("bottleneck", bottleneck_engineering))),
+    ("window", "bottleneck", window_swapping, (("bottleneck", bottleneck_engineering),)),
+    ("imbalance", "imbalance", group_rebalancing,
+     (("processing", processing_resampling), ("slack", slack_scaling), ("bottleneck", bottleneck_engineering))),
+    ("slack", "slack", slack_scaling, ()),
+    ("outages", "bottleneck", bottleneck_engineering, ()),
+)
+OPERATOR_FAMILIES = ("arrival", "processing", "slack", "bottleneck", "imbalance")
+
+
+def operator_table(without: Collection[str] = ()) -> dict[str, Operator]:
+    """SESC's moves with the operator families in ``without`` removed: a move whose head belongs to one is
+    dropped, and so is every repair of that family that other moves run after their head."""
+    return {name: _settled(head, *(fn for family, fn in repairs if family not in without))
+            for name, family, head, repairs in _MOVES if family not in without}
+
+
+OPERATORS: dict[str, Operator] = operator_table()
 
 
 # --------------------------------------------------------------------------- the greedy loop
@@ -418,7 +434,8 @@ def calibrate(point: ConfigPoint, start: Draft | None = None) -> tuple[World, Ca
     initial, best = current, current
     selector: Selector[CalibrationState] = Selector(
         Penalty(options.lambda_soft, options.lambda_hard, options.epsilon_tol), options.selection == "exhaustive")
-    names = [n for n in OPERATORS if n != "imbalance" or point.targets.imbalance is not None]
+    table = operator_table(options.without)
+    names = [n for n in table if n != "imbalance" or point.targets.imbalance is not None]
     applied: list[str] = []
     idle = iterations = 0
     while iterations < options.max_iter and idle < options.patience:
@@ -428,7 +445,7 @@ def calibrate(point: ConfigPoint, start: Draft | None = None) -> tuple[World, Ca
         state = current
 
         def evaluate(name: str, state: CalibrationState = state) -> tuple[dict[str, float], CalibrationState] | None:
-            out = OPERATORS[name](state, ctx)
+            out = table[name](state, ctx)
             return None if out is None else (out.errors, out)
 
         chosen = selector.choose(current.errors, names, evaluate)

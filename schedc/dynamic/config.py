@@ -178,7 +178,11 @@ class CalibrateSpec(_Spec):
     operator evaluated each step); ``lambda_soft``, ``lambda_hard``, ``epsilon_tol``: φ's weights and
     the band within which a metric counts as satisfied. ``thresholds`` (per metric key, e.g.
     ``imbalance = 0.15``) and ``l2_tolerance``: the paper's strict/relaxed success
-    (:mod:`schedc.dynamic.success`; defaults documented there).
+    (:mod:`schedc.dynamic.success`; defaults documented there). ``without``: SESC operator families left
+    out, for the operator ablation of DynaSchedBench Table g-3 — ``arrival`` (rate correction and renewal
+    resampling), ``processing`` (processing-time resampling), ``slack`` (slack scaling), ``bottleneck``
+    (outage engineering and window swapping), ``imbalance`` (group rebalancing); each is removed both as
+    a move and as a repair after other moves (:func:`schedc.dynamic.calibrate.operator_table`).
     """
 
     enabled: bool = False
@@ -193,6 +197,7 @@ class CalibrateSpec(_Spec):
     epsilon_tol: float = 0.05
     thresholds: dict[str, float] = {}
     l2_tolerance: float = 0.1
+    without: list[Literal["arrival", "processing", "slack", "bottleneck", "imbalance"]] = []
 
 
 class DfjspConfig(_Spec):

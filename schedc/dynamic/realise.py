@@ -20,8 +20,14 @@ def realise(point: ConfigPoint) -> tuple[World, CalibrationReport | None]:
     ``calibrate.enabled``, else the plain generator output (and no report)."""
     if not point.calibrate.enabled:
         return build_world(draft(point)), None
-    if point.calibrate.method == "baseline":
+    return calibrated(point, point.calibrate.method)
+
+
+def calibrated(point: ConfigPoint, method: str) -> tuple[World, CalibrationReport]:
+    """The world of ``point`` calibrated by ``method`` (``sesc``, ``baseline``, ``moo`` or ``hybrid``), whichever
+    method its configuration names; the calibrator's options (tolerances, operators) still come from it."""
+    if method == "baseline":
         return random_search(point)
-    if point.calibrate.method in ("moo", "hybrid"):
-        return (moo_calibrate if point.calibrate.method == "moo" else hybrid_calibrate)(point)
+    if method in ("moo", "hybrid"):
+        return (moo_calibrate if method == "moo" else hybrid_calibrate)(point)
     return calibrate(point)
