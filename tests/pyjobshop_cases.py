@@ -54,6 +54,9 @@ class Case:
     permutation: bool = False
     breaks: list[tuple[str, int, int]] = field(default_factory=list)  # machine, start, end
     pausable: bool = False  # work pauses over the breaks (PyJobShop: every task allow_breaks=True)
+    #: setup rows as the .sched writes them when compact (``M * * T``, ``M JOB JOB T``); ``setups`` then holds
+    #: their expansion into activity pairs, which is what PyJobShop is given
+    compact_setups: list[str] = field(default_factory=list)
 
     @property
     def jobs(self) -> list[str]:
@@ -242,6 +245,37 @@ def _setups(case: Case, rng: random.Random) -> None:
                     case.setups.append((machine, a, b, rng.randint(1, 4)))
 
 
+COMPACT_SHAPES = ("single_machine", "parallel_machines", "flow_shop", "jobshop", "fjsp")
+
+
+def compact_setup_case(seed: int) -> Case:
+    """A case of a machine shape whose setups are written compactly: per machine a constant row ``M * * T``
+    (often), and rows ``M J K T`` over ordered job pairs, the same job twice included (sometimes). The
+    activity pairs given to PyJobShop are expanded here by the documented precedence (job row, then the
+    constant; docs/language.md), for every ordered pair of distinct activities that can share the machine.
+    The objective is the makespan, or a weighted sum of the makespan and the total setup time."""
+    rng = random.Random(seed)
+    shape = COMPACT_SHAPES[seed % len(COMPACT_SHAPES)]
+    case = Case(seed=seed, shape=shape, family=shape, objective="makespan")
+    BUILD[shape](case, rng)
+    if rng.random() < 0.5:
+        case.objective, case.terms = "terms", [(1, "makespan"), (rng.randint(1, 3), "setup_time")]
+    for machine in [r for r, k, _ in case.resources if k == "unary"]:
+        users = [a for a in case.activities if any(machine in uses for _, uses in a.modes)]
+        constant = rng.randint(1, 4) if rng.random() < 0.7 else None
+        if constant is not None:
+            case.compact_setups.append(f"{machine} * * {constant}")
+        jobs = list(dict.fromkeys(a.job for a in users))
+        rows = {(j, k): rng.randint(0, 5) for j in jobs for k in jobs if rng.random() < 0.35}
+        case.compact_setups += [f"{machine} {j} {k} {t}" for (j, k), t in rows.items()]
+        for a in users:
+            for b in users:
+                time = rows.get((a.job, b.job), constant)
+                if a is not b and time:
+                    case.setups.append((machine, a.name, b.name, time))
+    return case
+
+
 def _selections(case: Case, rng: random.Random) -> None:
     """Two or three extra operations appended to one job, none in its route, under one selection rule."""
     job = rng.choice(case.jobs)
@@ -382,7 +416,9 @@ def to_sched(case: Case) -> str:
         lines.append("hard time_window windows table")
         lines += rows
         lines.append("end")
-    if case.setups:
+    if case.compact_setups:
+        lines += ["hard setup_times changeovers table", *[f"  {row}" for row in case.compact_setups], "end"]
+    elif case.setups:
         lines.append("hard setup_times changeovers table")
         lines += [f"  {m} {a} {b} {t}" for m, a, b, t in case.setups]
         lines.append("end")

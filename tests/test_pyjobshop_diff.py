@@ -41,6 +41,7 @@ from tests.pyjobshop_cases import (
     RELATIONS,
     SHAPES,
     Case,
+    compact_setup_case,
     make_case,
     to_sched,
 )
@@ -125,6 +126,15 @@ def test_schedc_and_pyjobshop_agree(seed: int) -> None:
 @pytest.mark.parametrize("seed", seeds(FULL))
 def test_schedc_and_pyjobshop_agree_full(seed: int) -> None:
     compare(make_case(seed))
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_compact_setup_rows_agree_with_pyjobshop(seed: int) -> None:
+    """Constant rows ``M * * T`` and job-pair rows (issue 28): written compactly for schedc, expanded into task
+    pairs for PyJobShop; the optima agree and PyJobShop's schedule verifies with its objective."""
+    case = compact_setup_case(seed)
+    assert case.compact_setups and "setup_times" in to_sched(case)
+    compare(case)
 
 
 def test_the_cases_cover_every_shape_objective_and_feature() -> None:
