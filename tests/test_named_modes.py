@@ -258,3 +258,18 @@ def test_a_family_answer_line_with_a_bad_placeholder_is_refused(answer: str, mes
         parse_family_text(text)
     assert [d.code for d in caught.value.diagnostics] == ["E124"]
     assert message in caught.value.diagnostics[0].message
+
+
+def test_a_themed_answer_read_without_its_variant_gets_the_naming_hint() -> None:
+    answer = schedc.solve(EXAMPLE, time_limit=10, variant="v4", variant_seed=42).answer
+    report = schedc.check(EXAMPLE, answer)
+    assert not report.feasible and report.naming_hint is not None and "--variant-seed 42" in report.naming_hint
+    assert schedc.check(EXAMPLE, answer, variant="v4", seed=42).feasible
+
+
+def test_the_naming_hint_reads_the_names_of_roles_too() -> None:
+    from schedc.pipeline.hints import NamingHints
+
+    instance = load_instance(EXAMPLE)
+    written = NamingHints(instance, load_family(instance.family)).written("S3: start=0, room=OR1, surgeon=Hale\n")
+    assert written == {"s3", "or1", "hale"}
