@@ -273,3 +273,19 @@ def test_the_naming_hint_reads_the_names_of_roles_too() -> None:
     instance = load_instance(EXAMPLE)
     written = NamingHints(instance, load_family(instance.family)).written("S3: start=0, room=OR1, surgeon=Hale\n")
     assert written == {"s3", "or1", "hale"}
+
+
+def test_an_ir_past_the_semantic_pass_is_judged_without_a_traceback() -> None:
+    """A program may build modes the semantic pass refuses (E214): S3 using no surgeon in any mode. An answer
+    naming one is an out-of-domain value, not a crash."""
+    import msgspec
+
+    from schedc.ir import Mode, Use
+
+    instance = load_instance(EXAMPLE)
+    modes = (Mode(duration=120, uses=(Use(resource="OR1"),)), Mode(duration=135, uses=(Use(resource="OR3"),)))
+    activities = tuple(msgspec.structs.replace(a, modes=modes) if a.name == "S3" else a for a in instance.activities)
+    verifier = Verifier(msgspec.structs.replace(instance, activities=activities))
+    report = verifier.check("S3: start=0, room=OR1, surgeon=Hale\n")
+    [issue] = [i for i in report.issues if i.kind == "out_of_domain"]
+    assert issue.message == "S3 has no mode that uses one room and one surgeon (column 19): no answer can name its mode"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from schedc.ir.instance import Family
+from schedc.ir.instance import Family, Instance
 from schedc.ir.nodes import Activity, Mode
 
 #: Placeholders that hold names, and those that hold integers (besides the roles of a family).
@@ -47,6 +47,16 @@ def answer_problems(family: Family) -> list[str]:
         problems.append(f"the answer names the mode by its resources ({', '.join(f'<{r}>' for r in roles)}) "
                         f"and by {' and '.join(named)}: use one of the two")
     return problems
+
+
+def role_members(instance: Instance, roles: tuple[str, ...]) -> dict[str, str]:
+    """Resource name → its role, for the members of ``roles`` listed by the instance (a name listed by two
+    roles keeps the first; the semantic pass then finds a mode without the other, E214)."""
+    members: dict[str, str] = {}
+    for e in instance.entities:
+        if e.cls in roles:
+            members.setdefault(e.name, e.cls)
+    return members
 
 
 def mode_roles(mode: Mode, members: Mapping[str, str]) -> dict[str, list[str]]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from schedc.core.diagnostics import Diagnostic, SchedcError, Span
 from schedc.ir import Family, Instance
-from schedc.ir.answer_roles import mode_roles, role_fields
+from schedc.ir.answer_roles import mode_roles, role_fields, role_members
 from schedc.kinds import (
     ANY_STRUCTURE_KINDS,
     INTERVAL_KINDS,
@@ -147,7 +147,7 @@ class Checker:
         roles = role_fields(self.family)
         if not roles:
             return
-        members: dict[str, str] = {}
+        members = role_members(self.instance, roles)
         for role in roles:
             for e in self.by_class.get(role, {}).values():
                 resource = self.resources.get(e.name)
@@ -155,7 +155,6 @@ class Checker:
                     what = "not a resource" if resource is None else f"a {resource.kind} resource"
                     self.error("E214", f"{role} {e.name!r} is {what}: the answer names each mode's {role}, a unary "
                                "resource", e.span, f"declare {e.name} in the resources table as '{e.name} unary'")
-                members.setdefault(e.name, role)
         for a in self.instance.activities:
             self.check_mode_roles(a, roles, members)
 

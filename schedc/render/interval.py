@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from schedc.ir import Activity, Family, Mode, PlanStep
-from schedc.ir.answer_roles import role_fields
+from schedc.ir.answer_roles import role_fields, role_members
 from schedc.kinds import PrecedenceLag, ResourceDowntime, Tardiness, TimeWindow
 from schedc.render import rules
 from schedc.render.context import BuildContext, Builder, Item, unsupported
@@ -106,7 +106,7 @@ def activities(ctx: BuildContext) -> list[Item]:
     kinds = {r.name: r.kind for r in ctx.instance.resources}
     multi = is_multi_mode(ctx.instance)
     # resource → role, when the answer names modes by their resources per role (the statement then does too)
-    members = {e.name: e.cls for e in ctx.instance.entities if e.cls in role_fields(ctx.family)}
+    members = role_members(ctx.instance, role_fields(ctx.family))
     items = []
     for a in ctx.instance.activities:
         if a.job is not None:

@@ -20,7 +20,7 @@ import msgspec
 
 from schedc.core.solution import Assignment, Solution
 from schedc.ir import Family, Instance
-from schedc.ir.answer_roles import mode_roles, role_keys
+from schedc.ir.answer_roles import mode_roles, role_keys, role_members
 from schedc.ir.names import NameMap, canonical_names
 from schedc.kinds import CountBounds, Coverage, OnePerSlot
 from schedc.kinds.context import Violation
@@ -165,7 +165,7 @@ class Verifier:
         self.ctx = make_context(instance, family, display)
         self.format = AnswerFormat(family)
         #: resource → its role, and per activity the resources of each role its modes use (:meth:`_role_mode`)
-        self.members = {e.name: e.cls for e in instance.entities if e.cls in self.format.roles}
+        self.members = role_members(instance, self.format.roles)
         self.role_modes = {a.name: role_keys(a, self.format.roles, self.members) for a in instance.activities} \
             if self.format.roles else {}
         self.steps = {(a.job, a.step): a.name for a in instance.activities if a.job is not None}
@@ -345,6 +345,11 @@ class Verifier:
                                     f"{_quote(value)}{at}; expected {self._names_of(members)}"))
                 return None
             left = [(n, key) for n, key in candidates if key[index] == resource]
+            if not every:  # modes the semantic pass refuses (E214), in an IR built past it
+                issues.append(Issue(kind="out_of_domain", line=line.line, message=(
+                    f"{self.names.show(activity)} has no mode that uses one "
+                    + " and one ".join(words.get(r, r) for r in roles) + f"{at}: no answer can name its mode")))
+                return None
             if not left:
                 chosen = ", ".join(f"{words.get(r, r)}={self.names.show(key)}"
                                    for r, key in zip(roles[:index], candidates[0][1], strict=False))
