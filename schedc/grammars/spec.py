@@ -67,6 +67,8 @@ class AnswerSpec:
     day_names: str
     example: dict[str, object]
     words: dict[str, str]
+    #: the placeholders that name a resource role (:mod:`schedc.ir.answer_roles`): names, like ``machine``
+    roles: tuple[str, ...] = ()
 
     @property
     def fields(self) -> list[str]:
@@ -88,7 +90,8 @@ def answer_spec(instance: Instance, family: Family | None, names: Mapping[str, s
         instance=instance.name, family=family.name, template=fmt.template, header=family.answer_header,
         pieces=pieces, header_pieces=_pieces(family.answer_header) if family.answer_header else (),
         groups=groups, min_lines=low, max_lines=high, unit=_unit_word(verifier),
-        day_names=family.day_names, example=_example(verifier, groups[0]), words=_words(verifier))
+        day_names=family.day_names, example=_example(verifier, groups[0]), words=_words(verifier),
+        roles=fmt.roles)
 
 
 def _family(instance: Instance, family: Family | None) -> Family:
@@ -168,6 +171,10 @@ def _shared_domains(verifier: Verifier, fields: list[str]) -> dict[str, Domain]:
         used = {use.resource for a in verifier.instance.activities for mode in a.modes for use in mode.uses}
         machines = [r.name for r in verifier.instance.resources if r.name in used]
         domains["machine"] = _shown(verifier, "machine", machines)
+    for role in verifier.format.roles:  # the members of each resource role some mode uses
+        used = {use.resource for a in verifier.instance.activities for mode in a.modes for use in mode.uses}
+        members = [name for name, cls in verifier.members.items() if cls == role and name in used]
+        domains[role] = _shown(verifier, role, members)
     return domains
 
 
@@ -231,7 +238,8 @@ def _words(verifier: Verifier) -> dict[str, str]:
     ctx = verifier.ctx
     return {"job": roles.get("job", "job"), "activity": roles.get("activity", "activity"),
             "machine": roles.get("machine", "machine"), "agent": roles.get(ctx.agent_cls, ctx.agent_cls or "agent"),
-            "value": roles.get(ctx.value_cls, ctx.value_cls or "value"), "free": ctx.free or ""}
+            "value": roles.get(ctx.value_cls, ctx.value_cls or "value"), "free": ctx.free or "",
+            **{role: roles.get(role, role) for role in verifier.format.roles}}
 
 
 def _example(verifier: Verifier, group: LineGroup) -> dict[str, object]:
@@ -247,6 +255,9 @@ def _example(verifier: Verifier, group: LineGroup) -> dict[str, object]:
         uses = first.modes[0].uses
         if "machine" in values and uses:
             values["machine"] = verifier.names.show(uses[0].resource)
+        for use in uses:  # the resources of the first mode, by role
+            if (role := verifier.members.get(use.resource)) in values:
+                values[role] = verifier.names.show(use.resource)
         if "step" in values and first.step is not None:
             values["step"] = first.step
     return values

@@ -57,10 +57,12 @@ def _field_text(spec: AnswerSpec, field: str) -> str:
     """What one placeholder stands for, with its names or its range."""
     domains = [group.domains[field] for group in spec.groups]
     words = spec.words
-    if field in _NAME_FIELDS:
+    if field in _NAME_FIELDS or field in spec.roles:
         names = [name for domain in domains if isinstance(domain, tuple) for name in domain]
         role = words[field]
         lead = {"machine": "the machine chosen among the operation's eligible ones"}.get(field, f"the {role}")
+        if field in spec.roles:
+            lead = f"the {role} you choose for the {spec.unit}, of a combination listed for it"
         return f"is {lead}: {_listing(names)}"
     if field == "step":
         return f"is the operation's position in its job, {_range_text(domains, 'the job')}"

@@ -22,6 +22,9 @@ def schema_limits(spec: AnswerSpec) -> list[str]:
               "items is bounded, where the instance fixes it)"]
     if "machine" in spec.fields:
         limits.append("which machines may process each operation (only the machine names are listed)")
+    if roles := [f for f in spec.fields if f in spec.roles]:
+        shown = " and ".join(spec.words.get(r, r) for r in roles)
+        limits.append(f"which combinations of {shown} each {spec.unit} allows (only the names of each are listed)")
     starts = [g.domains["start"] for g in spec.groups if "start" in g.domains]
     if starts and any(isinstance(d, IntRange) and d.hi is None for d in starts):
         limits.append("an upper bound on start times (the instance states no horizon)")

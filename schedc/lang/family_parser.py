@@ -8,6 +8,7 @@ import msgspec
 
 from schedc.core.diagnostics import Span
 from schedc.ir import AttributeDecl, EntityClass, Family, PlanStep, SlotDecision
+from schedc.ir.answer_roles import INT_FIELDS, NAME_FIELDS, answer_problems
 from schedc.kinds import KINDS
 from schedc.lang.constraint_stmt import Stmt
 from schedc.lang.params import ParamError, coerce, field_types
@@ -55,10 +56,14 @@ def _build_family(stmt: Stmt, out: Collector) -> Family | None:
     if out.diagnostics:
         return None
     try:
-        return msgspec.convert(values, Family, from_attributes=True)
+        family = msgspec.convert(values, Family, from_attributes=True)
     except msgspec.ValidationError as exc:
         out.error("E121", f"invalid family spec: {exc}", stmt.span)
         return None
+    for problem in answer_problems(family):
+        out.error("E124", problem, stmt.span, "placeholders: " + ", ".join(f"<{f}>" for f in NAME_FIELDS + INT_FIELDS)
+                  + ", or a class of an interval family (a resource role: <room>)")
+    return family
 
 
 def _class_decl(item: Stmt, out: Collector) -> EntityClass:

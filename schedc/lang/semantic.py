@@ -14,6 +14,7 @@ from typing import Any
 
 from schedc.core.diagnostics import Diagnostic, SchedcError, Span
 from schedc.ir import Family, Instance
+from schedc.ir.answer_roles import mode_roles, role_fields, role_members
 from schedc.kinds import (
     ANY_STRUCTURE_KINDS,
     INTERVAL_KINDS,
@@ -137,6 +138,44 @@ class Checker:
                 self.error("E207", f"capacity {r.capacity} of {r.name} exceeds {MAX_TIME}", r.span)
         for a in inst.activities:
             self.check_activity(a)
+        self.check_roles()
+
+    def check_roles(self) -> None:
+        """An answer line that names the mode by its resources per role (``room=<room>``, a family class; see
+        :mod:`schedc.ir.answer_roles`) needs every member of a role to be a unary resource, every mode to use
+        exactly one resource of each role, and the modes of an activity to differ in them (E214)."""
+        roles = role_fields(self.family)
+        if not roles:
+            return
+        members = role_members(self.instance, roles)
+        for role in roles:
+            for e in self.by_class.get(role, {}).values():
+                resource = self.resources.get(e.name)
+                if resource is None or resource.kind != "unary":
+                    what = "not a resource" if resource is None else f"a {resource.kind} resource"
+                    self.error("E214", f"{role} {e.name!r} is {what}: the answer names each mode's {role}, a unary "
+                               "resource", e.span, f"declare {e.name} in the resources table as '{e.name} unary'")
+        for a in self.instance.activities:
+            self.check_mode_roles(a, roles, members)
+
+    def check_mode_roles(self, a: Any, roles: tuple[str, ...], members: dict[str, str]) -> None:
+        seen: dict[tuple[str, ...], int] = {}
+        for number, mode in enumerate(a.modes, start=1):
+            used = mode_roles(mode, members)
+            for role in roles:
+                if len(used.get(role, ())) != 1:
+                    found = ", ".join(used.get(role, ())) or "none"
+                    self.error("E214", f"activity {a.name} mode {number} uses {len(used.get(role, ()))} {role} "
+                               f"resources ({found}); the answer names the one {role} of the chosen mode", a.span,
+                               f"each mode needs exactly one of the {role} resources "
+                               f"{', '.join(n for n, r in members.items() if r == role) or '(none declared)'}")
+            key = tuple(used[r][0] for r in roles if len(used.get(r, ())) == 1)
+            if len(key) == len(roles) and key in seen:
+                pairs = ", ".join(f"{r}={n}" for r, n in zip(roles, key, strict=True))
+                self.error("E214", f"activity {a.name} modes {seen[key]} and {number} both use {pairs}: an answer "
+                           "naming them could not tell them apart", a.span,
+                           "merge the two modes or give one of them another resource")
+            seen.setdefault(key, number)
 
     def check_activity(self, a: Any) -> None:
         """Modes must use defined resources; at least one mode must fit every capacity.

@@ -70,12 +70,15 @@ class NamingHints:
 
     def written(self, text: str) -> set[str]:
         """The distinct names the first :data:`SAMPLE` schedule lines of the answer write (jobs, activities,
-        agents, values, machines): read as a stream, so a huge answer costs no more than its first lines."""
+        agents, values, machines, the resources of roles): read as a stream, so a huge answer costs no more
+        than its first lines."""
         try:
-            lines = AnswerStream(text, AnswerFormat(self.family), keep=0).lines
+            fmt = AnswerFormat(self.family)
         except ValueError:
             return set()
-        return {_key(line.fields[f]) for line in islice(lines, SAMPLE) for f in NAME_FIELDS if f in line.fields}
+        fields = NAME_FIELDS + fmt.roles  # the resources a line names per role are names too
+        lines = AnswerStream(text, fmt, keep=0).lines
+        return {_key(line.fields[f]) for line in islice(lines, SAMPLE) for f in fields if f in line.fields}
 
     def canonical(self) -> frozenset[str]:
         from schedc.ir.names import canonical_names

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from schedc.ir import Family, Instance
+from schedc.ir.answer_roles import role_fields
 from schedc.kinds import Constraint, kind_name
 from schedc.kinds.claims import Claim
 from schedc.kinds.counting import bounds_text
@@ -236,7 +237,10 @@ def _mode_choice_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) 
     multi = any(len(a.modes) > 1 for a in ctx.instance.activities)
     machines = all(len(m.uses) == 1 for a in ctx.instance.activities for m in a.modes) and any(
         a.job is not None for a in ctx.instance.activities)
-    return {"choice": multi, "machines": machines}
+    # an answer naming the mode by its resources per role: the rule speaks of the listed combinations of them
+    roles = [ctx.words.get(r, r) for r in role_fields(ctx.family)]
+    pairs = ("pairs" if len(roles) == 2 else "combinations") + " of " + " and ".join(roles) if roles else ""
+    return {"choice": multi, "machines": machines, "pairs": pairs}
 
 
 def _time_window_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:

@@ -22,6 +22,7 @@ import msgspec
 
 from schedc.core.diagnostics import SchedcError
 from schedc.ir import Family, Instance, PlanStep
+from schedc.ir.answer_roles import role_fields
 from schedc.ir.names import canonical_names
 from schedc.lang.family import find_family_file, load_family
 from schedc.render import interval, slot
@@ -105,8 +106,9 @@ def default_plan(family: Family, instance: Instance) -> tuple[PlanStep, ...]:
     """A plan stating everything a family of built-in kinds can carry: sizes, data (categories with
     nothing to state are skipped), the rules, the objective. Entity classes are stated one entity each."""
     if family.structure == "interval":
-        names = ["framing", "machines", "jobs*", "resources", "activities*", "precedences*", "releases",
-                 "due_dates", "downtime", "events", "rules", "closing"]
+        # "roles" only where the answer names modes by them: a category draws from the template stream
+        names = ["framing", "machines", *(["roles"] if role_fields(family) else []), "jobs*", "resources",
+                 "activities*", "precedences*", "releases", "due_dates", "downtime", "events", "rules", "closing"]
     else:
         skills = any("skills" in e.attrs for e in instance.entities)
         names = ["framing", *(["skills"] if skills else []), *(f"{c.name}*" for c in family.classes),

@@ -10,11 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from schedc.ir import Activity, Family, Mode, PlanStep
+from schedc.ir.answer_roles import role_fields, role_members
 from schedc.kinds import PrecedenceLag, ResourceDowntime, Tardiness, TimeWindow
 from schedc.render import rules
 from schedc.render.context import BuildContext, Builder, Item, unsupported
 from schedc.render.facts import FactId, is_multi_mode
 from schedc.render.rows import EdgeHomes, all_routed, job_steps, route_edges, routing
+from schedc.render.themes import plural
 
 
 def framing(ctx: BuildContext) -> list[Item]:
@@ -103,26 +105,35 @@ def activities(ctx: BuildContext) -> list[Item]:
     """One statement per activity: its duration and resource use in each of its modes."""
     kinds = {r.name: r.kind for r in ctx.instance.resources}
     multi = is_multi_mode(ctx.instance)
+    # resource → role, when the answer names modes by their resources per role (the statement then does too)
+    members = role_members(ctx.instance, role_fields(ctx.family))
     items = []
     for a in ctx.instance.activities:
         if a.job is not None:
             continue
-        modes = [_mode_context(ctx, number, mode, kinds) for number, mode in enumerate(a.modes, start=1)]
+        modes = [_mode_context(ctx, number, mode, kinds, members) for number, mode in enumerate(a.modes, start=1)]
         verbatim = (ctx.show(a.name), *dict.fromkeys(u["name"] for m in modes for u in m["renewable"] +
-                                                       m["nonrenewable"]))
-        context = {"name": ctx.show(a.name), "modes": modes, "multi": multi, **modes[0]}
+                                                       m["nonrenewable"] + m["pair"]))
+        context = {"name": ctx.show(a.name), "modes": modes, "multi": multi, "named": bool(members),
+                   "pair_words": [ctx.words.get(r, r) for r in role_fields(ctx.family)], **modes[0]}
         items.append(Item(f"activities:{a.name}", context, ctx.claim(_mode_fact_ids(a, multi)), verbatim))
     return items
 
 
-def _mode_context(ctx: BuildContext, number: int, mode: Mode, kinds: dict[str, str]) -> dict[str, Any]:
+def _mode_context(ctx: BuildContext, number: int, mode: Mode, kinds: dict[str, str],
+                  members: dict[str, str] | None = None) -> dict[str, Any]:
     """A mode's duration and the resources it holds while it runs (a unary one by its name alone: its
-    amount is no datum) and consumes."""
+    amount is no datum) and consumes; ``pair``: the resources of the answer's roles (``members``: resource →
+    role), each with its role word, which the other lists then leave out."""
+    members = members or {}
+    pair = [{"word": ctx.words.get(members[u.resource], members[u.resource]), "name": ctx.show(u.resource)}
+            for u in mode.uses if u.resource in members]
     renewable = [{"name": ctx.show(u.resource), "amount": None if kinds.get(u.resource) == "unary" else u.amount}
-                 for u in mode.uses if kinds.get(u.resource) != "nonrenewable"]
+                 for u in mode.uses if kinds.get(u.resource) != "nonrenewable" and u.resource not in members]
     nonrenewable = [{"name": ctx.show(u.resource), "amount": u.amount} for u in mode.uses
                     if kinds.get(u.resource) == "nonrenewable"]
-    return {"number": number, "duration": mode.duration, "renewable": renewable, "nonrenewable": nonrenewable}
+    return {"number": number, "duration": mode.duration, "renewable": renewable, "nonrenewable": nonrenewable,
+            "pair": pair}
 
 
 def precedences(ctx: BuildContext) -> list[Item]:
@@ -162,6 +173,24 @@ def machines(ctx: BuildContext) -> list[Item]:
         ids += ctx.about("machine", e.name)
     return [Item("machines", {"machines": listed, "size": len(rows)}, ctx.claim(ids),
                  tuple(dict.fromkeys([*(m["name"] for m in listed), *(m["group"] for m in listed)])))]
+
+
+def roles(ctx: BuildContext) -> list[Item]:
+    """The resource roles an answer names a mode by (:mod:`schedc.ir.answer_roles`): one statement listing
+    the members of every role (``The rooms are OR1, OR2 and OR3.``)."""
+    listed = []
+    ids: list[FactId] = []
+    for role in role_fields(ctx.family):
+        members = [ctx.show(e.name) for e in ctx.instance.entities if e.cls == role]
+        if members:
+            one = ctx.words.get(role, role)
+            listed.append({"role": role, "one": one, "many": ctx.words.get(plural(role), plural(one)),
+                           "members": members})
+            ids += [("size", role)]
+            ids += [f for e in ctx.instance.entities if e.cls == role for f in ctx.about(role, e.name)]
+    if not listed:
+        return []
+    return [Item("roles", {"roles": listed}, ctx.claim(ids), tuple(m for r in listed for m in r["members"]))]
 
 
 def releases(ctx: BuildContext) -> list[Item]:
@@ -248,6 +277,7 @@ def _verbatim(rows: list[dict[str, Any]]) -> tuple[str, ...]:
 BUILDERS: dict[str, Builder] = {
     "framing": framing,
     "machines": machines,
+    "roles": roles,
     "releases": releases,
     "due_dates": due_dates,
     "downtime": downtime,

@@ -13,6 +13,7 @@ import textwrap
 from typing import Any
 
 from schedc.ir import Family, Instance
+from schedc.ir.answer_roles import role_fields
 from schedc.render.assumptions import applicable
 from schedc.render.claims import role_words
 from schedc.render.rows import all_routed
@@ -49,7 +50,7 @@ def response_format(instance: Instance, family: Family, names: dict[str, str], w
         "header": family.answer_header,
         "fields": [(shown.get(f, f), _describe(f, instance, family, words)) for f in dict.fromkeys(fields)],
         "examples": _examples(instance, family, names, words),
-        "lines": _lines_note(instance, family, names, words),
+        "lines": _lines_note(instance, family, names, words) + _roles_note(family, words),
         "w": words,
     }
     return render_shared("response_format.j2", context)
@@ -61,6 +62,8 @@ def _shown_placeholders(family: Family, words: dict[str, str]) -> dict[str, str]
     decision = family.decision
     out = {"job": words.get("job", "job"), "machine": words.get("machine", "machine"),
            "activity": words.get("activity", "activity")}
+    for role in role_fields(family):
+        out[role] = words.get(role, role)
     if decision is not None:
         out["agent"] = _role_word(family, decision.agent, "agent", words)
         out["value"] = _role_word(family, decision.value, "value", words)
@@ -90,7 +93,29 @@ def _describe(field: str, instance: Instance, family: Family, words: dict[str, s
         "period": "the period of the day, counted from 0",
         "count": "the number of assignment lines that follow",
     }
+    roles = role_fields(family)
+    if field in roles:
+        activity = words.get("activity", "activity")
+        text = f"the {words.get(field, field)} you choose for that {activity}, named as above"
+        if field == roles[-1] and len(roles) > 1:
+            text += (f"; the {_listing([words.get(r, r) for r in roles])} of a line must be one of the "
+                     f"{'pairs' if len(roles) == 2 else 'combinations'} listed for its {activity}")
+        return text
     return texts.get(field, field)
+
+
+def _roles_note(family: Family, words: dict[str, str]) -> str:
+    """The sentence of the stanza saying that a line names the chosen mode by its resources per role."""
+    roles = role_fields(family)
+    if not roles:
+        return ""
+    chosen = _listing([f"the {words.get(r, r)}" for r in roles])
+    return f" Each line names {chosen} you choose for that {words.get('activity', 'activity')}."
+
+
+def _listing(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _day_text(instance: Instance, family: Family) -> str:
@@ -110,7 +135,8 @@ def _examples(instance: Instance, family: Family, names: dict[str, str], words: 
     decision = family.decision
     value = _role_word(family, decision.value if decision else None, "value", words)
     base = {"start": "<integer>", "mode": "<mode>", "machine": f"<{words.get('machine', 'machine')}>",
-            "value": f"<{value}>", "day": "<day>", "period": "<period>"}
+            "value": f"<{value}>", "day": "<day>", "period": "<period>",
+            **{role: f"<{words.get(role, role)}>" for role in role_fields(family)}}
     fills = [{**base, **who} for who in _example_subjects(instance, family, names)]
     return [_PLACEHOLDER.sub(lambda m, f=f: f.get(m.group(1), m.group(0)), family.answer) for f in fills]
 

@@ -18,10 +18,9 @@ from collections.abc import Iterator, Mapping
 import msgspec
 
 from schedc.ir import Family
+from schedc.ir.answer_roles import INT_FIELDS, NAME_FIELDS, PLACEHOLDER, role_fields
 from schedc.verify.failure_modes import UNPARSEABLE_REASON
 
-NAME_FIELDS = ("job", "activity", "machine", "agent", "value")
-INT_FIELDS = ("step", "start", "mode", "day", "period", "count")
 #: An integer of at most 100 digits: longer ones are garbage, and ``int()`` refuses more than 4300 digits.
 _INT = r"[+-]?[0-9]{1,100}"
 #: A name: no separator, no blank at either end (so that blanks around it are not ambiguous).
@@ -32,7 +31,7 @@ KEEP = 1000
 SHOWN_CHARS = 200
 #: Characters of an answer split into lines at a time.
 CHUNK = 1 << 18
-_PLACEHOLDER = re.compile(r"<([a-z_]+)>")
+_PLACEHOLDER = PLACEHOLDER
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _TAG = re.compile(r"</?[A-Za-z][\w\-]*(?:\s[^<>]*)?>")
 _BULLET = re.compile(r"^\s*(?:#{1,6}\s+|[-*+•>]\s+|[0-9]+[.)]\s+)")
@@ -85,22 +84,25 @@ class AnswerFormat:
             raise ValueError(f"family {family.name} states no answer format")
         self.template = family.answer
         self.fields = _PLACEHOLDER.findall(family.answer)
-        self.line = _compile(family.answer)
+        #: placeholders naming a resource role (:func:`role_fields`): the line names the mode by them
+        self.roles = role_fields(family)
+        self.line = _compile(family.answer, self.roles)
         self.header = _compile(family.answer_header) if family.answer_header else None
         self.header_template = family.answer_header
         #: A template ending in ";" terminates each assignment, so several may share a line.
         self.terminator = ";" if family.answer.rstrip().endswith(";") else None
 
 
-def _compile(template: str) -> re.Pattern[str]:
-    """A template → an anchored, case-insensitive, blank-tolerant regex with named groups."""
+def _compile(template: str, roles: tuple[str, ...] = ()) -> re.Pattern[str]:
+    """A template → an anchored, case-insensitive, blank-tolerant regex with named groups (``roles``: the
+    role placeholders, which hold names)."""
     template = _strip_trailing(template.strip())
     parts = []
     pos = 0
     for match in _PLACEHOLDER.finditer(template):
         parts.append(_literal(template[pos:match.start()], after_field=pos > 0))
         name = match.group(1)
-        if name not in NAME_FIELDS + INT_FIELDS:
+        if name not in NAME_FIELDS + INT_FIELDS + roles:
             raise ValueError(f"unknown answer placeholder <{name}>")
         parts.append(f"(?P<{name}>{_INT})" if name in INT_FIELDS else f"(?P<{name}>{_NAME})")
         pos = match.end()

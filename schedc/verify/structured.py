@@ -57,14 +57,16 @@ def _items(data: Any) -> list[Mapping[str, Any]]:
     return items
 
 
-def _item_values(item: Mapping[str, Any], index: int, fields: list[str]) -> dict[str, str]:
-    """An item's fields as the strings the answer line shows."""
+def _item_values(item: Mapping[str, Any], index: int, fields: list[str],
+                 roles: tuple[str, ...] = ()) -> dict[str, str]:
+    """An item's fields as the strings the answer line shows (``roles``: the resource-role fields, names too)."""
     values = {}
     for field in fields:
         if field not in item:
             raise ValueError(f"item {index} lacks {field!r}")
         value = item[field]
-        values[field] = _name_value(value, index, field) if field in NAME_FIELDS else _int_value(value, index, field)
+        values[field] = _name_value(value, index, field) if field in NAME_FIELDS + roles else \
+            _int_value(value, index, field)
     return values
 
 
@@ -116,7 +118,8 @@ def structured_to_text(instance: Instance, family: Family | None, names: Mapping
     del names
     items = _items(decode_structured(data) if isinstance(data, str) else data)
     fmt = AnswerFormat(family)
-    lines = [fill_template(family.answer, _item_values(item, index, fmt.fields)) for index, item in enumerate(items)]
+    lines = [fill_template(family.answer, _item_values(item, index, fmt.fields, fmt.roles))
+             for index, item in enumerate(items)]
     if family.answer_header:
         lines.insert(0, fill_template(family.answer_header, {"count": str(len(items))}))
     return "\n".join(lines) + "\n"

@@ -20,6 +20,7 @@ import msgspec
 
 from schedc.core.solution import Assignment, Solution
 from schedc.ir import Family, Instance
+from schedc.ir.answer_roles import mode_roles, role_keys, role_members
 from schedc.ir.names import NameMap, canonical_names
 from schedc.kinds import CountBounds, Coverage, OnePerSlot
 from schedc.kinds.context import Violation
@@ -163,6 +164,10 @@ class Verifier:
         self.names = NameMap(display)
         self.ctx = make_context(instance, family, display)
         self.format = AnswerFormat(family)
+        #: resource → its role, and per activity the resources of each role its modes use (:meth:`_role_mode`)
+        self.members = role_members(instance, self.format.roles)
+        self.role_modes = {a.name: role_keys(a, self.format.roles, self.members) for a in instance.activities} \
+            if self.format.roles else {}
         self.steps = {(a.job, a.step): a.name for a in instance.activities if a.job is not None}
         self.jobs = list(dict.fromkeys(a.job for a in instance.activities if a.job is not None))
         # only a hard one_per_slot makes a second value of an agent-slot, or a missing agent-slot, an error of
@@ -296,6 +301,8 @@ class Verifier:
     def _mode(self, activity: str, line: AnswerLine, issues: list[Issue] | IssueLog) -> int | None:
         modes = self.ctx.activities[activity].modes
         shown = self.names.show(activity)
+        if self.format.roles:
+            return self._role_mode(activity, line, issues)
         if "machine" in line.fields:
             machine = NameMap.lookup(self.names.resolver("machine", self.ctx.resources), line.fields["machine"])
             if machine is None:
@@ -316,6 +323,54 @@ class Verifier:
                 return None
             return number
         return 1
+
+    def _role_mode(self, activity: str, line: AnswerLine, issues: list[Issue] | IssueLog) -> int | None:
+        """The mode a line names by its resources per role (``room=OR3 surgeon=Hale``), or None with an issue:
+        an unknown name, or a combination that is no mode of the activity — at the column of the first
+        field no mode agrees with, saying what that field could have been."""
+        roles = self.format.roles
+        words = dict(self.family.roles)
+        candidates = [(n, key) for n, key in enumerate(self.role_modes[activity], start=1) if key is not None]
+        every = candidates
+        written, position = line.text.casefold(), 0
+        for index, role in enumerate(roles):
+            value = line.fields[role]
+            found = written.find(value.casefold(), position)
+            column, position = (found + 1, found + len(value)) if found >= 0 else (None, position)
+            at = f" (column {column})" if column else ""
+            members = [name for name, cls in self.members.items() if cls == role]
+            resource = NameMap.lookup(self.names.resolver(role, members), value)
+            if resource is None:
+                issues.append(Issue(kind="unknown_entity", line=line.line, message=f"unknown {words.get(role, role)} "
+                                    f"{_quote(value)}{at}; expected {self._names_of(members)}"))
+                return None
+            left = [(n, key) for n, key in candidates if key[index] == resource]
+            if not every:  # modes the semantic pass refuses (E214), in an IR built past it
+                issues.append(Issue(kind="out_of_domain", line=line.line, message=(
+                    f"{self.names.show(activity)} has no mode that uses one "
+                    + " and one ".join(words.get(r, r) for r in roles) + f"{at}: no answer can name its mode")))
+                return None
+            if not left:
+                chosen = ", ".join(f"{words.get(r, r)}={self.names.show(key)}"
+                                   for r, key in zip(roles[:index], candidates[0][1], strict=False))
+                options = self._names_of(list(dict.fromkeys(key[index] for _, key in candidates)))
+                issues.append(Issue(kind="out_of_domain", line=line.line, message=(
+                    f"{self.names.show(activity)} has no mode with " + (f"{chosen} and " if chosen else "")
+                    + f"{words.get(role, role)}={self.names.show(resource)}{at}; expected {words.get(role, role)} "
+                    f"{options}; its modes: {self._role_listing(every)}")))
+                return None
+            candidates = left
+        return candidates[0][0]
+
+    def _names_of(self, resources: list[str]) -> str:
+        return "one of " + ", ".join(self.names.show(r) for r in resources) if len(resources) > 1 else \
+            ", ".join(self.names.show(r) for r in resources)
+
+    def _role_listing(self, candidates: list[tuple[int, tuple[str, ...]]]) -> str:
+        words = dict(self.family.roles)
+        return ", ".join("(" + ", ".join(f"{words.get(r, r)}={self.names.show(x)}"
+                                         for r, x in zip(self.format.roles, key, strict=True)) + ")"
+                         for _, key in candidates)
 
     # ------------------------------------------------------------------ slot families
 
@@ -426,9 +481,13 @@ class Verifier:
                     continue
                 number = solution.modes.get(a.name, 1)
                 mode = a.modes[number - 1]
-                rows.append({"job": self.names.show(a.job or ""), "step": a.step, "activity": self.names.show(a.name),
-                             "start": solution.starts[a.name], "mode": number,
-                             "machine": self.names.show(mode.uses[0].resource) if mode.uses else ""})
+                row: dict[str, object] = {
+                    "job": self.names.show(a.job or ""), "step": a.step, "activity": self.names.show(a.name),
+                    "start": solution.starts[a.name], "mode": number,
+                    "machine": self.names.show(mode.uses[0].resource) if mode.uses else ""}
+                for role, used in mode_roles(mode, self.members).items():
+                    row[role] = self.names.show(used[0])
+                rows.append(row)
             return rows
         return [{"agent": self.names.show(x.agent), "value": self.names.show(x.value),
                  "day": self.day_display(x.day), "period": x.period} for x in solution.assignments]

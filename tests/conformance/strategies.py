@@ -262,9 +262,12 @@ def interval_specs(draw: Callable[[st.SearchStrategy[Any]], Any], user: bool | N
         horizon = shop.makespan() + d.int(0, 4) if d.chance(WITNESS_SHARE) else d.int(0, shop.makespan())
         lines.append(f"horizon {horizon}")
     lines += _shop_tables(shop)
+    tables = len(lines)
     lines += rules.lines
     lines.append(f"minimize {objective}")
     family_text = _interval_family_text(d, family, shop, rules.kinds | {"mode_choice"}, objective) if user else None
+    if family_text is not None and f"class {ROLE} ()" in family_text:  # the answer names each mode's machine
+        lines[tables:tables] = [f"{ROLE} () table", "  " + " ".join(shop.resources), "end"]
     witness = tuple((n, shop.start[n], shop.mode[n] + 1) for n in shop.order)
     return Spec(name=name, structure="interval", family=family, text="\n".join(lines) + "\n",
                 family_text=family_text, witness=witness)
@@ -664,6 +667,10 @@ def _objective_bound(d: Draw, rules: Rules, objective: str, shop: Shop) -> None:
               inactive_ok=False)
 
 
+#: The class a user family of a job shop may name its steps' machines by in the answer (a resource role).
+ROLE = "line"
+
+
 def _interval_family_text(d: Draw, family: str, shop: Shop, kinds: set[str], objective: str) -> str:
     """A family spec of built-in kinds for the drawn data: its answer line, names, roles and background."""
     multi = any(len(a.modes) > 1 for a in shop.acts)
@@ -673,7 +680,8 @@ def _interval_family_text(d: Draw, family: str, shop: Shop, kinds: set[str], obj
     kind_list = " ".join([k for k in ALL_INTERVAL_KINDS if k in kinds or k in extra])
     if shop.layout == "jobs":
         answer = d.pick(("<job> step <step>: start=<start>, machine=<machine>",
-                         "<job> op <step> starts <start> on <machine>")) if multi else \
+                         "<job> op <step> starts <start> on <machine>",
+                         f"<job> step <step>: start=<start>, {ROLE}=<{ROLE}>")) if multi else \
             d.pick(("<job> step <step>: start=<start>", "<job>/<step> at <start>"))
         role_pairs = [("job", d.pick(("order", "batch", "job"))), ("operation", d.pick(("stage", "step", "task"))),
                       ("machine", d.pick(("station", "oven", "machine")))]
@@ -696,8 +704,10 @@ def _interval_family_text(d: Draw, family: str, shop: Shop, kinds: set[str], obj
     elif "activity" in words and d.chance(0.5):
         background += " Each {{ w.activity }} runs without interruption."
     title = d.pick(("Bakery line scheduling", "Surgery planning", "Workshop plan"))
+    # a resource role (docs/language.md): every mode of a job shop's step uses exactly one machine, all unary
+    role = f"  class {ROLE} ()\n" if f"<{ROLE}>" in answer else ""
     return (f"family {family} {{\n  title \"{title}\"\n  structure interval\n"
-            f"  objective [{' '.join(measures)}]\n  kinds [{kind_list}]\n  answer \"{answer}\"\n{rename}"
+            f"  objective [{' '.join(measures)}]\n  kinds [{kind_list}]\n{role}  answer \"{answer}\"\n{rename}"
             f"  roles [{roles}]\n  background \"\"\"\n    {background}\n  \"\"\"\n}}\n")
 
 
