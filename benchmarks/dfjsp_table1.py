@@ -66,7 +66,8 @@ SWEEPS = [EXAMPLES / f"dynasched_sweep_{n}.toml" for n in
 SCALES = [EXAMPLES / f"dynasched_scale_{n}.toml" for n in (200, 400, 800, 1600)]
 COMPLEXITY = [EXAMPLES / f"dynasched_complexity_{n}.toml" for n in
               ("baseline_static", "batch_only", "pm_only", "route_only", "full")]
-METHOD_LABEL = {"sesc": "SESC", "moo": "MOO", "hybrid": "Hybrid"}
+LONG_LABEL = {"sesc": "SESC", "moo": "MOO", "hybrid": "Hybrid", "dsbx": "dsbx 0.4.0"}
+METHOD_LABEL = {"sesc": "SESC", "moo": "MOO", "hybrid": "Hybrid", "dsbx": "SESC"}
 
 
 def rows_of(path: Path) -> list[dict[str, Any]]:
@@ -138,6 +139,34 @@ def run_nsga(args: argparse.Namespace, sample: list[int]) -> None:
             print(f"nsga: index {index} seed file {k}: {time.perf_counter() - began:.1f} s", file=sys.stderr)
 
 
+def run_dsbx(args: argparse.Namespace, sample: list[int]) -> None:
+    """The authors' package (dsbx 0.4.0, its sequential calibration = the paper's SESC) on the nsga points and
+    seeds, scored by schedc's success functions (benchmarks/dfjsp_dsbx.py); skipped when dsbx is absent."""
+    from benchmarks.dfjsp_dsbx import available, dsbx_calibrate
+    from schedc.bench.jsonl import JsonlAppender
+    from schedc.dynamic.success import normalised_l2, success
+
+    if not available():
+        print("dsbx: not installed (pip install dsbx==0.4.0); stage skipped", file=sys.stderr)
+        return
+    indices = set(nsga_sample(sample, args.nsga_points))
+    for k in args.nsga_seeds:
+        path = args.work / "dsbx" / f"{GRID[k - 1].stem}.jsonl"
+        done = {r["instance"] for r in rows_of(path)}
+        appender = JsonlAppender(path)
+        try:
+            for point in points_of(GRID[k - 1]):
+                if point.index not in indices or point.name in done:
+                    continue
+                errors, seconds = dsbx_calibrate(point)
+                strict, relaxed = success(errors, point.targets)
+                appender.append({"instance": point.name, "dsbx": {
+                    "errors_after": errors, "normalised_l2_after": normalised_l2(errors, point.targets),
+                    "runtime": seconds, "paper_strict": strict, "paper_relaxed": relaxed}})
+        finally:
+            appender.close()
+
+
 def slug(variant: str) -> str:
     return "".join(c if c.isalnum() else "_" for c in variant.lower()).strip("_")
 
@@ -169,8 +198,20 @@ def table1_section(work: Path, sample_size: int) -> list[str]:
            "seed mean median | P25 | P75 | seed std median | P25 | P75 |",
            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     notes = []
-    for method, rows in (("sesc", grid_rows), ("moo", nsga_rows), ("hybrid", nsga_rows)):
+    dsbx_rows = [r for c in GRID for r in rows_of(work / "dsbx" / f"{c.stem}.jsonl")]
+    sesc_on_nsga = [r for r in grid_rows if r["instance"] in {x["instance"] for x in nsga_rows}]
+    for method, rows in (("sesc", grid_rows), ("sesc", sesc_on_nsga), ("dsbx", dsbx_rows), ("moo", nsga_rows),
+                         ("hybrid", nsga_rows)):
         label = METHOD_LABEL[method]
+        if method == "dsbx" or rows is sesc_on_nsga:
+            try:
+                e = table1_entry(rows, method)
+            except ValueError:
+                continue
+            where = "dsbx 0.4.0 (authors' SESC)" if method == "dsbx" else "schedc, nsga points only"
+            out.append(f"| {label} | {where} | {e.runs:,} | {e.points:,} | {fmt(e.l2)} | {fmt(e.runtime, 2)} | "
+                       f"{fmt(e.seed_mean)} | {fmt(e.seed_std)} |")
+            continue
         paper = PAPER_TABLE1[label]
         try:
             e = table1_entry(rows, method)
@@ -201,7 +242,7 @@ def success_section(work: Path) -> list[str]:
            "|---|---|---:|---:|---:|---:|---:|"]
     every: dict[str, list[dict]] = {}
     for config in GRID + SWEEPS + SCALES + COMPLEXITY:
-        for folder, methods in (("sesc", ("sesc",)), ("nsga", ("moo", "hybrid"))):
+        for folder, methods in (("sesc", ("sesc",)), ("nsga", ("moo", "hybrid")), ("dsbx", ("dsbx",))):
             rows = rows_of(work / folder / f"{config.stem}.jsonl")
             for method in methods:
                 reports = [r[method] for r in rows if method in r]
@@ -209,14 +250,14 @@ def success_section(work: Path) -> list[str]:
                     continue
                 every.setdefault(method, []).extend(reports)
                 strict, relaxed = success_rates(reports)
-                out.append(f"| {config.stem} | {METHOD_LABEL[method]} | {len(reports):,} | {strict:.1%} | "
+                out.append(f"| {config.stem} | {LONG_LABEL[method]} | {len(reports):,} | {strict:.1%} | "
                            f"{relaxed:.1%} | {quartiles([r['normalised_l2_after'] for r in reports])[0]:.4f} | "
                            f"{quartiles([r['runtime'] for r in reports])[0]:.2f} |")
     for method, reports in every.items():
         strict, relaxed = success_rates(reports)
-        paper = PAPER_SUCCESS.get(METHOD_LABEL[method], {})
+        paper = PAPER_SUCCESS.get(METHOD_LABEL[method], {}) if method != "dsbx" else {}
         shown = ", ".join(f"{k} {v:.0%}" for k, v in paper.items()) or "—"
-        out.append(f"| **all** | {METHOD_LABEL[method]} | {len(reports):,} | {strict:.1%} | {relaxed:.1%} | "
+        out.append(f"| **all** | {LONG_LABEL[method]} | {len(reports):,} | {strict:.1%} | {relaxed:.1%} | "
                    f"paper: {shown} | |")
     return out
 
@@ -232,6 +273,41 @@ def scaling_section(work: Path) -> list[str]:
             runtime = quartiles([r["runtime"] for r in reports])
             out.append(f"| {config.stem} | {len(reports)} | {fmt(l2)} | {fmt(runtime, 2)} |")
     return out
+
+
+def scaling_plot(work: Path, out: Path) -> bool:
+    """Median L2 and runtime of SESC against N_J over the scaling levels (Fig. g-1's axes); False without data."""
+    levels = []
+    for config in SCALES:
+        reports = [r["sesc"] for r in rows_of(work / "sesc" / f"{config.stem}.jsonl")]
+        if reports:
+            jobs = int(config.stem.rsplit("_", 1)[1])
+            levels.append((jobs, [r["normalised_l2_after"] for r in reports], [r["runtime"] for r in reports]))
+    if len(levels) < 2:
+        return False
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.2))
+    for axis, which, label in ((left, 1, "normalised L2"), (right, 2, "runtime (s)")):
+        xs = [lv[0] for lv in levels]
+        qs = [quartiles(lv[which]) for lv in levels]
+        axis.plot(xs, [q[0] for q in qs], marker="o", color="C0")
+        axis.fill_between(xs, [q[1] for q in qs], [q[2] for q in qs], alpha=0.25, color="C0", label="P25–P75")
+        axis.set_xscale("log", base=2)
+        axis.set_yscale("log")
+        axis.set_xticks(xs, [str(x) for x in xs])
+        axis.set_xlabel("jobs N_J (Table g-1 levels)")
+        axis.set_ylabel(label)
+        axis.legend()
+    fig.suptitle("SESC across the scaling levels (median and P25–P75 over seeds)")
+    fig.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, metadata={"Date": None})
+    plt.close(fig)
+    return True
 
 
 def ablation_section(work: Path) -> list[str]:
@@ -261,6 +337,7 @@ def effort_section(work: Path) -> list[str]:
     stages = {"grid": [work / "sesc" / f"{c.stem}.jsonl" for c in GRID],
               "configs": [work / "sesc" / f"{c.stem}.jsonl" for c in SWEEPS + SCALES + COMPLEXITY],
               "nsga": [work / "nsga" / f"{c.stem}.jsonl" for c in GRID],
+              "dsbx": [work / "dsbx" / f"{c.stem}.jsonl" for c in GRID],
               "ablation": sorted((work / "ablation").glob("*.jsonl"))}
     for stage, files in stages.items():
         reports = [rep for f in files for r in rows_of(f) for k, rep in r.items() if k != "instance"]
@@ -274,8 +351,11 @@ def effort_section(work: Path) -> list[str]:
 
 def write_report(args: argparse.Namespace) -> None:
     work = args.work
-    parts = [table1_section(work, args.grid_sample), success_section(work), scaling_section(work),
-             ablation_section(work), effort_section(work)]
+    scaling = scaling_section(work)
+    if args.out is not None and scaling_plot(work, args.out.parent / "img" / "dfjsp_scaling.svg"):
+        scaling += ["", "![SESC across the scaling levels](img/dfjsp_scaling.svg)"]
+    parts = [table1_section(work, args.grid_sample), success_section(work), scaling, ablation_section(work),
+             effort_section(work)]
     text = "\n\n".join("\n".join(p) for p in parts) + "\n"
     if args.out is None:
         print(text)
@@ -301,11 +381,12 @@ def main() -> None:
     parser.add_argument("--scheduler", default=None)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
-    for folder in ("sesc", "nsga", "ablation"):
+    for folder in ("sesc", "nsga", "ablation", "dsbx"):
         (args.work / folder).mkdir(parents=True, exist_ok=True)
     sample = grid_sample(args.grid_sample, args.sample_seed)
     stages = {"grid": lambda: run_grid(args, sample), "configs": lambda: run_configs(args),
-              "nsga": lambda: run_nsga(args, sample), "ablation": lambda: run_ablation(args, sample),
+              "nsga": lambda: run_nsga(args, sample), "dsbx": lambda: run_dsbx(args, sample),
+              "ablation": lambda: run_ablation(args, sample),
               "report": lambda: write_report(args)}
     for stage in args.stages.split(","):
         began = time.perf_counter()

@@ -10,6 +10,7 @@ independent reading of the rules the prompt states.
 from __future__ import annotations
 
 import importlib.util
+import re
 import runpy
 from functools import cache
 from pathlib import Path
@@ -35,24 +36,29 @@ def _is_instance(path: Path) -> bool:
     return next(line for line in lines if line and not line.startswith("#")).startswith("instance ")
 
 
-INSTANCES = sorted(p.name for p in TUTORIAL.glob("*.sched") if _is_instance(p))
+EXAMPLES = ROOT / "examples"
+# the tutorial's own folder, and the examples of built-in families it walks through
+INSTANCES = sorted([*(str(p.relative_to(EXAMPLES)) for p in TUTORIAL.glob("*.sched") if _is_instance(p)),
+                    "operating_rooms.sched"])
 # the other library's model of each instance, and the package it needs
-OTHER_MODELS = {"call_centre_2w.sched": ("call_centre_cpmpy.py", "cpmpy")}
+OTHER_MODELS = {"tutorial/call_centre_2w.sched": ("call_centre_cpmpy.py", "cpmpy"),
+                "operating_rooms.sched": ("operating_rooms_pyjobshop.py", "pyjobshop")}
 
 
 @cache
 def loaded(name: str):  # noqa: ANN201 - (instance, family with its plan)
-    instance = load_instance(TUTORIAL / name)
-    return instance, with_plan(load_family(instance.family, (TUTORIAL,)), instance)
+    path = EXAMPLES / name
+    instance = load_instance(path)
+    return instance, with_plan(load_family(instance.family, (path.parent,)), instance)
 
 
 def rendered(name: str, variant: str, seed: int = 42) -> Rendering:
     instance, family = loaded(name)
-    return render(instance, family, variant, seed, (TUTORIAL,))
+    return render(instance, family, variant, seed, ((EXAMPLES / name).parent,))
 
 
 def test_the_tutorial_has_its_problems() -> None:
-    assert "call_centre_2w.sched" in INSTANCES
+    assert {"tutorial/call_centre_2w.sched", "operating_rooms.sched"} <= set(INSTANCES)
 
 
 @pytest.mark.parametrize("name", INSTANCES)
@@ -71,8 +77,8 @@ def test_a_tutorial_problem_renders_in_every_variant_and_passes_the_audits(name:
 def optimum(name: str, backend: str) -> tuple[str, int | None, str | None]:
     from schedc import api
 
-    solved = api.solve(TUTORIAL / name, backend=backend, time_limit=60, variant="v4", variant_seed=42,
-                       search=(TUTORIAL,))
+    solved = api.solve(EXAMPLES / name, backend=backend, time_limit=60, variant="v4", variant_seed=42,
+                       search=((EXAMPLES / name).parent,))
     return solved.status, solved.objective, solved.answer
 
 
@@ -96,7 +102,21 @@ def test_the_same_problem_in_another_library_has_the_same_optimum(name: str) -> 
     if importlib.util.find_spec(package) is None:
         pytest.skip(f"{package} is not installed (test extra)")
     model = runpy.run_path(str(MODELS / script))["model"]
-    assert model.solve(time_limit=60)
-    assert model.status().exitstatus.name == "OPTIMAL"
-    assert model.objective_value() == optimum(name, "cpsat")[1]
+    if package == "cpmpy":
+        assert model.solve(time_limit=60)
+        status, objective = model.status().exitstatus.name, model.objective_value()
+    else:
+        result = model.solve(display=False, time_limit=60)
+        status, objective = result.status.value.upper(), result.objective
+    assert status == "OPTIMAL"
+    assert objective == optimum(name, "cpsat")[1]
 
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_problem_without_jobs_is_never_told_of_jobs_or_steps(variant: str) -> None:
+    """The surgeries have no job: the release sentences said "Any job not listed…", "No step may start
+    before its arrival; unlisted jobs…" and "…or belonging to a job with one" until they asked."""
+    text = rendered("operating_rooms.sched", variant).text()
+    assert "arriv" in text.lower() or "release" in text.lower()
+    assert not re.search(r"\b(jobs?|steps?)\b", text, re.IGNORECASE), re.search(r".{60}\b(jobs?|steps?)\b.{20}",
+                                                                                text, re.IGNORECASE)

@@ -44,8 +44,17 @@ def _no_releases(instance: Instance, family: Family) -> bool:
     return _interval(instance, family) and not _hard_windows(instance)
 
 
-def _releases(instance: Instance, family: Family) -> bool:
-    return _hard_windows(instance)
+def _has_jobs(instance: Instance) -> bool:
+    return any(a.job is not None for a in instance.activities)
+
+
+def _job_releases(instance: Instance, family: Family) -> bool:
+    return _hard_windows(instance) and _has_jobs(instance)
+
+
+def _activity_releases(instance: Instance, family: Family) -> bool:
+    """Release dates of an instance without jobs: no sentence may speak of a job the activities belong to."""
+    return _hard_windows(instance) and not _has_jobs(instance)
 
 
 def _downtime(instance: Instance, family: Family) -> bool:
@@ -76,10 +85,13 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
                "{{ r.task|a }} that has to wait for it may start at exactly S + d."),
     Assumption("available_from_zero", _no_releases,
                "Every {{ r.task }} is available from time 0."),
-    Assumption("release_dates", _releases,
+    Assumption("release_dates", _job_releases,
                "Release dates are earliest start times: {{ r.task|a }} with a release date, or belonging to "
                "{{ r.job|a }} with one, may not start before it; {{ r.task|a }} without one is available from "
                "time 0."),
+    Assumption("activity_release_dates", _activity_releases,
+               "Release dates are earliest start times: {{ r.task|a }} with a release date may not start before "
+               "it; {{ r.task|a }} without one is available from time 0."),
     Assumption("speeds", _speeds,
                "The processing times listed already include each {{ r.machine }}'s speed: use them exactly as "
                "given, without scaling them."),

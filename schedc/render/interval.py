@@ -204,7 +204,9 @@ def releases(ctx: BuildContext) -> list[Item]:
                "latest_start": w.latest_start, "earliest_end": w.earliest_end}
               for w in sorted(rows, key=lambda w: (w.release, _order(ctx, w.target)))]
     ids = [(bound, w.target) for w in rows for bound in ("release", "deadline", "latest_start", "earliest_end")]
-    return [Item("releases", {"rows": listed}, ctx.claim(ids), _verbatim(listed))]
+    # the rows name jobs when the instance has jobs, else activities: "unlisted jobs" would be false of surgeries
+    of_jobs = any(a.job is not None for a in ctx.instance.activities)
+    return [Item("releases", {"rows": listed, "of_jobs": of_jobs}, ctx.claim(ids), _verbatim(listed))]
 
 
 def due_dates(ctx: BuildContext) -> list[Item]:
