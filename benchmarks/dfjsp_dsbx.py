@@ -50,8 +50,9 @@ def input_model(point: ConfigPoint) -> object:
     return InputModel.model_validate(data)
 
 
-def dsbx_calibrate(point: ConfigPoint, steps: int = 40) -> tuple[dict[str, float], float]:
-    """(schedc error vector of dsbx's calibrated instance, wall seconds)."""
+def dsbx_calibrate(point: ConfigPoint, steps: int = 40, method: str = "sesc") -> tuple[dict[str, float], float]:
+    """(schedc error vector of dsbx's calibrated instance, wall seconds); ``method`` ``sesc`` (its sequential
+    pipeline), ``moo`` or ``hybrid`` (its NSGA-II calibrators, with their default settings)."""
     from dsbx.Gen.pipeline import run_generation_pipeline
     from loguru import logger
 
@@ -60,7 +61,8 @@ def dsbx_calibrate(point: ConfigPoint, steps: int = 40) -> tuple[dict[str, float
     model = input_model(point)
     with tempfile.TemporaryDirectory() as out:
         began = time.perf_counter()
-        final = run_generation_pipeline(model, Path(out), max_calib_steps=steps)
+        final = run_generation_pipeline(model, Path(out), max_calib_steps=steps, use_moo=method == "moo",
+                                        use_hybrid=method == "hybrid")
         seconds = time.perf_counter() - began
     if final is None:
         raise RuntimeError(f"dsbx produced no instance for {point.name}")

@@ -13,6 +13,9 @@ JSON Lines files under ``--work`` and skips rows already there), and writes the 
 * **nsga** — MOO and Hybrid on ``--nsga-points`` indices of the grid sample (stratified by ρ*) under
   the seeds ``--nsga-seeds``, point by point, until ``--nsga-minutes`` of wall time are spent (a
   point is started only while the budget lasts; both methods run on it).
+* **dsbx** — the authors' package ``dsbx`` 0.4.0 (when installed; not a dependency): its sequential
+  calibration on the nsga points and seeds, and with ``--dsbx-nsga`` its MOO and Hybrid on one point per
+  ρ* level under the first nsga seed — the like-for-like reference for every row of Table 1.
 * **ablation** — SESC without each operator family of Table g-3 (``calibrate.without``) on the first
   ``--ablation-points`` indices of the grid sample, seed file 1; the full set's rows come from *grid*.
 * **report** — writes ``--out`` (markdown) from whatever rows exist.
@@ -22,9 +25,9 @@ LocalCluster, or on ``--scheduler ADDRESS``; the rows do not depend on the execu
 stage invocation and the machine load are appended to ``WORK/walls.jsonl``; CPU-hours are the sum of
 the calibrations' own wall seconds (each runs single-threaded in its process).
 
-    python benchmarks/dfjsp_table1.py --work runs/table1 [--stages grid,configs,nsga,ablation,report]
+    python benchmarks/dfjsp_table1.py --work runs/table1 [--stages grid,configs,nsga,dsbx,ablation,report]
         [--full-seeds 1] [--grid-sample 1200] [--nsga-points 10] [--nsga-seeds 1,2] [--nsga-minutes 40]
-        [--ablation-points 300] [--jobs 1] [--executor local|dask] [--out docs/dfjsp_table1.md]
+        [--ablation-points 300] [--dsbx-nsga] [--jobs 1] [--executor local|dask] [--out docs/dfjsp_table1.md]
 """
 
 from __future__ import annotations
@@ -67,6 +70,8 @@ SCALES = [EXAMPLES / f"dynasched_scale_{n}.toml" for n in (200, 400, 800, 1600)]
 COMPLEXITY = [EXAMPLES / f"dynasched_complexity_{n}.toml" for n in
               ("baseline_static", "batch_only", "pm_only", "route_only", "full")]
 LONG_LABEL = {"sesc": "SESC", "moo": "MOO", "hybrid": "Hybrid", "dsbx": "dsbx 0.4.0"}
+GRID_CHUNK = 100
+DSBX_KEY = {"sesc": "dsbx", "moo": "dsbx_moo", "hybrid": "dsbx_hybrid"}
 METHOD_LABEL = {"sesc": "SESC", "moo": "MOO", "hybrid": "Hybrid", "dsbx": "SESC"}
 
 
@@ -114,10 +119,18 @@ def log_wall(work: Path, stage: str, began: float) -> None:
 
 
 def run_grid(args: argparse.Namespace, sample: list[int]) -> None:
+    """The full seed files whole; the others on the sample, in chunks taken in the sample's stratified order
+    (seed file by seed file within a chunk), so that an interrupted run leaves a balanced prefix."""
     for k, config in enumerate(GRID, start=1):
-        names = None if k in args.full_seeds else names_at(config, sample)
-        calibrate(config, jobs=args.jobs, executor=args.executor, scheduler=args.scheduler,
-                  resume=args.work / "sesc" / f"{config.stem}.jsonl", names=names, progress=True)
+        if k in args.full_seeds:
+            calibrate(config, jobs=args.jobs, executor=args.executor, scheduler=args.scheduler,
+                      resume=args.work / "sesc" / f"{config.stem}.jsonl", progress=True)
+    partial = [(k, c) for k, c in enumerate(GRID, start=1) if k not in args.full_seeds]
+    for start in range(0, len(sample), GRID_CHUNK):
+        chunk = sample[start:start + GRID_CHUNK]
+        for _, config in partial:
+            calibrate(config, jobs=args.jobs, executor=args.executor, scheduler=args.scheduler,
+                      resume=args.work / "sesc" / f"{config.stem}.jsonl", names=names_at(config, chunk))
 
 
 def run_configs(args: argparse.Namespace) -> None:
@@ -140,27 +153,41 @@ def run_nsga(args: argparse.Namespace, sample: list[int]) -> None:
 
 
 def run_dsbx(args: argparse.Namespace, sample: list[int]) -> None:
-    """The authors' package (dsbx 0.4.0, its sequential calibration = the paper's SESC) on the nsga points and
-    seeds, scored by schedc's success functions (benchmarks/dfjsp_dsbx.py); skipped when dsbx is absent."""
-    from benchmarks.dfjsp_dsbx import available, dsbx_calibrate
-    from schedc.bench.jsonl import JsonlAppender
-    from schedc.dynamic.success import normalised_l2, success
+    """The authors' package (dsbx 0.4.0) on the nsga points and seeds, scored by schedc's success functions
+    (benchmarks/dfjsp_dsbx.py): its sequential calibration (the paper's SESC) on every nsga point and seed; its
+    MOO and Hybrid (``--dsbx-nsga``) on the first point of each ρ* level under the first nsga seed, as they
+    cost minutes each. Skipped when dsbx is absent."""
+    from benchmarks.dfjsp_dsbx import available
 
     if not available():
         print("dsbx: not installed (pip install dsbx==0.4.0); stage skipped", file=sys.stderr)
         return
-    indices = set(nsga_sample(sample, args.nsga_points))
-    for k in args.nsga_seeds:
-        path = args.work / "dsbx" / f"{GRID[k - 1].stem}.jsonl"
+    indices = nsga_sample(sample, args.nsga_points)
+    _dsbx_runs(args, "sesc", set(indices), args.nsga_seeds)
+    if args.dsbx_nsga:
+        first = set(nsga_sample(sample, len({p.targets.utilisation for p in points_of(GRID[0])})))
+        for method in ("moo", "hybrid"):
+            _dsbx_runs(args, method, first, args.nsga_seeds[:1])
+
+
+def _dsbx_runs(args: argparse.Namespace, method: str, indices: set[int], seeds: list[int]) -> None:
+    from benchmarks.dfjsp_dsbx import dsbx_calibrate
+    from schedc.bench.jsonl import JsonlAppender
+    from schedc.dynamic.success import normalised_l2, success
+
+    key = DSBX_KEY[method]
+    for k in seeds:
+        path = args.work / key / f"{GRID[k - 1].stem}.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
         done = {r["instance"] for r in rows_of(path)}
         appender = JsonlAppender(path)
         try:
             for point in points_of(GRID[k - 1]):
                 if point.index not in indices or point.name in done:
                     continue
-                errors, seconds = dsbx_calibrate(point)
+                errors, seconds = dsbx_calibrate(point, method=method)
                 strict, relaxed = success(errors, point.targets)
-                appender.append({"instance": point.name, "dsbx": {
+                appender.append({"instance": point.name, key: {
                     "errors_after": errors, "normalised_l2_after": normalised_l2(errors, point.targets),
                     "runtime": seconds, "paper_strict": strict, "paper_relaxed": relaxed}})
         finally:
@@ -198,17 +225,18 @@ def table1_section(work: Path, sample_size: int) -> list[str]:
            "seed mean median | P25 | P75 | seed std median | P25 | P75 |",
            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     notes = []
-    dsbx_rows = [r for c in GRID for r in rows_of(work / "dsbx" / f"{c.stem}.jsonl")]
+    dsbx_rows = {key: [r for c in GRID for r in rows_of(work / key / f"{c.stem}.jsonl")] for key in DSBX_KEY.values()}
     sesc_on_nsga = [r for r in grid_rows if r["instance"] in {x["instance"] for x in nsga_rows}]
-    for method, rows in (("sesc", grid_rows), ("sesc", sesc_on_nsga), ("dsbx", dsbx_rows), ("moo", nsga_rows),
-                         ("hybrid", nsga_rows)):
+    for method, rows in (("sesc", grid_rows), ("sesc", sesc_on_nsga), ("dsbx", dsbx_rows["dsbx"]),
+                         ("moo", nsga_rows), ("dsbx_moo", dsbx_rows["dsbx_moo"]), ("hybrid", nsga_rows),
+                         ("dsbx_hybrid", dsbx_rows["dsbx_hybrid"])):
         label = METHOD_LABEL[method]
-        if method == "dsbx" or rows is sesc_on_nsga:
+        if method.startswith("dsbx") or rows is sesc_on_nsga:
             try:
                 e = table1_entry(rows, method)
             except ValueError:
                 continue
-            where = "dsbx 0.4.0 (authors' SESC)" if method == "dsbx" else "schedc, nsga points only"
+            where = "dsbx 0.4.0 (authors' package)" if method.startswith("dsbx") else "schedc, nsga points only"
             out.append(f"| {label} | {where} | {e.runs:,} | {e.points:,} | {fmt(e.l2)} | {fmt(e.runtime, 2)} | "
                        f"{fmt(e.seed_mean)} | {fmt(e.seed_std)} |")
             continue
@@ -242,7 +270,8 @@ def success_section(work: Path) -> list[str]:
            "|---|---|---:|---:|---:|---:|---:|"]
     every: dict[str, list[dict]] = {}
     for config in GRID + SWEEPS + SCALES + COMPLEXITY:
-        for folder, methods in (("sesc", ("sesc",)), ("nsga", ("moo", "hybrid")), ("dsbx", ("dsbx",))):
+        for folder, methods in (("sesc", ("sesc",)), ("nsga", ("moo", "hybrid")), ("dsbx", ("dsbx",)),
+                                ("dsbx_moo", ("dsbx_moo",)), ("dsbx_hybrid", ("dsbx_hybrid",))):
             rows = rows_of(work / folder / f"{config.stem}.jsonl")
             for method in methods:
                 reports = [r[method] for r in rows if method in r]
@@ -255,7 +284,7 @@ def success_section(work: Path) -> list[str]:
                            f"{quartiles([r['runtime'] for r in reports])[0]:.2f} |")
     for method, reports in every.items():
         strict, relaxed = success_rates(reports)
-        paper = PAPER_SUCCESS.get(METHOD_LABEL[method], {}) if method != "dsbx" else {}
+        paper = PAPER_SUCCESS.get(METHOD_LABEL[method], {}) if not method.startswith("dsbx") else {}
         shown = ", ".join(f"{k} {v:.0%}" for k, v in paper.items()) or "—"
         out.append(f"| **all** | {LONG_LABEL[method]} | {len(reports):,} | {strict:.1%} | {relaxed:.1%} | "
                    f"paper: {shown} | |")
@@ -337,7 +366,7 @@ def effort_section(work: Path) -> list[str]:
     stages = {"grid": [work / "sesc" / f"{c.stem}.jsonl" for c in GRID],
               "configs": [work / "sesc" / f"{c.stem}.jsonl" for c in SWEEPS + SCALES + COMPLEXITY],
               "nsga": [work / "nsga" / f"{c.stem}.jsonl" for c in GRID],
-              "dsbx": [work / "dsbx" / f"{c.stem}.jsonl" for c in GRID],
+              "dsbx": [work / key / f"{c.stem}.jsonl" for key in DSBX_KEY.values() for c in GRID],
               "ablation": sorted((work / "ablation").glob("*.jsonl"))}
     for stage, files in stages.items():
         reports = [rep for f in files for r in rows_of(f) for k, rep in r.items() if k != "instance"]
@@ -376,6 +405,7 @@ def main() -> None:
     parser.add_argument("--nsga-seeds", default="1,2", type=lambda s: [int(x) for x in s.split(",")])
     parser.add_argument("--nsga-minutes", type=float, default=40.0)
     parser.add_argument("--ablation-points", type=int, default=300)
+    parser.add_argument("--dsbx-nsga", action="store_true", help="also dsbx's MOO and Hybrid (minutes per point)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--executor", default="local", choices=("local", "dask"))
     parser.add_argument("--scheduler", default=None)
