@@ -501,6 +501,10 @@ class CpsatModel:
                                 self.model.add_bool_or([])  # a single-mode activity given another mode
                         else:
                             self.model.add(literal == int(k == chosen))
+            for activity, members in self.__dict__.get("teams", {}).items():  # skill_requirements' teams
+                team = solution.workers.get(activity, ())
+                for worker, literal in members:
+                    self.model.add(literal == int(worker in team))
             return
         chosen = {(x.agent, x.day, x.period, x.value) for x in solution.assignments}
         for key, var in self.x.items():
@@ -525,7 +529,9 @@ def extract_solution(m: CpsatModel, solver: cp_model.CpSolver) -> Solution:
         starts = {a.name: solver.value(m.start[a.name]) for a in performed}
         modes = {a.name: next((k for k in range(1, len(a.modes) + 1) if _chosen(solver, m.present[(a.name, k)])), 1)
                  for a in performed}
-        return Solution(starts=starts, modes=modes)
+        teams = {a: tuple(w for w, literal in members if solver.boolean_value(literal))  # skill_requirements
+                 for a, members in m.__dict__.get("teams", {}).items() if a in starts}
+        return Solution(starts=starts, modes=modes, workers={a: t for a, t in teams.items() if t})
     assignments = tuple(Assignment(e, d, p, v) for (e, d, p, v), var in m.x.items() if solver.boolean_value(var))
     return Solution(assignments=assignments)
 

@@ -22,6 +22,8 @@ from schedc.verify.failure_modes import UNPARSEABLE_REASON
 
 NAME_FIELDS = ("job", "activity", "machine", "agent", "value")
 INT_FIELDS = ("step", "start", "mode", "day", "period", "count")
+#: Fields holding a comma-separated list of names (``workers=W1,W4``; ``-`` for none).
+LIST_FIELDS = ("workers",)
 #: An integer of at most 100 digits: longer ones are garbage, and ``int()`` refuses more than 4300 digits.
 _INT = r"[+-]?[0-9]{1,100}"
 #: A name: no separator, no blank at either end (so that blanks around it are not ambiguous).
@@ -100,9 +102,12 @@ def _compile(template: str) -> re.Pattern[str]:
     for match in _PLACEHOLDER.finditer(template):
         parts.append(_literal(template[pos:match.start()], after_field=pos > 0))
         name = match.group(1)
-        if name not in NAME_FIELDS + INT_FIELDS:
+        if name not in NAME_FIELDS + INT_FIELDS + LIST_FIELDS:
             raise ValueError(f"unknown answer placeholder <{name}>")
-        parts.append(f"(?P<{name}>{_INT})" if name in INT_FIELDS else f"(?P<{name}>{_NAME})")
+        if name in LIST_FIELDS:
+            parts.append(f"(?P<{name}>{_NAME}(?:\\s*,\\s*{_NAME})*)")
+        else:
+            parts.append(f"(?P<{name}>{_INT})" if name in INT_FIELDS else f"(?P<{name}>{_NAME})")
         pos = match.end()
     parts.append(_literal(template[pos:], after_field=pos > 0))
     return re.compile(r"^\s*+" + "".join(parts) + r"\s*+$", re.IGNORECASE)
@@ -313,6 +318,12 @@ def _why_skipped(cleaned: str, fmt: AnswerFormat) -> str:
         return "prose (no schedule values)"
     return f"does not match the answer format {fmt.template!r}"
 
+
+
+def split_list(text: str) -> list[str]:
+    """The names of a list field (``W1, W4`` → ``["W1", "W4"]``; ``-`` → none)."""
+    names = [part.strip() for part in text.split(",")]
+    return [] if names == ["-"] else [n for n in names if n]
 
 
 def fill_template(template: str, values: Mapping[str, str]) -> str:
