@@ -419,6 +419,9 @@ class PyomoModel:
             chosen = solution.modes.get(a.name, 1)
             pairs += [(literal, int(k == chosen)) for k in range(1, len(a.modes) + 1)
                       if not isinstance(literal := self.present[(a.name, k)], int)]
+        for activity, members in self.__dict__.get("teams", {}).items():  # skill_requirements' teams
+            team = solution.workers.get(activity, ())
+            pairs += [(var, int(worker in team)) for worker, var in members]
         return pairs
 
     def value(self, expr: Any) -> float | None:

@@ -602,7 +602,7 @@ def _skill_requirements(ch: Checker, c: SkillRequirements) -> None:
 
 # ------------------------------------------------------------------- forms no solver backend encodes
 
-HARD_ONLY = (UnaryNoOverlap, CumulativeRenewable, ResourceDowntime, SameSequence)
+HARD_ONLY = (UnaryNoOverlap, CumulativeRenewable, ResourceDowntime, SameSequence, SkillRequirements)
 """Kinds whose soft form neither backend encodes (``backends/{cpsat,pyomo}`` raise E501 for it)."""
 
 
