@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from schedc.grammars.spec import SCHEMA_DRAFT, AnswerSpec, Domain, IntRange, LineGroup
+from schedc.grammars.spec import SCHEMA_DRAFT, AnswerSpec, Domain, IntRange, LineGroup, NameList
 from schedc.verify.structured import answer_text, decode_structured, structured_to_text
 
 #: Reading a structured answer back is the verifier's work (:mod:`schedc.verify.structured`); the names
@@ -73,6 +73,9 @@ def _field_schema(domain: Domain) -> dict[str, Any]:
     ``minimum``/``maximum``, outlines-core does not (it would let any integer through), and every engine
     honours ``enum``. Unbounded start times keep ``minimum`` only.
     """
+    if isinstance(domain, NameList):  # a team: distinct names, written "A, B" (none: "-")
+        return {"type": "array", "items": {"type": "string", "enum": list(dict.fromkeys(domain.names))},
+                "uniqueItems": True}
     if isinstance(domain, IntRange):
         schema: dict[str, Any] = {"type": "integer", "minimum": domain.lo}
         if domain.hi is not None:
