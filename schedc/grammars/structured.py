@@ -27,6 +27,8 @@ def schema_limits(spec: AnswerSpec) -> list[str]:
         limits.append("an upper bound on start times (the instance states no horizon)")
     elif starts:
         limits.append("that each item ends by the horizon (only its start is bounded by it)")
+    if "workers" in spec.fields:
+        limits.append("that the workers of a team are distinct (the verifier counts a repeated one once)")
     if spec.header:
         limits.append(f"the header {spec.header}: its count is the number of items (structured_to_text writes it)")
     limits.append("the constraints of the instance (precedence, capacity, coverage, ...): the verifier checks them")
@@ -74,8 +76,7 @@ def _field_schema(domain: Domain) -> dict[str, Any]:
     honours ``enum``. Unbounded start times keep ``minimum`` only.
     """
     if isinstance(domain, NameList):  # a team: distinct names, written "A, B" (none: "-")
-        return {"type": "array", "items": {"type": "string", "enum": list(dict.fromkeys(domain.names))},
-                "uniqueItems": True}
+        return {"type": "array", "items": {"type": "string", "enum": list(dict.fromkeys(domain.names))}}
     if isinstance(domain, IntRange):
         schema: dict[str, Any] = {"type": "integer", "minimum": domain.lo}
         if domain.hi is not None:
