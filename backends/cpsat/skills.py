@@ -52,8 +52,9 @@ def skill_requirements(m: CpsatModel, c: SkillRequirements) -> None:
             continue
         if activity not in sizes:
             start, end = m.start[activity], m.end[activity]
-            sizes[activity] = size = m.model.new_int_var(0, max(0, m.horizon), f"size_{activity}")
-            m.model.add(size == end - start)
+            with m.defining():  # the length of the activity: a definition, on in explain mode too
+                sizes[activity] = size = m.model.new_int_var(0, max(0, m.horizon), f"size_{activity}")
+                m.model.add(size == end - start)
         by_worker.setdefault(w, []).append(m.model.new_optional_interval_var(
             m.start[activity], sizes[activity], m.end[activity], y, f"W_{activity}_{w}"))
     for activity, needs in rows.items():

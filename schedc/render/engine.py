@@ -105,7 +105,10 @@ def default_plan(family: Family, instance: Instance) -> tuple[PlanStep, ...]:
     """A plan stating everything a family of built-in kinds can carry: sizes, data (categories with
     nothing to state are skipped), the rules, the objective. Entity classes are stated one entity each."""
     if family.structure == "interval":
-        names = ["framing", "machines", "jobs*", "resources", "activities*", "precedences*", "releases",
+        # entity classes other than machines and events (stated by categories of their own), one entity each:
+        # the workers of skill_requirements
+        classes = [f"{c.name}*" for c in family.classes if c.name not in ("machine", "event")]
+        names = ["framing", "machines", "jobs*", "resources", *classes, "activities*", "precedences*", "releases",
                  "due_dates", "downtime", "events", "rules", "closing"]
     else:
         skills = any("skills" in e.attrs for e in instance.entities)
