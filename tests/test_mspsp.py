@@ -326,3 +326,16 @@ def test_every_variant_states_every_requirement() -> None:
             assert f"{prompt.names.get(r.activity, r.activity)} needs" in sentence, (variant, r)
         clauses = sentence.count(" needs ") + sentence.count(" and 1 ")
         assert clauses >= len(rule.needs), variant
+
+
+def test_the_implied_makespan_bound_is_the_workers_load_over_their_number() -> None:
+    """The toy: 28 worker-time units over 4 workers (7); welding 11 over its 2 holders (6), wiring 10 over 2 (5),
+    painting 7 over 2 (4): the bound is 7, below the optimum 11. tiny_4_3: 18 over 3 workers (6); Q0L1's one
+    holder carries A1 (5): 6, below the optimum 9."""
+    inst = instance()
+    ctx = make_context(inst, load_family("mspsp"))
+    rule = next(c for c in inst.constraints if isinstance(c, SkillRequirements))
+    assert rule.makespan_bound(ctx) == 7
+    tiny = import_paths("mspsp", [DEF])[0]
+    rule = next(c for c in tiny.constraints if isinstance(c, SkillRequirements))
+    assert rule.makespan_bound(make_context(tiny, load_family("mspsp"))) == 6

@@ -28,6 +28,7 @@ from schedc.kinds import (
     OnePerSlot,
     PrecedenceLag,
     ResourceDowntime,
+    SkillRequirements,
     Unavailability,
     ValueFilter,
     Windows,
@@ -352,6 +353,10 @@ class CpsatModel:
             # an activity with a mode that does not use r contributes nothing for sure
             load = sum(min(e) for name, e in energy.items() if len(e) == len(acts[name].modes))
             best = max(best, -(-load // r.capacity))
+        if not self.explain:  # workers of skill_requirements: their load over their number (a switchable rule's
+            # bound would outlive switching it off)
+            best = max([best, *(c.makespan_bound(self.ctx) for c in self.instance.constraints
+                                if isinstance(c, SkillRequirements) and c.hard and c.active)])
         return best
 
     # ------------------------------------------------------------------ slot variables

@@ -67,3 +67,31 @@ def skill_requirements(m: CpsatModel, c: SkillRequirements) -> None:
     for w in staff:
         if len(by_worker.get(w, ())) > 1:
             m.model.add_no_overlap(by_worker[w])
+    _redundant_capacities(m, c, staff)
+
+
+def _redundant_capacities(m: CpsatModel, c: SkillRequirements, staff: list[str]) -> None:
+    """Implied cumulatives that tighten the bound: at any time the activities running need at most as many
+    workers as there are (``Σ_rows k`` each), and at most as many holders of σ as hold it (``k`` of σ each) —
+    every unit is a distinct worker with its skill. Both hold for every schedule the rule accepts."""
+    holders: dict[str, int] = {}
+    for w in staff:
+        for s in c.skill_set(m.ctx, w):
+            holders[s] = holders.get(s, 0) + 1
+    demand: dict[str | None, dict[str, int]] = {}
+    for r in c.needs:
+        if r.activity in m.start:
+            for key in (None, r.skill):  # None: every worker
+                demand.setdefault(key, {})[r.activity] = demand.get(key, {}).get(r.activity, 0) + r.count
+    for key, need in demand.items():
+        capacity = len(staff) if key is None else holders.get(key, 0)
+        if sum(need.values()) <= capacity:
+            continue  # never binding
+        intervals, amounts = [], []
+        for activity, amount in need.items():
+            for k, mode in enumerate(m.ctx.activities[activity].modes, start=1):
+                if mode.duration > 0 and (activity, k) in m.intervals:
+                    intervals.append(m.interval_of(activity, k, mode.duration))
+                    amounts.append(amount)
+        if intervals:
+            m.model.add_cumulative(intervals, amounts, capacity)

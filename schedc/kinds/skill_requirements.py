@@ -95,6 +95,30 @@ class SkillRequirements(Constraint, frozen=True, kw_only=True, tag="skill_requir
                     out.setdefault((r.activity, worker), []).append(r.skill)
         return out
 
+    def makespan_bound(self, ctx: EvalContext) -> int:
+        """A lower bound on the makespan of every schedule this rule accepts: at any time the running activities
+        hold distinct workers, so ``Σ_a d_a · Σ_rows(a) k ≤ |W| · C_max`` over the activities that are always
+        performed (shortest mode), and likewise per skill with the number of its holders."""
+        staff = self.staff(ctx)
+        holders: dict[str, int] = {}
+        for w in staff:
+            for s in self.skill_set(ctx, w):
+                holders[s] = holders.get(s, 0) + 1
+        load: dict[str | None, int] = {}
+        for r in self.needs:
+            activity = ctx.activities.get(r.activity)
+            if activity is None or r.activity in ctx.optional:
+                continue
+            work = min(m.duration for m in activity.modes) * r.count
+            for key in (None, r.skill):
+                load[key] = load.get(key, 0) + work
+        best = 0
+        for key, total in load.items():
+            capacity = len(staff) if key is None else holders.get(key, 0)
+            if capacity:
+                best = max(best, -(-total // capacity))
+        return best
+
     # ---------------------------------------------------------------- meaning
 
     def check(self, ctx: EvalContext, view: View) -> list[Violation]:
