@@ -16,7 +16,7 @@ verifier can find, a maximum bipartite matching of the team onto the units.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
@@ -172,7 +172,7 @@ class SkillRequirements(Constraint, frozen=True, kw_only=True, tag="skill_requir
 
 
 def uncovered(rows: Sequence[SkillNeedUnit], team: Sequence[str],
-              skills: object) -> list[tuple[SkillNeedUnit, int]]:
+              skills: Callable[[str], frozenset[str]]) -> list[tuple[SkillNeedUnit, int]]:
     """(row, units of it no team member serves) for the rows a maximum matching leaves short.
 
     The units of the rows (``count`` copies of each) are matched to the distinct team members that have
@@ -180,10 +180,34 @@ def uncovered(rows: Sequence[SkillNeedUnit], team: Sequence[str],
     order), so the number of uncovered units is the least any assignment of the team leaves.
     ``skills`` maps a worker to its skill set.
     """
+    units, serves = _matching(rows, team, skills)
+    covered = [False] * len(units)
+    for u in serves.values():
+        covered[u] = True
+    out = []
+    for i, r in enumerate(rows):
+        missing = sum(1 for u, (j, _s) in enumerate(units) if j == i and not covered[u])
+        if missing:
+            out.append((r, missing))
+    return out
+
+
+def team_for(rows: Sequence[SkillNeedUnit], candidates: Sequence[str],
+             skills: Callable[[str], frozenset[str]]) -> tuple[str, ...] | None:
+    """A team of ``candidates`` filling every unit of ``rows`` (one unit per member), or None if there is none."""
+    units, serves = _matching(rows, candidates, skills)
+    if len(serves) < len(units):
+        return None
+    return tuple(w for w in dict.fromkeys(candidates) if w in serves)
+
+
+def _matching(rows: Sequence[SkillNeedUnit], team: Sequence[str], skills: Callable[[str], frozenset[str]]
+              ) -> tuple[list[tuple[int, str]], dict[str, int]]:
+    """(the units ``(row index, skill)``, a maximum matching worker → unit index)."""
     members = list(dict.fromkeys(team))
-    has = {w: skills(w) for w in members}  # type: ignore[operator]
+    has = {w: skills(w) for w in members}
     units = [(i, r.skill) for i, r in enumerate(rows) for _ in range(r.count)]
-    serves: dict[str, int] = {}  # worker → unit index
+    serves: dict[str, int] = {}
 
     def augment(u: int, seen: set[str]) -> bool:
         for w in members:
@@ -194,14 +218,6 @@ def uncovered(rows: Sequence[SkillNeedUnit], team: Sequence[str],
                     return True
         return False
 
-    covered = [False] * len(units)
     for u in range(len(units)):
         augment(u, set())
-    for u in serves.values():
-        covered[u] = True
-    out = []
-    for i, r in enumerate(rows):
-        missing = sum(1 for u, (j, _s) in enumerate(units) if j == i and not covered[u])
-        if missing:
-            out.append((r, missing))
-    return out
+    return units, serves
