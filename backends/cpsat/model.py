@@ -524,6 +524,10 @@ class CpsatModel:
                     literal = self.present[(a.name, k)]
                     if not isinstance(literal, int) and len(a.modes) > 1:
                         self.model.add_hint(literal, int(k == solution.modes.get(a.name, 1)))
+        for activity, members in self.__dict__.get("teams", {}).items():  # skill_requirements' teams
+            if activity in solution.starts:
+                for worker, literal in members:
+                    self.model.add_hint(literal, int(worker in solution.workers.get(activity, ())))
 
 
 def extract_solution(m: CpsatModel, solver: cp_model.CpSolver) -> Solution:
