@@ -615,6 +615,7 @@ class Schedule:
             if activity is not None and 1 <= m <= len(activity.modes):
                 self.start[name], self.mode[name] = s, m
                 self.end[name] = _paused_end(world, activity.modes[m - 1], s)
+        self.workers = solution.workers
         self.bad_modes = sum(1 for n, m in solution.modes.items() if n in world.activities and
                              not 1 <= m <= len(world.activities[n].modes))
 
@@ -1108,6 +1109,36 @@ def _measure(measure: str, s: Schedule, penalty: int) -> int:
     return max(values, default=0) if measure.startswith("max_") else sum(values)
 
 
+def _skill_requirements(p: dict[str, Any], s: Schedule) -> int:
+    """Units no team member fills (the most units any one-skill-per-member assignment fills, by brute force),
+    plus the time units by which two activities of one worker overlap, pair by pair."""
+    w = s.world
+    staff = w.chosen(p["workers"])
+    teams = s.workers
+    total = 0
+    rows: dict[str, list[str]] = defaultdict(list)
+    for activity, skill, count in p["needs"]:
+        rows[activity] += [skill] * count
+    for activity, units in rows.items():
+        if activity not in s.start:
+            continue
+        team = [m for m in dict.fromkeys(teams.get(activity, ())) if m in staff]
+        has = {m: set(w.attrs[(p["workers"]["cls"], m)].get(p["skills"], ()) or ()) for m in team}
+
+        def best(k: int, free: frozenset[str], units: list[str] = units, has: dict[str, set[str]] = has) -> int:
+            if k == len(units):
+                return 0
+            skip = best(k + 1, free)
+            return max([skip, *(1 + best(k + 1, free - {m}) for m in free if units[k] in has[m])])
+
+        total += len(units) - best(0, frozenset(team))
+    for worker in staff:
+        on = [a for a in s.start if worker in teams.get(a, ()) and s.end[a] > s.start[a]]
+        total += sum(max(0, min(s.end[a], s.end[b]) - max(s.start[a], s.start[b]))
+                     for i, a in enumerate(on) for b in on[i + 1:])
+    return total
+
+
 INTERPRETERS: dict[str, Callable[[dict[str, Any], Schedule], int]] = {
     "count_bounds": _count_bounds, "consecutive_run_bounds": _runs_bounds, "one_per_slot": _one_per_slot,
     "coverage": _coverage, "unavailability": _unavailability, "slot_conflict": _slot_conflict,
@@ -1118,7 +1149,7 @@ INTERPRETERS: dict[str, Callable[[dict[str, Any], Schedule], int]] = {
     "mode_choice": lambda p, s: s.bad_modes, "objective_bound": _objective_bound,
     "setup_times": _setup_times, "optional": _optional, "no_idle": _no_idle, "consecutive": _consecutive,
     "resource_ties": _ties, "same_sequence": _same_sequence, "skill_eligibility": _skill_eligibility,
-    "skill_demand": _skill_demand,
+    "skill_demand": _skill_demand, "skill_requirements": _skill_requirements,
 }
 
 
@@ -1404,10 +1435,39 @@ def _objective_bound_probes(p: dict[str, Any], world: World, rng: random.Random)
     return [Solution(starts={a.name: end - d}, modes={a.name: 1}) for end in (p["max"], p["max"] + 1) if end >= d]
 
 
+def _skill_requirements_probes(p: dict[str, Any], world: World, rng: random.Random) -> list[Solution]:
+    """For two activities with rows: a team of exactly the units' number of holders, one member fewer, and the
+    same worker on two activities overlapping by one time unit and touching."""
+    staff = world.chosen(p["workers"])
+    cls = p["workers"]["cls"]
+    rows: dict[str, list[str]] = defaultdict(list)
+    for activity, skill, count in p["needs"]:
+        rows[activity] += [skill] * count
+    out = []
+    for activity, units in list(rows.items())[:2]:
+        team: list[str] = []
+        for skill in units:  # greedy: the first free holder of each unit
+            holder = next((w for w in staff if w not in team and skill in (world.attrs[(cls, w)].get(p["skills"])
+                                                                           or ())), None)
+            if holder is not None:
+                team.append(holder)
+        for members in (team, team[:-1]):
+            out.append(Solution(starts={activity: 0}, modes={activity: 1}, workers={activity: tuple(members)}))
+    acts = [a.name for a in world.instance.activities if a.modes[0].duration > 0][:2]
+    if len(acts) == 2 and staff:
+        a, b = acts
+        d = world.activities[a].modes[0].duration
+        for delta in (-1, 0):
+            out.append(Solution(starts={a: 0, b: d + delta}, modes={a: 1, b: 1},
+                                workers={a: (staff[0],), b: (staff[0],)}))
+    return out
+
+
 BOUNDARY: dict[str, Callable[[dict[str, Any], World, random.Random], list[Solution]]] = {
     "count_bounds": _count_probes, "consecutive_run_bounds": _run_probes, "coverage": _coverage_probes,
     "unavailability": _unavailability_probes, "precedence_lag": _precedence_probes,
     "unary_no_overlap": _unary_probes, "time_window": _window_probes, "resource_downtime": _downtime_probes,
     "tardiness": _tardiness_probes, "objective_bound": _objective_bound_probes, "setup_times": _setup_probes,
     "skill_demand": _skill_demand_probes, "skill_eligibility": _skill_eligibility_probes,
+    "skill_requirements": _skill_requirements_probes,
 }

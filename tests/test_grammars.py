@@ -38,7 +38,7 @@ from schedc.importers import import_paths
 from schedc.ir import Activity, Family, Instance, Mode, Objective, Resource, Use
 from schedc.lang.family import load_family
 from schedc.lang.load import load_instance
-from schedc.verify.answers import AnswerFormat, extract
+from schedc.verify.answers import LIST_FIELDS, AnswerFormat, extract, split_list
 from schedc.verify.verifier import Verifier
 from tests.conftest import DATA, ROOT
 
@@ -134,8 +134,8 @@ def items(example: str, themed: bool) -> list[dict[str, Any]]:
     """The answer's lines as structured items (numbers as ints), read back by the extractor."""
     _, family = load(example)
     extraction = extract(answer(example, themed), AnswerFormat(family))
-    return [{k: int(v) if k in ("step", "start", "mode", "day", "period") else v for k, v in line.fields.items()}
-            for line in extraction.lines]
+    return [{k: int(v) if k in ("step", "start", "mode", "day", "period") else split_list(v) if k in LIST_FIELDS
+             else v for k, v in line.fields.items()} for line in extraction.lines]
 
 
 def rewrite(example: str, themed: bool, **changes: object) -> str:
@@ -150,7 +150,10 @@ def rewrite(example: str, themed: bool, **changes: object) -> str:
 
 def fill(template: str, row: dict[str, object]) -> str:
     """A template with its placeholders replaced by any text."""
-    return re.sub(r"<([a-z_]+)>", lambda m: str(row[m.group(1)]), template)
+    def text(value: object) -> str:  # a team (a list of names) is written as the answer line writes it
+        return (", ".join(map(str, value)) or "-") if isinstance(value, list) else str(value)
+
+    return re.sub(r"<([a-z_]+)>", lambda m: text(row[m.group(1)]), template)
 
 
 def malformed(example: str, themed: bool) -> dict[str, str]:

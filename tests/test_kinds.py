@@ -146,7 +146,8 @@ LAB_SLOT_FAMILY = family_text("lab_slot", "slot", "penalty", SLOT_KINDS | ANY_ST
                               "class task (owner:name quota:int spread:int size:int skills:names)",
                               "class room (capacity:int skills:names)",
                               "class team (members:names)", "decision agent=task value=room grain=period")
-LAB_INTERVAL_FAMILY = family_text("lab_interval", "interval", "makespan", INTERVAL_KINDS | ANY_STRUCTURE_KINDS)
+LAB_INTERVAL_FAMILY = family_text("lab_interval", "interval", "makespan", INTERVAL_KINDS | ANY_STRUCTURE_KINDS,
+                                  "class worker (skills:names)")
 
 
 def write_families(folder: Path) -> None:
@@ -953,6 +954,10 @@ activities (M1 M2 R1 N1) table
   C 2 1  0 0 1 2
   D 1 0  1 0 2 0
 end
+worker (skills) table
+  W1 lab,exam
+  W2 lab
+end
 hard precedence_lag precedence table
   A -> B ->+1 C
 end
@@ -987,6 +992,11 @@ end
 hard same_sequence flow resources=[M1 M2] table
   A B
   B C
+end
+hard skill_requirements staff workers=worker table
+  A lab 1
+  C lab 1
+  C exam 1
 end
 hard objective_bound horizon measure=makespan max=30
 minimize makespan
@@ -1090,7 +1100,7 @@ def random_solution(ctx: EvalContext, rng: random.Random, fill: float = 1.0) -> 
 def test_complete_spec_uses_every_kind(complete_spec: list[Spec]) -> None:
     used = {kind_name(c) for spec in complete_spec for c in spec.instance.constraints}
     assert used == set(KINDS)
-    assert len(KINDS) == 30
+    assert len(KINDS) == 31
 
 
 @pytest.mark.parametrize("fill", [1.0, 0.5])

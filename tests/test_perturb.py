@@ -46,6 +46,7 @@ NATURAL = {
     "single_machine_small": {"objective_bound"},
     "nsplib_small": {"objective_bound", "consecutive_run_bounds", "consecutive_run_bounds.min", "coverage"},
     "rcpsp_small": {"objective_bound"},
+    "mspsp_small": {"objective_bound"},
 }
 
 

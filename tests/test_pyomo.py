@@ -29,6 +29,7 @@ from schedc.kinds import (
     CumulativeRenewable,
     ResourceDowntime,
     SameSequence,
+    SkillRequirements,
     UnaryNoOverlap,
     Unavailability,
     WindowPatternCost,
@@ -263,7 +264,7 @@ def test_fixed_milp_agrees_on_the_complete_spec(complete_spec: list[Spec]) -> No
 
 
 UNSUPPORTED_FORMS = {("unary_no_overlap", "soft"), ("cumulative_renewable", "soft"), ("compactness", "hard"),
-                     ("resource_downtime", "soft"), ("same_sequence", "soft")}
+                     ("resource_downtime", "soft"), ("same_sequence", "soft"), ("skill_requirements", "soft")}
 """Forms of supported kinds that neither backend encodes (each raises the clear error tested below)."""
 BUILDERS = {"cpsat": cpsat.CpsatModel, "pyomo": milp.build_model}
 
@@ -295,7 +296,8 @@ def _flip(instance: Instance, cls: type[Constraint]) -> Instance:
 def test_an_unsupported_form_is_a_clear_error(complete_spec: list[Spec], backend: str, kind: str,  # noqa: F811
                                               form: str) -> None:
     cls = {"unary_no_overlap": UnaryNoOverlap, "cumulative_renewable": CumulativeRenewable,
-           "compactness": Compactness, "resource_downtime": ResourceDowntime, "same_sequence": SameSequence}[kind]
+           "compactness": Compactness, "resource_downtime": ResourceDowntime, "same_sequence": SameSequence,
+           "skill_requirements": SkillRequirements}[kind]
     spec = next(s for s in complete_spec if any(isinstance(c, cls) for c in s.instance.constraints))
     with pytest.raises(SchedcError) as exc:
         BUILDERS[backend](_flip(spec.instance, cls), spec.family)

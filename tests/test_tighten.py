@@ -169,7 +169,8 @@ def _worse_neighbours(instance, solution: Solution):
 
         outages = [w.end for c in instance.constraints if isinstance(c, ResourceDowntime) for w in c.windows]
         shift = max([10, *outages])
-        yield Solution(starts={a: s + shift for a, s in solution.starts.items()}, modes=solution.modes)
+        yield Solution(starts={a: s + shift for a, s in solution.starts.items()}, modes=solution.modes,
+                       workers=solution.workers)
         return
     rows = solution.assignments
     agents = sorted({a.agent for a in rows})

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from schedc.backends.cpsat import interval, measures, objective, optional, sequencing, slot, ties  # noqa: F401  (registers the encoders)
+from schedc.backends.cpsat import (  # noqa: F401  (registers the encoders)
+    interval,
+    measures,
+    objective,
+    optional,
+    sequencing,
+    skills,
+    slot,
+    ties,
+)
 from schedc.backends.cpsat.model import ENCODERS, CpsatModel
 from schedc.backends.cpsat.solve import SolveOptions, solve
 

@@ -28,6 +28,7 @@ from schedc.kinds import (
     OnePerSlot,
     PrecedenceLag,
     ResourceDowntime,
+    SkillRequirements,
     Unavailability,
     ValueFilter,
     Windows,
@@ -352,6 +353,10 @@ class CpsatModel:
             # an activity with a mode that does not use r contributes nothing for sure
             load = sum(min(e) for name, e in energy.items() if len(e) == len(acts[name].modes))
             best = max(best, -(-load // r.capacity))
+        if not self.explain:  # workers of skill_requirements: their load over their number (a switchable rule's
+            # bound would outlive switching it off)
+            best = max([best, *(c.makespan_bound(self.ctx) for c in self.instance.constraints
+                                if isinstance(c, SkillRequirements) and c.hard and c.active)])
         return best
 
     # ------------------------------------------------------------------ slot variables
@@ -501,6 +506,10 @@ class CpsatModel:
                                 self.model.add_bool_or([])  # a single-mode activity given another mode
                         else:
                             self.model.add(literal == int(k == chosen))
+            for activity, members in self.__dict__.get("teams", {}).items():  # skill_requirements' teams
+                team = solution.workers.get(activity, ())
+                for worker, literal in members:
+                    self.model.add(literal == int(worker in team))
             return
         chosen = {(x.agent, x.day, x.period, x.value) for x in solution.assignments}
         for key, var in self.x.items():
@@ -515,6 +524,10 @@ class CpsatModel:
                     literal = self.present[(a.name, k)]
                     if not isinstance(literal, int) and len(a.modes) > 1:
                         self.model.add_hint(literal, int(k == solution.modes.get(a.name, 1)))
+        for activity, members in self.__dict__.get("teams", {}).items():  # skill_requirements' teams
+            if activity in solution.starts:
+                for worker, literal in members:
+                    self.model.add_hint(literal, int(worker in solution.workers.get(activity, ())))
 
 
 def extract_solution(m: CpsatModel, solver: cp_model.CpSolver) -> Solution:
@@ -525,7 +538,9 @@ def extract_solution(m: CpsatModel, solver: cp_model.CpSolver) -> Solution:
         starts = {a.name: solver.value(m.start[a.name]) for a in performed}
         modes = {a.name: next((k for k in range(1, len(a.modes) + 1) if _chosen(solver, m.present[(a.name, k)])), 1)
                  for a in performed}
-        return Solution(starts=starts, modes=modes)
+        teams = {a: tuple(w for w, literal in members if solver.boolean_value(literal))  # skill_requirements
+                 for a, members in m.__dict__.get("teams", {}).items() if a in starts}
+        return Solution(starts=starts, modes=modes, workers={a: t for a, t in teams.items() if t})
     assignments = tuple(Assignment(e, d, p, v) for (e, d, p, v), var in m.x.items() if solver.boolean_value(var))
     return Solution(assignments=assignments)
 

@@ -9,7 +9,16 @@ files; ``solve.py`` runs the solver and verifies what it returns.
 
 from __future__ import annotations
 
-from schedc.backends.pyomo import interval, measures, objective, optional, sequencing, slot, ties  # noqa: F401  (registers the encoders)
+from schedc.backends.pyomo import (  # noqa: F401  (registers the encoders)
+    interval,
+    measures,
+    objective,
+    optional,
+    sequencing,
+    skills,
+    slot,
+    ties,
+)
 from schedc.backends.pyomo.model import ENCODERS, PyomoModel, StoreName
 from schedc.backends.pyomo.solve import SolveOptions, check_solver, fixed_verdict, probe, solve
 from schedc.core.solution import Solution

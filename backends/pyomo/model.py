@@ -44,7 +44,7 @@ from schedc.backends.pyomo.pausable import pausable_variables
 from schedc.backends.search.heuristics import capacity_kept, earliest_starts, schedule_horizon, tails
 from schedc.core.solution import Solution
 from schedc.ir import Family, Instance
-from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, ValueFilter, Windows
+from schedc.kinds import Constraint, OnePerSlot, PrecedenceLag, SkillRequirements, ValueFilter, Windows
 from schedc.kinds.context import EvalContext
 
 Literal01 = Any
@@ -302,7 +302,9 @@ class PyomoModel:
             load = sum(min(m.duration * next((u.amount for u in m.uses if u.resource == r.name), 0) for m in a.modes)
                        for a in required)
             best = max(best, -(-load // r.capacity))
-        return best
+        # the workers of skill_requirements: their load over their number
+        return max([best, *(c.makespan_bound(self.ctx) for c in self.instance.constraints
+                            if isinstance(c, SkillRequirements) and c.hard and c.active)])
 
     # ------------------------------------------------------------------ slot variables
 
@@ -419,6 +421,9 @@ class PyomoModel:
             chosen = solution.modes.get(a.name, 1)
             pairs += [(literal, int(k == chosen)) for k in range(1, len(a.modes) + 1)
                       if not isinstance(literal := self.present[(a.name, k)], int)]
+        for activity, members in self.__dict__.get("teams", {}).items():  # skill_requirements' teams
+            team = solution.workers.get(activity, ())
+            pairs += [(var, int(worker in team)) for worker, var in members]
         return pairs
 
     def value(self, expr: Any) -> float | None:

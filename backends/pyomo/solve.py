@@ -218,7 +218,9 @@ def extract_solution(m: PyomoModel) -> Solution:
         starts = {a.name: int(round(m.value(m.start[a.name]) or 0)) for a in performed}
         modes = {a.name: next((k for k in range(1, len(a.modes) + 1) if _chosen(m, m.present[(a.name, k)])), 1)
                  for a in performed}
-        return Solution(starts=starts, modes=modes)
+        teams = {a: tuple(w for w, var in members if _chosen(m, var))  # skill_requirements
+                 for a, members in m.__dict__.get("teams", {}).items() if a in starts}
+        return Solution(starts=starts, modes=modes, workers={a: t for a, t in teams.items() if t})
     return Solution(assignments=tuple(Assignment(e, d, p, v) for (e, d, p, v), var in m.x.items()
                                       if _chosen(m, var)))
 

@@ -22,10 +22,11 @@ import numpy as np
 
 from schedc.core.solution import Solution
 from schedc.ir import Activity, Instance, Mode
-from schedc.kinds import CumulativeRenewable, PrecedenceLag, UnaryNoOverlap
+from schedc.kinds import CumulativeRenewable, PrecedenceLag, SkillRequirements, UnaryNoOverlap
 from schedc.kinds.measures import targets
 from schedc.kinds.optional import optional_activities
 from schedc.kinds.setup_times import max_total_setup
+from schedc.kinds.skill_requirements import team_for
 from schedc.kinds.timing import downtime_windows, release_dates, time_offset
 
 if TYPE_CHECKING:
@@ -122,11 +123,15 @@ def serial_schedule(instance: Instance, priority: dict[str, int] | None = None, 
     starts: dict[str, int] = {}
     modes: dict[str, int] = {}
     ends: dict[str, int] = {}
+    staffing = Staffing(instance)
     preds, release = net.preds, net.release
     for name in _dispatch_order(instance, net, priority):
         activity = activities[name]
         earliest = max([release.get(name, 0), *(ends[p] + lag for p, lag in preds[name])])
         number, mode, start = _place(activity, earliest, budget_left, load, capacity, busy)
+        while staffing.rules and (later := staffing.earliest(name, start, mode.duration)) > start:
+            number, mode, start = _place(activity, later, budget_left, load, capacity, busy)
+        staffing.assign(name, start, mode.duration)
         for use in mode.uses:
             if use.resource in busy and mode.duration and use.amount:
                 busy[use.resource].block(start, start + mode.duration)
@@ -135,7 +140,62 @@ def serial_schedule(instance: Instance, priority: dict[str, int] | None = None, 
             elif use.resource in budget_left:
                 budget_left[use.resource] -= use.amount
         starts[name], modes[name], ends[name] = start, number, start + mode.duration
-    return Solution(starts=starts, modes=modes)
+    return Solution(starts=starts, modes=modes, workers=staffing.teams)
+
+
+class _NoFamily:
+    """What :class:`~schedc.kinds.context.EvalContext` reads of a family, for an interval instance's workers."""
+
+    decision = None
+    day_names = "index0"
+
+
+_NO_FAMILY = _NoFamily()
+
+
+class Staffing:
+    """The workers of the hard ``skill_requirements`` rules while a serial schedule is built: each worker's
+    busy spans, and the team given to each activity placed so far (the first team that is free for its whole
+    run and fills every unit of every rule, :func:`~schedc.kinds.skill_requirements.team_for`)."""
+
+    def __init__(self, instance: Instance):
+        from schedc.kinds.context import EvalContext  # the context reads the kinds, which this module serves
+
+        self.rules = [c for c in instance.constraints if isinstance(c, SkillRequirements) and c.hard and c.active]
+        ctx = EvalContext(instance, _NO_FAMILY) if self.rules else None
+        self.staff = {c.id: c.staff(ctx) for c in self.rules} if ctx else {}
+        self.skills = {(c.id, w): c.skill_set(ctx, w) for c in self.rules for w in self.staff[c.id]} if ctx else {}
+        self.rows = {c.id: c.by_activity() for c in self.rules}
+        self.busy: dict[str, BusySpans] = defaultdict(BusySpans)
+        self.teams: dict[str, tuple[str, ...]] = {}
+
+    def _team(self, activity: str, start: int, duration: int) -> tuple[str, ...] | None:
+        team: list[str] = []
+        for c in self.rules:
+            rows = self.rows[c.id].get(activity)
+            if not rows:
+                continue
+            free = [w for w in self.staff[c.id] if not duration or self.busy[w].free_from(start, duration) == start]
+            found = team_for(rows, free, lambda w, cid=c.id: self.skills[(cid, w)])
+            if found is None:
+                return None
+            team += [w for w in found if w not in team]
+        return tuple(team)
+
+    def earliest(self, activity: str, start: int, duration: int) -> int:
+        """The earliest time ≥ ``start`` at which a team of free workers fills every unit of ``activity``."""
+        times = sorted({start, *(e for spans in self.busy.values() for e in spans.ends if e > start)})
+        return next((t for t in times if self._team(activity, t, duration) is not None), times[-1])
+
+    def assign(self, activity: str, start: int, duration: int) -> None:
+        """Give ``activity`` the first free team at ``start`` (none found: no team, the schedule breaks the rule)."""
+        if not self.rules:
+            return
+        team = self._team(activity, start, duration) or ()
+        if team:
+            self.teams[activity] = team
+        for w in team:
+            self.busy[w].block(start, start + duration)
 
 
 def _dispatch_order(instance: Instance, net: Network, priority: dict[str, int] | None) -> list[str]:

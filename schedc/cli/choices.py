@@ -79,6 +79,7 @@ class ImportFormat(StrEnum):
     psplib_mm_due = "psplib-mm-due"
     itc2007 = "itc2007"
     inrc2010 = "inrc2010"
+    mspsp = "mspsp"
     nsplib = "nsplib"
 
 

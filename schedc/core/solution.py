@@ -23,9 +23,11 @@ class Solution(msgspec.Struct, frozen=True, kw_only=True):
     """A (possibly partial) schedule.
 
     ``starts``/``modes``: start time and 1-based mode number per activity (interval
-    families); ``assignments``: the slot assignments (slot families), in answer order.
+    families); ``assignments``: the slot assignments (slot families), in answer order;
+    ``workers``: the team of workers named for each activity (``skill_requirements``), in answer order.
     """
 
     starts: dict[str, int] = {}
     modes: dict[str, int] = {}
+    workers: dict[str, tuple[str, ...]] = {}
     assignments: tuple[Assignment, ...] = ()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from schedc.grammars.spec import AnswerSpec, IntRange, LineGroup
+from schedc.grammars.spec import AnswerSpec, IntRange, LineGroup, NameList
 
 _WRAP = 100  # wrap alternatives lists at about this many characters
 
@@ -164,6 +164,12 @@ def _line_sequence(spec: AnswerSpec, group: LineGroup, style: _Style, rules: dic
         symbol = style.symbol(text, group.key if text in ("job", "activity", "step", "mode") else ())
         if isinstance(domain, IntRange):
             rules.setdefault(symbol, style.rule(symbol, style.number(domain, rules)))
+        elif isinstance(domain, NameList):  # NAME (", " NAME)* | "-": the grammar does not keep names distinct
+            item = style.symbol(f"{text}_name", ())
+            names = sorted(dict.fromkeys(domain.names), key=len, reverse=True)
+            rules.setdefault(item, style.rule(item, [style.string(name) for name in names]))
+            rules.setdefault(symbol, style.rule(symbol, [f"{item} ({style.string(', ')} {item})*",
+                                                         style.string("-")]))
         else:
             follow = ""
             if index < len(pieces) and pieces[index][0] == "lit":

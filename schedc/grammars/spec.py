@@ -36,7 +36,15 @@ class IntRange:
         return f"{self.lo}..{'' if self.hi is None else self.hi}"
 
 
-Domain = tuple[str, ...] | IntRange
+@dataclass(frozen=True)
+class NameList:
+    """A comma-separated list of distinct names of ``names`` (``W1, W4``), or ``-`` for none: the team of
+    workers an activity line names (``skill_requirements``)."""
+
+    names: tuple[str, ...]
+
+
+Domain = tuple[str, ...] | IntRange | NameList
 
 
 @dataclass(frozen=True)
@@ -175,6 +183,8 @@ def _shared_domains(verifier: Verifier, fields: list[str]) -> dict[str, Domain]:
         used = {use.resource for a in verifier.instance.activities for mode in a.modes for use in mode.uses}
         members = [name for name, cls in verifier.members.items() if cls == role and name in used]
         domains[role] = _shown(verifier, role, members)
+    if "workers" in fields:
+        domains["workers"] = NameList(_shown(verifier, "worker", verifier.workers))
     return domains
 
 
@@ -237,6 +247,7 @@ def _words(verifier: Verifier) -> dict[str, str]:
     roles = dict(verifier.family.roles)
     ctx = verifier.ctx
     return {"job": roles.get("job", "job"), "activity": roles.get("activity", "activity"),
+            "worker": roles.get("worker", "worker"),
             "machine": roles.get("machine", "machine"), "agent": roles.get(ctx.agent_cls, ctx.agent_cls or "agent"),
             "value": roles.get(ctx.value_cls, ctx.value_cls or "value"), "free": ctx.free or "",
             **{role: roles.get(role, role) for role in verifier.format.roles}}
@@ -248,7 +259,8 @@ def _example(verifier: Verifier, group: LineGroup) -> dict[str, object]:
     In an interval family the example is the first activity (in the first line group), on the machine
     of its first mode.
     """
-    values: dict[str, object] = {field: domain.lo if isinstance(domain, IntRange) else domain[0]
+    values: dict[str, object] = {field: domain.lo if isinstance(domain, IntRange) else
+                                 ", ".join(domain.names[:1]) if isinstance(domain, NameList) else domain[0]
                                  for field, domain in group.domains.items()}
     if verifier.instance.activities:
         first = verifier.instance.activities[0]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from schedc.grammars.spec import AnswerSpec, Domain, IntRange
+from schedc.grammars.spec import AnswerSpec, Domain, IntRange, NameList
 from schedc.verify.answers import fill_template
 from schedc.verify.structured import NAME_FIELDS as _NAME_FIELDS
 
@@ -70,6 +70,11 @@ def _field_text(spec: AnswerSpec, field: str) -> str:
         return f"is the chosen mode, {_range_text(domains, 'the activity')}"
     if field == "start":
         return "is the start time, an integer ≥ 0"
+    if field == "workers":
+        names = [n for domain in domains if isinstance(domain, NameList) for n in domain.names]
+        worker = words.get("worker", "worker")
+        return (f"is the team: distinct {worker} names separated by commas, each {_listing(names)}; "
+                f"- when the {words.get('activity', 'activity')} needs no {worker}")
     if field == "day":
         return _day_text(spec, domains[0])
     return f"is the period of the day, {domains[0]}"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from schedc.grammars.spec import SCHEMA_DRAFT, AnswerSpec, Domain, IntRange, LineGroup
+from schedc.grammars.spec import SCHEMA_DRAFT, AnswerSpec, Domain, IntRange, LineGroup, NameList
 from schedc.verify.structured import answer_text, decode_structured, structured_to_text
 
 #: Reading a structured answer back is the verifier's work (:mod:`schedc.verify.structured`); the names
@@ -30,6 +30,8 @@ def schema_limits(spec: AnswerSpec) -> list[str]:
         limits.append("an upper bound on start times (the instance states no horizon)")
     elif starts:
         limits.append("that each item ends by the horizon (only its start is bounded by it)")
+    if "workers" in spec.fields:
+        limits.append("that the workers of a team are distinct (the verifier counts a repeated one once)")
     if spec.header:
         limits.append(f"the header {spec.header}: its count is the number of items (structured_to_text writes it)")
     limits.append("the constraints of the instance (precedence, capacity, coverage, ...): the verifier checks them")
@@ -76,6 +78,8 @@ def _field_schema(domain: Domain) -> dict[str, Any]:
     ``minimum``/``maximum``, outlines-core does not (it would let any integer through), and every engine
     honours ``enum``. Unbounded start times keep ``minimum`` only.
     """
+    if isinstance(domain, NameList):  # a team: distinct names, written "A, B" (none: "-")
+        return {"type": "array", "items": {"type": "string", "enum": list(dict.fromkeys(domain.names))}}
     if isinstance(domain, IntRange):
         schema: dict[str, Any] = {"type": "integer", "minimum": domain.lo}
         if domain.hi is not None:

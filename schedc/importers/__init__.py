@@ -18,6 +18,7 @@ from schedc.importers.common import BksRow, read_bks, write_atomic
 from schedc.importers.inrc2010 import import_inrc2010
 from schedc.importers.itc2007 import import_itc2007
 from schedc.importers.jobshop import import_fjsp, import_jsplib
+from schedc.importers.mspsp import import_mspsp
 from schedc.importers.nsplib import import_nsplib
 from schedc.importers.psplib import import_psplib
 from schedc.ir import Instance
@@ -38,6 +39,7 @@ FORMATS: dict[str, Importer] = {
     "psplib-mm-due": _psplib(True, project=True),
     "itc2007": import_itc2007,
     "inrc2010": import_inrc2010,
+    "mspsp": import_mspsp,  # iMOPSE MS-RCPSP .def files (makespan; salaries left out)
 }
 PAIR_FORMATS = {"nsplib"}
 ALL_FORMATS = (*FORMATS, *PAIR_FORMATS)

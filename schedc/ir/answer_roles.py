@@ -19,6 +19,8 @@ from schedc.ir.nodes import Activity, Mode
 #: Placeholders that hold names, and those that hold integers (besides the roles of a family).
 NAME_FIELDS = ("job", "activity", "machine", "agent", "value")
 INT_FIELDS = ("step", "start", "mode", "day", "period", "count")
+#: Placeholders holding a comma-separated list of names (``workers=W1, W4``; ``-`` for none).
+LIST_FIELDS = ("workers",)
 PLACEHOLDER = re.compile(r"<([a-z_]+)>")
 
 
@@ -34,14 +36,14 @@ def role_fields(family: Family) -> tuple[str, ...]:
         return ()
     classes = {c.name for c in family.classes}
     return tuple(f for f in dict.fromkeys(PLACEHOLDER.findall(family.answer))
-                 if f in classes and f not in NAME_FIELDS + INT_FIELDS)
+                 if f in classes and f not in NAME_FIELDS + INT_FIELDS + LIST_FIELDS)
 
 
 def answer_problems(family: Family) -> list[str]:
     """What is wrong with the placeholders of a family's answer line (empty: nothing)."""
     roles = role_fields(family)
     problems = [f"unknown answer placeholder <{f}>" for f in dict.fromkeys(PLACEHOLDER.findall(family.answer))
-                if f not in NAME_FIELDS + INT_FIELDS + roles]
+                if f not in NAME_FIELDS + INT_FIELDS + LIST_FIELDS + roles]
     named = [f"<{f}>" for f in ("mode", "machine") if f"<{f}>" in family.answer]
     if roles and named:
         problems.append(f"the answer names the mode by its resources ({', '.join(f'<{r}>' for r in roles)}) "

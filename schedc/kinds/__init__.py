@@ -36,6 +36,7 @@ from schedc.kinds.resources import CumulativeRenewable, ModeChoice, Nonrenewable
 from schedc.kinds.same_sequence import Partner, SameSequence
 from schedc.kinds.sequences import ConsecutiveRunBounds, PatternCost, PatternProhibition, WindowPatternCost
 from schedc.kinds.setup_times import Setup, SetupTimes
+from schedc.kinds.skill_requirements import SkillNeedUnit, SkillRequirements
 from schedc.kinds.skills import SkillDemand, SkillEligibility, SkillNeed
 from schedc.kinds.slots import SlotConflict, Unavailability, Unavailable
 from schedc.kinds.timing import Downtime, DueDate, ResourceDowntime, Tardiness, TimeWindow, Window
@@ -71,6 +72,7 @@ _ALL: tuple[type[Constraint], ...] = (
     SameSequence,
     SkillEligibility,
     SkillDemand,
+    SkillRequirements,
 )
 
 KINDS: dict[str, type[Constraint]] = {cls.__struct_config__.tag: cls for cls in _ALL}  # type: ignore[misc]
@@ -79,7 +81,7 @@ AnyConstraint = Union[_ALL]  # type: ignore[valid-type]  # noqa: UP007
 INTERVAL_KINDS = frozenset({"precedence_lag", "unary_no_overlap", "cumulative_renewable",
                             "nonrenewable_budget", "mode_choice", "time_window", "resource_downtime", "tardiness",
                             "setup_times", "optional", "no_idle", "consecutive", "resource_ties",
-                            "same_sequence"})
+                            "same_sequence", "skill_requirements"})
 #: kinds that fit either structure (they speak of the objective, not of intervals or slots)
 ANY_STRUCTURE_KINDS = frozenset({"objective_bound"})
 SLOT_KINDS = frozenset(KINDS) - INTERVAL_KINDS - ANY_STRUCTURE_KINDS
@@ -100,6 +102,6 @@ __all__ = [
     "SlotConflict", "Unavailability", "Unavailable",
     "ObjectiveBound", "Setup", "SetupTimes", "OptionalActivities", "Selection",
     "NoIdle", "Consecutive", "Pair", "ResourceTies", "Tie", "SameSequence", "Partner",
-    "SkillDemand", "SkillEligibility", "SkillNeed",
+    "SkillDemand", "SkillEligibility", "SkillNeed", "SkillNeedUnit", "SkillRequirements",
     "DueDate", "Downtime", "ResourceDowntime", "Tardiness", "TimeWindow", "Window",
 ]

@@ -42,6 +42,7 @@ from schedc.kinds import (
     SetupTimes,
     SkillDemand,
     SkillEligibility,
+    SkillRequirements,
     SlotConflict,
     Spread,
     Stability,
@@ -57,6 +58,7 @@ from schedc.kinds.same_sequence import SameSequence
 from schedc.kinds.setup_times import ANY as SETUP_ANY
 from schedc.kinds.setup_times import Setup, can_use
 from schedc.kinds.setup_times import row_form as setup_row_form
+from schedc.kinds.skill_requirements import uncovered
 from schedc.lang.check_common import activity_names as _activity_names
 from schedc.lang.check_common import known_names
 from schedc.lang.check_common import resource_scope as _resource_scope
@@ -562,9 +564,45 @@ def _skill_demand(ch: Checker, c: SkillDemand) -> None:
                      known_names(known))
 
 
+def _skill_requirements(ch: Checker, c: SkillRequirements) -> None:
+    """Workers of a declared class with a ``names`` skill list; rows name activities and ask for no more
+    workers with a skill than the selection holds (E206: the activity could never run)."""
+    ch.selector(c.workers, c)
+    cls = ch.family.entity_class(c.workers.cls)
+    if cls is None:
+        return
+    decl = cls.attribute(c.skills)
+    if decl is None or decl.type != "names":
+        ch.error("E209", f"{c.id}: skill_requirements reads the skills of each {c.workers.cls} from its list "
+                 f"attribute {c.skills!r}, which class {c.workers.cls} does not have", c.span,
+                 f"declare `class {c.workers.cls} (... {c.skills}:names)`, or name the skill list with skills=ATTR")
+        return
+    holders: Counter[str] = Counter(s for e in ch.selected(c.workers) for s in set(e.attrs.get(c.skills, ()) or ()))
+    short_rows = set()
+    for index, r in enumerate(c.needs):
+        at = row_of(c, index)
+        if r.activity not in ch.activities:
+            ch.error("E202", f"{c.id}: undefined activity {r.activity!r}", at, known_names(ch.activities))
+            short_rows.add(r.activity)
+        elif r.count > holders[r.skill]:
+            ch.error("E206", f"{c.id}: activity {r.activity} needs {r.count} workers with the skill {r.skill!r}, "
+                     f"but only {holders[r.skill]} {c.workers.cls}{'s' if holders[r.skill] != 1 else ''} "
+                     "of the rule have it", at)
+            short_rows.add(r.activity)
+    staff = {e.name: frozenset(e.attrs.get(c.skills, ()) or ()) for e in ch.selected(c.workers)}
+    for activity, rows in c.by_activity().items():
+        if activity in short_rows:
+            continue
+        short = sum(missing for _row, missing in uncovered(rows, list(staff), staff.__getitem__))
+        if short:  # each skill has enough holders, but not enough distinct ones for all units at once
+            ch.error("E206", f"{c.id}: no team of the {c.workers.cls}s of the rule covers every skill unit of "
+                     f"activity {activity} ({short} unit{'s' if short > 1 else ''} short: a worker serves one "
+                     "skill of an activity)", c.span)
+
+
 # ------------------------------------------------------------------- forms no solver backend encodes
 
-HARD_ONLY = (UnaryNoOverlap, CumulativeRenewable, ResourceDowntime, SameSequence)
+HARD_ONLY = (UnaryNoOverlap, CumulativeRenewable, ResourceDowntime, SameSequence, SkillRequirements)
 """Kinds whose soft form neither backend encodes (``backends/{cpsat,pyomo}`` raise E501 for it)."""
 
 
@@ -642,4 +680,5 @@ CONSTRAINT_CHECKS: dict[type, Callable[[Checker, Any], None]] = {
     SameSequence: check_same_sequence,
     SkillEligibility: _skill_eligibility,
     SkillDemand: _skill_demand,
+    SkillRequirements: _skill_requirements,
 }

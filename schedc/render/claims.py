@@ -402,6 +402,24 @@ def _skill_demand_view(params: dict[str, Any], c: Constraint, ctx: BuildContext)
             "bounds": bounds_shape([(row[4], row[5]) for row in params.get("needs", [])])}
 
 
+def _skill_requirements_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
+    """``listed``: one clause per activity ("Activity 3 needs 1 worker with the skill welding and 1 worker with
+    the skill wiring"), ``who``: the workers as a selector, ``names``: the activities and skills printed."""
+    verbatim: list[str] = []
+    who = selector_view(params["workers"], ctx, verbatim)
+    rows: dict[str, list[tuple[str, int]]] = {}
+    for activity, skill, count in params.get("needs", []):
+        rows.setdefault(activity, []).append((skill, count))
+    listed, names = [], list(verbatim)
+    for activity, needs in rows.items():
+        shown = ctx.show(activity)
+        parts = [f"{count} {who['one'] if count == 1 else who['many']} with the skill {ctx.show(skill, 'skill')}"
+                 for skill, count in needs]
+        listed.append(f"{shown} needs {' and '.join(parts)}")
+        names += [shown, *(ctx.show(skill, "skill") for skill, _count in needs)]
+    return {"listed": listed, "who": who, "names": list(dict.fromkeys(names))}
+
+
 def _spread_view(params: dict[str, Any], c: Constraint, ctx: BuildContext) -> dict[str, Any]:
     """``group``: a group's days are those of any of its members (kinds/costs.py Spread)."""
     decision = ctx.family.decision
@@ -430,6 +448,7 @@ _DERIVED: dict[str, Callable[[dict[str, Any], Constraint, BuildContext], dict[st
     "optional": _optional_view,
     "spread": _spread_view,
     "skill_demand": _skill_demand_view,
+    "skill_requirements": _skill_requirements_view,
 }
 """Kind → the wording facts its sentences need beyond the claim's parameters (a new kind adds one line)."""
 

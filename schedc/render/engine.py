@@ -106,8 +106,12 @@ def default_plan(family: Family, instance: Instance) -> tuple[PlanStep, ...]:
     """A plan stating everything a family of built-in kinds can carry: sizes, data (categories with
     nothing to state are skipped), the rules, the objective. Entity classes are stated one entity each."""
     if family.structure == "interval":
-        # "roles" only where the answer names modes by them: a category draws from the template stream
-        names = ["framing", "machines", *(["roles"] if role_fields(family) else []), "jobs*", "resources",
+        # "roles" only where the answer names modes by them: a category draws from the template stream; entity
+        # classes other than machines, events and roles (stated by categories of their own), one entity each:
+        # the workers of skill_requirements
+        roles = role_fields(family)
+        classes = [f"{c.name}*" for c in family.classes if c.name not in ("machine", "event", *roles)]
+        names = ["framing", "machines", *(["roles"] if roles else []), "jobs*", "resources", *classes,
                  "activities*", "precedences*", "releases", "due_dates", "downtime", "events", "rules", "closing"]
     else:
         skills = any("skills" in e.attrs for e in instance.entities)

@@ -47,6 +47,7 @@ from schedc.kinds import (
     SetupTimes,
     SkillDemand,
     SkillEligibility,
+    SkillRequirements,
     SlotConflict,
     Spread,
     Stability,
@@ -386,6 +387,14 @@ def _skill_demand(c: SkillDemand, instance: Instance, out: Facts) -> None:
         out[("skill_need", c.id, *slot, r.value, r.skill)] = tuple(v for v in _range(r.min, r.max) if v is not None)
 
 
+def _skill_requirements(c: SkillRequirements, instance: Instance, out: Facts) -> None:
+    """The rule, and one fact per row: the number of workers with the skill (stated in the rule sentence;
+    which skills each worker has are membership facts of the worker entities)."""
+    out[("rule", c.id)] = rule_values(c) + selector_values(c.workers)
+    for r in c.needs:
+        out[("skill_unit", c.id, r.activity, r.skill)] = (r.count,)
+
+
 CONSTRAINT_FACTS: dict[type[Constraint], Callable[..., None]] = {
     PrecedenceLag: _precedence,
     SetupTimes: _setup_times,
@@ -417,6 +426,7 @@ CONSTRAINT_FACTS: dict[type[Constraint], Callable[..., None]] = {
     ObjectiveBound: _objective_bound,
     SkillEligibility: _skill_eligibility,
     SkillDemand: _skill_demand,
+    SkillRequirements: _skill_requirements,
 }
 """Constraint class → the function adding its facts (a new kind adds one line)."""
 

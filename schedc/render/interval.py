@@ -16,6 +16,8 @@ from schedc.render import rules
 from schedc.render.context import BuildContext, Builder, Item, unsupported
 from schedc.render.facts import FactId, is_multi_mode
 from schedc.render.rows import EdgeHomes, all_routed, job_steps, route_edges, routing
+from schedc.render.slot import role as role_word
+from schedc.render.slot import roles as roles_word
 from schedc.render.themes import plural
 
 
@@ -23,8 +25,16 @@ def framing(ctx: BuildContext) -> list[Item]:
     """Sizes: jobs and machines, or activities (entity tables are sized by their own statements)."""
     classes = {c.name for c in ctx.family.classes}
     sizes = {key[1]: value[0] for key, value in ctx.facts.items() if key[0] == "size" and key[1] not in classes}
-    ids = [("size", key) for key in sizes]
-    return [Item("framing", {"sizes": sizes, "routes": all_routed(ctx.instance)}, ctx.claim(ids))]
+    ids: list[FactId] = [("size", key) for key in sizes]
+    # classes stated one entity each by a plan step of their own (the workers of skill_requirements) are
+    # counted here; machines and events count themselves
+    stated = {step.category for step in ctx.family.plan}
+    teams = [{"count": ctx.facts[("size", c.name)][0], "one": role_word(ctx, c.name), "many": roles_word(ctx, c.name)}
+             for c in ctx.family.classes if ("size", c.name) in ctx.facts and c.name not in BUILDERS
+             and plural(c.name) not in BUILDERS and (c.name in stated or plural(c.name) in stated)]
+    ids += [("size", c.name) for c in ctx.family.classes if ("size", c.name) in ctx.facts and c.name not in BUILDERS
+            and plural(c.name) not in BUILDERS and (c.name in stated or plural(c.name) in stated)]
+    return [Item("framing", {"sizes": sizes, "routes": all_routed(ctx.instance), "staff": teams}, ctx.claim(ids))]
 
 
 # --------------------------------------------------------------------------- job shops
@@ -295,5 +305,14 @@ BUILDERS: dict[str, Builder] = {
 
 
 def builder(step: PlanStep, family: Family) -> Builder | None:
-    """The builder of a plan step (categories are fixed for the interval families)."""
-    return BUILDERS.get(step.category)
+    """The builder of a plan step: a fixed category, or an entity class the family declares (the workers of
+    ``skill_requirements``), stated one entity each when the step may be shuffled."""
+    found = BUILDERS.get(step.category)
+    if found is not None:
+        return found
+    from schedc.render.slot import entity_builder  # the entity statements are shared with the slot families
+
+    for cls in family.classes:
+        if step.category in (cls.name, plural(cls.name)):
+            return entity_builder(cls.name, each=step.shuffle)
+    return None

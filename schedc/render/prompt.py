@@ -18,6 +18,7 @@ from schedc.render.assumptions import applicable
 from schedc.render.claims import role_words
 from schedc.render.rows import all_routed
 from schedc.render.templates import render_shared, render_shared_string, render_string
+from schedc.render.themes import plural
 
 _PLACEHOLDER = re.compile(r"<([a-z_]+)>")
 
@@ -92,6 +93,7 @@ def _describe(field: str, instance: Instance, family: Family, words: dict[str, s
         "day": _day_text(instance, family),
         "period": "the period of the day, counted from 0",
         "count": "the number of assignment lines that follow",
+        "workers": _workers_text(instance, family, words),
     }
     roles = role_fields(family)
     if field in roles:
@@ -118,6 +120,16 @@ def _listing(items: list[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
+def _workers_text(instance: Instance, family: Family, words: dict[str, str]) -> str:
+    """How the team of an activity is written (``skill_requirements``): its workers' names, by commas."""
+    worker = _role_word(family, "worker", "worker", words)
+    activity = words.get("activity", "activity")
+    article = "an" if activity[:1].lower() in "aeiou" else "a"
+    return (f"the {plural(worker)} of the {activity}'s team, each name exactly as written above, separated by "
+            f"commas (the order does not matter); each {worker} fills one skill the {activity} needs, so name "
+            f"as many {plural(worker)} as it needs in all; write - for {article} {activity} that needs no {worker}")
+
+
 def _day_text(instance: Instance, family: Family) -> str:
     cal = instance.calendar
     days = cal.days if cal is not None else 0
@@ -136,7 +148,8 @@ def _examples(instance: Instance, family: Family, names: dict[str, str], words: 
     value = _role_word(family, decision.value if decision else None, "value", words)
     base = {"start": "<integer>", "mode": "<mode>", "machine": f"<{words.get('machine', 'machine')}>",
             "value": f"<{value}>", "day": "<day>", "period": "<period>",
-            **{role: f"<{words.get(role, role)}>" for role in role_fields(family)}}
+            **{role: f"<{words.get(role, role)}>" for role in role_fields(family)},
+            "workers": "<{0}>, <{0}>".format(_role_word(family, "worker", "worker", words))}
     fills = [{**base, **who} for who in _example_subjects(instance, family, names)]
     return [_PLACEHOLDER.sub(lambda m, f=f: f.get(m.group(1), m.group(0)), family.answer) for f in fills]
 

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 import msgspec
 
 from schedc.ir import Family
-from schedc.ir.answer_roles import INT_FIELDS, NAME_FIELDS, PLACEHOLDER, role_fields
+from schedc.ir.answer_roles import INT_FIELDS, LIST_FIELDS, NAME_FIELDS, PLACEHOLDER, role_fields
 from schedc.verify.failure_modes import UNPARSEABLE_REASON
 
 #: An integer of at most 100 digits: longer ones are garbage, and ``int()`` refuses more than 4300 digits.
@@ -102,9 +102,12 @@ def _compile(template: str, roles: tuple[str, ...] = ()) -> re.Pattern[str]:
     for match in _PLACEHOLDER.finditer(template):
         parts.append(_literal(template[pos:match.start()], after_field=pos > 0))
         name = match.group(1)
-        if name not in NAME_FIELDS + INT_FIELDS + roles:
+        if name not in NAME_FIELDS + INT_FIELDS + LIST_FIELDS + roles:
             raise ValueError(f"unknown answer placeholder <{name}>")
-        parts.append(f"(?P<{name}>{_INT})" if name in INT_FIELDS else f"(?P<{name}>{_NAME})")
+        if name in LIST_FIELDS:
+            parts.append(f"(?P<{name}>{_NAME}(?:\\s*,\\s*{_NAME})*)")
+        else:
+            parts.append(f"(?P<{name}>{_INT})" if name in INT_FIELDS else f"(?P<{name}>{_NAME})")
         pos = match.end()
     parts.append(_literal(template[pos:], after_field=pos > 0))
     return re.compile(r"^\s*+" + "".join(parts) + r"\s*+$", re.IGNORECASE)
@@ -315,6 +318,12 @@ def _why_skipped(cleaned: str, fmt: AnswerFormat) -> str:
         return "prose (no schedule values)"
     return f"does not match the answer format {fmt.template!r}"
 
+
+
+def split_list(text: str) -> list[str]:
+    """The names of a list field (``W1, W4`` → ``["W1", "W4"]``; ``-`` → none)."""
+    names = [part.strip() for part in text.split(",")]
+    return [] if names == ["-"] else [n for n in names if n]
 
 
 def fill_template(template: str, values: Mapping[str, str]) -> str:

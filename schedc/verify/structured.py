@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from schedc.ir import Family, Instance
-from schedc.verify.answers import AnswerFormat, fill_template
+from schedc.verify.answers import LIST_FIELDS, AnswerFormat, fill_template
 
 #: Fields that hold names (the other fields hold integers).
 NAME_FIELDS = ("job", "activity", "machine", "agent", "value")
@@ -65,6 +65,9 @@ def _item_values(item: Mapping[str, Any], index: int, fields: list[str],
         if field not in item:
             raise ValueError(f"item {index} lacks {field!r}")
         value = item[field]
+        if field in LIST_FIELDS:
+            values[field] = _list_value(value, index, field)
+            continue
         values[field] = _name_value(value, index, field) if field in NAME_FIELDS + roles else \
             _int_value(value, index, field)
     return values
@@ -79,6 +82,14 @@ def _name_value(value: Any, index: int, field: str) -> str:
     if any(ch in value for ch in "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"):
         raise ValueError(f"item {index}: {field} must be on one line")
     return value
+
+
+def _list_value(value: Any, index: int, field: str) -> str:
+    """A list field as written: an array of names (``["W1", "W4"]`` → ``W1, W4``; empty → ``-``)."""
+    if not isinstance(value, list):
+        raise ValueError(f"item {index}: {field} must be an array of names, not {_json_type(value)}")
+    names = [_name_value(v, index, field) for v in value]
+    return ", ".join(names) if names else "-"
 
 
 def _int_value(value: Any, index: int, field: str) -> str:

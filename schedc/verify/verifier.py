@@ -22,10 +22,19 @@ from schedc.core.solution import Assignment, Solution
 from schedc.ir import Family, Instance
 from schedc.ir.answer_roles import mode_roles, role_keys, role_members
 from schedc.ir.names import NameMap, canonical_names
-from schedc.kinds import CountBounds, Coverage, OnePerSlot
+from schedc.kinds import CountBounds, Coverage, OnePerSlot, SkillRequirements
 from schedc.kinds.context import Violation
 from schedc.verify import failure_modes
-from schedc.verify.answers import KEEP, AnswerFormat, AnswerLine, AnswerStream, Extraction, Skipped, shorten
+from schedc.verify.answers import (
+    KEEP,
+    AnswerFormat,
+    AnswerLine,
+    AnswerStream,
+    Extraction,
+    Skipped,
+    shorten,
+    split_list,
+)
 from schedc.verify.evaluate import Evaluation, Tally, evaluate, make_context, tally
 from schedc.verify.report_text import format_report as format_report  # the text form, kept importable here
 from schedc.verify.structured import decode_structured, structured_to_text
@@ -170,6 +179,9 @@ class Verifier:
             if self.format.roles else {}
         self.steps = {(a.job, a.step): a.name for a in instance.activities if a.job is not None}
         self.jobs = list(dict.fromkeys(a.job for a in instance.activities if a.job is not None))
+        #: the workers answers may name (``skill_requirements``), in declaration order
+        self.workers = list(dict.fromkeys(w for c in instance.constraints if isinstance(c, SkillRequirements)
+                                          for w in self.ctx.select(c.workers)))
         # only a hard one_per_slot makes a second value of an agent-slot, or a missing agent-slot, an error of
         # the answer's structure; under a soft one both are schedules the rule scores
         self.per_agent_key = any(isinstance(c, OnePerSlot) and c.per == "agent" and c.active and c.hard
@@ -250,6 +262,7 @@ class Verifier:
     def _interval_decisions(self, lines: Iterable[AnswerLine], issues: list[Issue] | IssueLog) -> Solution:
         starts: dict[str, int] = {}
         modes: dict[str, int] = {}
+        teams: dict[str, tuple[str, ...]] = {}
         first_line: dict[str, int] = {}
         for line in lines:
             activity = self._activity(line, issues)
@@ -259,6 +272,7 @@ class Verifier:
             mode = self._mode(activity, line, issues)
             if mode is None:
                 continue
+            team = self._team(line, issues) if "workers" in line.fields else ()
             if start < 0:
                 issues.append(Issue(kind="out_of_domain", line=line.line,
                                     message=f"{self.names.show(activity)} starts at {start} < 0"))
@@ -270,11 +284,30 @@ class Verifier:
                                     f"on line {first_line[activity]}); the first one is kept"))
                 continue
             starts[activity], modes[activity], first_line[activity] = start, mode, line.line
+            if team:
+                teams[activity] = team
         missing = [a.name for a in self.instance.activities if a.name not in starts and a.name not in self.ctx.optional]
         if missing:  # an optional activity without a line is not performed (docs/language.md)
             issues.append(Issue(kind="missing", message=f"{len(missing)} of {self.coverage(Solution())[1]} "
                                 f"activities have no line: {self._listing(missing)}"))
-        return Solution(starts=starts, modes=modes)
+        return Solution(starts=starts, modes=modes, workers=teams)
+
+    def _team(self, line: AnswerLine, issues: list[Issue] | IssueLog) -> tuple[str, ...]:
+        """The workers a line names (``workers=W1,W4``), each once; an unknown name is an issue with its
+        column, and the line keeps the workers that are known."""
+        workers = self.names.resolver("worker", self.workers)
+        team: list[str] = []
+        written = line.fields["workers"]
+        offset = line.text.find(written)
+        for name in split_list(written):
+            worker = NameMap.lookup(workers, name)
+            if worker is None:
+                column = line.text.find(name, max(offset, 0)) + 1
+                issues.append(Issue(kind="unknown_entity", line=line.line, message=f"unknown worker {_quote(name)}"
+                                    + (f" (column {column})" if column > 0 else "")))
+            elif worker not in team:
+                team.append(worker)
+        return tuple(team)
 
     def _activity(self, line: AnswerLine, issues: list[Issue] | IssueLog) -> str | None:
         fields = line.fields
@@ -481,10 +514,12 @@ class Verifier:
                     continue
                 number = solution.modes.get(a.name, 1)
                 mode = a.modes[number - 1]
+                team = solution.workers.get(a.name, ())
                 row: dict[str, object] = {
                     "job": self.names.show(a.job or ""), "step": a.step, "activity": self.names.show(a.name),
                     "start": solution.starts[a.name], "mode": number,
-                    "machine": self.names.show(mode.uses[0].resource) if mode.uses else ""}
+                    "machine": self.names.show(mode.uses[0].resource) if mode.uses else "",
+                    "workers": ", ".join(self.names.show(w) for w in team) or "-"}
                 for role, used in mode_roles(mode, self.members).items():
                     row[role] = self.names.show(used[0])
                 rows.append(row)

@@ -470,7 +470,7 @@ def _grammars(out: Outcome, variant: str, names: dict[str, str], instance: Insta
     from lark.exceptions import LarkError
 
     from schedc.grammars import answer_grammar, answer_spec, structured_to_text
-    from schedc.verify.answers import AnswerFormat, extract
+    from schedc.verify.answers import LIST_FIELDS, AnswerFormat, extract, split_list
 
     text = Verifier(instance, family, names).write(solution)
     spec = answer_spec(instance, family, names)
@@ -485,7 +485,7 @@ def _grammars(out: Outcome, variant: str, names: dict[str, str], instance: Insta
     answer_grammar(instance, family, names, "gbnf")
     schema = json.loads(answer_grammar(instance, family, names, "json-schema"))
     ints = ("step", "start", "mode", "day", "period")
-    items = [{k: int(v) if k in ints else v for k, v in line.fields.items()}
+    items = [{k: int(v) if k in ints else split_list(v) if k in LIST_FIELDS else v for k, v in line.fields.items()}
              for line in extract(text, AnswerFormat(family)).lines]
     errors = [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors({"assignments": items})]
     if errors:

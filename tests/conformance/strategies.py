@@ -166,6 +166,8 @@ class Shop:
     mode: dict[str, int] = field(default_factory=dict)  # 0-based
     end: dict[str, int] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
+    #: workers of skill_requirements: name -> (crew, skills)
+    workers: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
 
     @property
     def jobs(self) -> dict[str, list[str]]:
@@ -223,7 +225,10 @@ BUILTIN_INTERVAL_OBJECTIVES = {
 }
 ALL_INTERVAL_KINDS = ("precedence_lag", "unary_no_overlap", "cumulative_renewable", "nonrenewable_budget",
                       "mode_choice", "time_window", "resource_downtime", "tardiness", "setup_times", "optional",
-                      "no_idle", "consecutive", "resource_ties", "same_sequence", "objective_bound")
+                      "no_idle", "consecutive", "resource_ties", "same_sequence", "objective_bound",
+                      "skill_requirements")
+#: kinds a user family lists only when its instance states them (their data need the family's own classes)
+_DATA_KINDS = ("skill_requirements",)
 
 
 @st.composite
@@ -234,7 +239,7 @@ def interval_specs(draw: Callable[[st.SearchStrategy[Any]], Any], user: bool | N
     that kind; ``measure``: the objective, ``sum`` a weighted sum)."""
     d = Draw(draw)
     if user is None:
-        user = d.chance(0.5) or measure == "setup_time"
+        user = d.chance(0.5) or measure == "setup_time" or focus in _DATA_KINDS
     name = f"g{d.int(0, 999)}"
     if user:
         layout = d.pick(("jobs", "activities"))
@@ -345,14 +350,22 @@ def _shop_tables(shop: Shop) -> list[str]:
             ops = " ".join("/".join(f"{r}:{m.duration}" for m in shop.act(n).modes for r in m.uses) for n in names)
             lines.append(f"  {job} {ops}")
         lines.append("end")
-        return lines
+        return lines + _worker_table(shop)
     columns = list(shop.resources)
     lines.append(f"activities ({' '.join(columns)}) table")
     for a in shop.acts:
         for k, m in enumerate(a.modes, start=1):
             lines.append(f"  {a.name} {k} {m.duration} " + " ".join(str(m.uses.get(r, 0)) for r in columns))
     lines.append("end")
-    return lines
+    return lines + _worker_table(shop)
+
+
+def _worker_table(shop: Shop) -> list[str]:
+    """The workers of ``skill_requirements`` (none: no table)."""
+    if not shop.workers:
+        return []
+    rows = [f"  {w} {crew} {','.join(skills) or '-'}" for w, (crew, skills) in shop.workers.items()]
+    return ["worker (crew skills) table", *rows, "end"]
 
 
 def _interval_rules(d: Draw, shop: Shop, rules: Rules, allowed: Sequence[str], family: str) -> None:
@@ -382,8 +395,13 @@ def _interval_rules(d: Draw, shop: Shop, rules: Rules, allowed: Sequence[str], f
         ("resource_downtime", _downtime, 0.35), ("tardiness", _tardiness, 0.35), ("optional", _optional, 0.25),
         ("setup_times", _setups, 0.4), ("no_idle", _no_idle, 0.2), ("consecutive", _consecutive, 0.25),
         ("resource_ties", _ties, 0.25), ("same_sequence", _same_sequence, 0.6),
+        ("skill_requirements", _skill_requirements, 0.3),
     ]
     for kind, make, p in table:
+        # a kind added after the fixed-seed slices were tuned is drawn in its focused draws only, so that the
+        # other draws (and the forms they reach) stay as they were
+        if kind in _DATA_KINDS and rules.focus != kind:
+            continue
         if kind in allowed and rules.chance(d, kind, p):
             make(d, shop, rules, covered)
 
@@ -643,6 +661,36 @@ def _same_sequence(d: Draw, shop: Shop, rules: Rules, covered: list[str]) -> Non
               hard=not rules.rare(d, "same_sequence", 0.05))
 
 
+SKILL_POOL = ("lab", "exam", "weld")
+
+
+def _skill_requirements(d: Draw, shop: Shop, rules: Rules, covered: list[str]) -> None:
+    """Workers (``worker (crew skills)``: W1 with 1–2 skills, the others with 0–2) and ``ACTIVITY SKILL COUNT``
+    rows: for 1–3 activities a team of distinct selected workers, each member filling one skill it has (so a
+    team covering every row exists); the selector (the class, W1's crew, or listed names) always selects W1."""
+    for k in range(1, d.int(1, 3) + 1):
+        shop.workers[f"W{k}"] = (d.pick(("c1", "c2")), tuple(d.subset(SKILL_POOL, 1 if k == 1 else 0, 2)))
+    form = d.pick(("class", "where", "names"))
+    if form == "where":
+        crew = shop.workers["W1"][0]
+        selector, chosen = f"worker[crew={crew}]", [w for w, (c, _) in shop.workers.items() if c == crew]
+    elif form == "names":
+        chosen = ["W1", *d.subset([w for w in shop.workers if w != "W1"], 0)]
+        selector = f"worker[{','.join(chosen)}]"
+    else:
+        selector, chosen = "worker", list(shop.workers)
+    skilled = [w for w in chosen if shop.workers[w][1]]
+    rows: list[str] = []
+    for a in d.subset([a.name for a in shop.acts], 1, 3):
+        counts: dict[str, int] = {}
+        for w in d.subset(skilled, 1, min(2, len(skilled))):
+            skill = d.pick(shop.workers[w][1])
+            counts[skill] = counts.get(skill, 0) + 1
+        rows += [f"{a} {skill} {n}" for skill, n in counts.items()]
+    params = f"workers={selector}" + (" skills=skills" if d.chance(0.3) else "")
+    rules.add(d, "skill_requirements", params, rows, hard=not rules.rare(d, "skill_requirements", 0.05))
+
+
 def _interval_objective(d: Draw, objectives: Sequence[str], shop: Shop, rules: Rules,
                         measure: str | None = None) -> str:
     """One measure, or a weighted sum of two or three (``minimize 2*makespan + tardiness``)."""
@@ -676,7 +724,7 @@ def _interval_family_text(d: Draw, family: str, shop: Shop, kinds: set[str], obj
     multi = any(len(a.modes) > 1 for a in shop.acts)
     used = [t.split("*")[-1] for t in objective.split(" + ")]
     measures = list(dict.fromkeys([*used, *d.subset(INTERVAL_MEASURES, 0, 3)]))
-    extra = d.subset([k for k in ALL_INTERVAL_KINDS if k not in kinds], 0, 2)
+    extra = d.subset([k for k in ALL_INTERVAL_KINDS if k not in kinds and k not in _DATA_KINDS], 0, 2)
     kind_list = " ".join([k for k in ALL_INTERVAL_KINDS if k in kinds or k in extra])
     if shop.layout == "jobs":
         answer = d.pick(("<job> step <step>: start=<start>, machine=<machine>",
@@ -696,6 +744,11 @@ def _interval_family_text(d: Draw, family: str, shop: Shop, kinds: set[str], obj
         if multi:
             role_pairs.append(("mode", d.pick(("option", "mode"))))
         rename = d.pick(("", '  rename [A "Task " R "Crew "]\n', '  rename [U "Room "]\n'))
+    classes = ""
+    if shop.workers:  # the team is part of each answer line
+        answer += ", workers=<workers>"
+        classes = "  class worker (crew:name skills:names)\n"
+        role_pairs.append(("worker", d.pick(("worker", "fitter"))))
     roles = " ".join(f'{k} "{v}"' for k, v in role_pairs)
     words = dict(role_pairs)
     background = "Work is planned on a small site."
@@ -707,7 +760,7 @@ def _interval_family_text(d: Draw, family: str, shop: Shop, kinds: set[str], obj
     # a resource role (docs/language.md): every mode of a job shop's step uses exactly one machine, all unary
     role = f"  class {ROLE} ()\n" if f"<{ROLE}>" in answer else ""
     return (f"family {family} {{\n  title \"{title}\"\n  structure interval\n"
-            f"  objective [{' '.join(measures)}]\n  kinds [{kind_list}]\n{role}  answer \"{answer}\"\n{rename}"
+            f"  objective [{' '.join(measures)}]\n  kinds [{kind_list}]\n{role}{classes}  answer \"{answer}\"\n{rename}"
             f"  roles [{roles}]\n  background \"\"\"\n    {background}\n  \"\"\"\n}}\n")
 
 
@@ -952,6 +1005,10 @@ def _slot_rules(d: Draw, roster: Roster, rules: Rules, allowed: Sequence[str]) -
         ("skill_demand", _skill_demand, 0.3),
     ]
     for kind, make, p in table:
+        # a kind added after the fixed-seed slices were tuned is drawn in its focused draws only, so that the
+        # other draws (and the forms they reach) stay as they were
+        if kind in _DATA_KINDS and rules.focus != kind:
+            continue
         if kind in allowed and rules.chance(d, kind, p):
             make(d, roster, rules)
 
