@@ -124,7 +124,10 @@ def activities(ctx: BuildContext) -> list[Item]:
         modes = [_mode_context(ctx, number, mode, kinds, members) for number, mode in enumerate(a.modes, start=1)]
         verbatim = (ctx.show(a.name), *dict.fromkeys(u["name"] for m in modes for u in m["renewable"] +
                                                        m["nonrenewable"] + m["pair"]))
+        # "uses no resources" tells something only where other activities use some (an MSPSP activity's staff
+        # are no resources of the table, and its rule sentence states them)
         context = {"name": ctx.show(a.name), "modes": modes, "multi": multi, "named": bool(members),
+                   "resources_exist": bool(kinds),
                    "pair_words": [ctx.words.get(r, r) for r in role_fields(ctx.family)], **modes[0]}
         items.append(Item(f"activities:{a.name}", context, ctx.claim(_mode_fact_ids(a, multi)), verbatim))
     return items
