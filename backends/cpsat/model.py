@@ -482,7 +482,11 @@ class CpsatModel:
     def makespan_var(self) -> cp_model.IntVar:
         """The makespan variable ``max_a E_a`` (built once)."""
         if getattr(self, "makespan", None) is None:
-            self.makespan = self.model.new_int_var(self.makespan_lower_bound(), self.horizon, "makespan")
+            bound = self.makespan_lower_bound()
+            # a bound past the horizon is an infeasible model, not an empty domain (CP-SAT: MODEL_INVALID)
+            self.makespan = self.model.new_int_var(min(bound, self.horizon), self.horizon, "makespan")
+            if bound > self.horizon:
+                self.model.add(self.makespan >= bound)
             # the project ends when its last activities end: only those without successors matter
             has_successor = {p for preds in self.preds.values() for p, _lag in preds}
             for name, end in self.end.items():

@@ -220,6 +220,8 @@ def _solve(out: Outcome, backend: str, instance: Instance, family: Family, time_
     out.statuses[backend] = result.status
     out.objectives[backend] = result.objective
     out.counts[f"{backend}:{result.status}"] += 1
+    if result.status == "invalid":  # CP-SAT's MODEL_INVALID: the backend built a model its solver rejects
+        out.find("optimum", "solver", f"{backend} built a model its solver calls invalid")
     return result
 
 

@@ -86,7 +86,7 @@ class Draw:
     def subset(self, items: Sequence[T], lo: int = 1, hi: int | None = None) -> list[T]:
         """A sub-list of ``items`` (order kept) of ``lo``..``hi`` elements."""
         hi = len(items) if hi is None else min(hi, len(items))
-        if lo > hi:
+        if lo > hi or not items:  # (sampled_from refuses an empty range)
             return list(items[:hi])
         chosen = self.draw(st.lists(st.sampled_from(range(len(items))), min_size=lo, max_size=hi, unique=True))
         return [items[i] for i in sorted(chosen)]

@@ -25,6 +25,7 @@ from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
+from hypothesis import strategies as st
 
 from schedc.kinds import KINDS
 from tests.conformance import oracle
@@ -113,8 +114,11 @@ def test_a_known_failure_still_fails(entry: object) -> None:
 
 @pytest.mark.slow
 def test_the_long_run(capsys: pytest.CaptureFixture[str]) -> None:
-    """Many more specs (``CONFORMANCE_EXAMPLES``, default 3000) from an explicit seed; prints the totals."""
+    """Many more specs (``CONFORMANCE_EXAMPLES``, default 3000) from an explicit seed; prints the totals.
+    ``CONFORMANCE_FOCUS=kind,kind`` draws only specs focused on those kinds (each spec has rules of one)."""
     examples = int(os.environ.get("CONFORMANCE_EXAMPLES", "3000"))
+    focus = [k for k in os.environ.get("CONFORMANCE_FOCUS", "").split(",") if k]
+    drawn = st.one_of(*(specs(focus=k) for k in focus)) if focus else specs()
     tally: Counter[str] = Counter()
     forms: set[tuple[str, str]] = set()
     failures: list[str] = []
@@ -123,7 +127,7 @@ def test_the_long_run(capsys: pytest.CaptureFixture[str]) -> None:
     @seed(int(os.environ.get("CONFORMANCE_SEED", "27")))
     @settings(database=None, deadline=None, max_examples=examples, print_blob=False,
               suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
-    @given(spec=specs())
+    @given(spec=drawn)
     def run(spec: Spec) -> None:
         outcome = oracle.run(spec)
         tally["specs"] += 1

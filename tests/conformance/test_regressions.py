@@ -922,3 +922,29 @@ def test_a_mode_without_work_on_a_machine_with_breaks_ends_where_it_starts(backe
     (tmp_path / "uf43.sched").write_text(ZERO_WORK_FAMILY, encoding="utf-8")
     result, (instance, family) = solve(ZERO_WORK_ON_A_PAUSING_MACHINE, backend, (tmp_path,))
     assert result.status == "optimal" and evaluate(make_context(instance, family), result.solution).feasible
+
+
+MAKESPAN_PAST_THE_HORIZON = """instance g242 family jobshop
+horizon 0
+resources table
+  M1 unary
+end
+jobs table
+  J1 M1:3 M1:2
+end
+hard precedence_lag routes table
+  J1.1 -> J1.2
+end
+hard unary_no_overlap machines
+hard mode_choice modes
+minimize makespan
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_makespan_bound_past_the_horizon_is_infeasible_not_an_invalid_model(backend: str) -> None:
+    """CP-SAT's makespan variable took the lower bound (3 here) as its least value and `horizon 0` as its
+    greatest: an empty domain, which CP-SAT calls MODEL_INVALID; the oracle counted "cpsat:invalid" as a
+    status until it flagged it (conformance, focused on skill_requirements: 1 of 60)."""
+    result, _ = solve(MAKESPAN_PAST_THE_HORIZON, backend, ())
+    assert result.status == "infeasible"
