@@ -38,6 +38,7 @@ from schedc.kinds.sequences import ConsecutiveRunBounds, PatternCost, PatternPro
 from schedc.kinds.setup_times import Setup, SetupTimes
 from schedc.kinds.skills import SkillDemand, SkillEligibility, SkillNeed
 from schedc.kinds.slots import SlotConflict, Unavailability, Unavailable
+from schedc.kinds.spacing import OrderRow, SharedCapacity, SlotCost, SlotCostRow, SlotOrder, Spacing, ValueMix
 from schedc.kinds.timing import Downtime, DueDate, ResourceDowntime, Tardiness, TimeWindow, Window
 
 _ALL: tuple[type[Constraint], ...] = (
@@ -71,6 +72,11 @@ _ALL: tuple[type[Constraint], ...] = (
     SameSequence,
     SkillEligibility,
     SkillDemand,
+    Spacing,
+    SlotOrder,
+    SharedCapacity,
+    ValueMix,
+    SlotCost,
 )
 
 KINDS: dict[str, type[Constraint]] = {cls.__struct_config__.tag: cls for cls in _ALL}  # type: ignore[misc]
@@ -101,5 +107,6 @@ __all__ = [
     "ObjectiveBound", "Setup", "SetupTimes", "OptionalActivities", "Selection",
     "NoIdle", "Consecutive", "Pair", "ResourceTies", "Tie", "SameSequence", "Partner",
     "SkillDemand", "SkillEligibility", "SkillNeed",
+    "Spacing", "SlotOrder", "OrderRow", "SharedCapacity", "ValueMix", "SlotCost", "SlotCostRow",
     "DueDate", "Downtime", "ResourceDowntime", "Tardiness", "TimeWindow", "Window",
 ]

@@ -45,15 +45,20 @@ from schedc.kinds import (
     SameSequence,
     Selector,
     SetupTimes,
+    SharedCapacity,
     SkillDemand,
     SkillEligibility,
     SlotConflict,
+    SlotCost,
+    SlotOrder,
+    Spacing,
     Spread,
     Stability,
     Tardiness,
     TimeWindow,
     UnaryNoOverlap,
     Unavailability,
+    ValueMix,
     WindowPatternCost,
     kind_name,
 )
@@ -386,6 +391,24 @@ def _skill_demand(c: SkillDemand, instance: Instance, out: Facts) -> None:
         out[("skill_need", c.id, *slot, r.value, r.skill)] = tuple(v for v in _range(r.min, r.max) if v is not None)
 
 
+def _spacing(c: Spacing, instance: Instance, out: Facts) -> None:
+    out[("rule", c.id)] = rule_values(c, c.gap if c.within == "gap" else None)
+
+
+def _slot_order(c: SlotOrder, instance: Instance, out: Facts) -> None:
+    """The rule, and one fact per row (stated in the rule sentence itself)."""
+    out[("rule", c.id)] = rule_values(c)
+    for r in c.rows:
+        out[("slot_relation", c.id, r.first, r.relation, r.second)] = ()
+
+
+def _slot_cost(c: SlotCost, instance: Instance, out: Facts) -> None:
+    """The rule, and one fact per row (stated in the rule sentence itself)."""
+    out[("rule", c.id)] = rule_values(c)
+    for r in c.rows:
+        out[("slot_cost_row", c.id, r.agent, r.day, r.period, r.value)] = (r.cost,)
+
+
 CONSTRAINT_FACTS: dict[type[Constraint], Callable[..., None]] = {
     PrecedenceLag: _precedence,
     SetupTimes: _setup_times,
@@ -417,6 +440,11 @@ CONSTRAINT_FACTS: dict[type[Constraint], Callable[..., None]] = {
     ObjectiveBound: _objective_bound,
     SkillEligibility: _skill_eligibility,
     SkillDemand: _skill_demand,
+    Spacing: _spacing,
+    SlotOrder: _slot_order,
+    SharedCapacity: _rule,
+    ValueMix: _rule,
+    SlotCost: _slot_cost,
 }
 """Constraint class → the function adding its facts (a new kind adds one line)."""
 
