@@ -199,3 +199,35 @@ def test_a_real_competition_set_solves_feasibly(tmp_path: Path) -> None:
     assert result.solution is not None, time.monotonic() - start
     verifier = Verifier(instance, family)
     assert verifier.check(verifier.write(result.solution)).feasible
+
+
+# ------------------------------------------------------------------ a user family with cohorts
+
+USER = ROOT / "examples" / "exams" / "exams_small.sched"
+
+
+def test_the_spacing_kinds_work_in_a_user_family_with_cohorts() -> None:
+    """``examples/exams``: papers, rooms and cohorts (size-weighted back to back, unweighted spread) in a
+    family written as a user would; both backends prove the optimum 2: Maths (t3) and Physics (t4) share
+    the Sciences cohort and Maths and History (t4) the Humanities cohort, each 1 period apart ≤ gap 2,
+    weight 1 per shared cohort (Maths after Physics is forbidden, and every other placement costs more)."""
+    instance = load_instance(USER)
+    family = load_family(instance.family, [USER.parent])
+    verifier = Verifier(instance, family)
+    for module in (cpsat, milp):
+        result = module.solve(instance, family, module.SolveOptions(time_limit=60, workers=2, seed=1))
+        assert (result.status, result.objective) == ("optimal", 2)
+        report = verifier.check(verifier.write(result.solution))
+        assert report.feasible and report.objective == 2
+
+
+@pytest.mark.parametrize("path", [USER, ROOT / "examples" / "itc2007_exam_small.sched"])
+def test_every_variant_renders_faithfully(path: Path) -> None:
+    from schedc.render.engine import render
+    from tests.test_render import VARIANTS, audit, audit_variants
+
+    instance = load_instance(path)
+    family = load_family(instance.family, [path.parent])
+    r = {v: render(instance, family, v) for v in VARIANTS}
+    problems = [p for rendering in r.values() for p in audit(rendering, instance, family)]
+    assert not problems + (audit_variants(r, family) if family.plan else [])  # a user family may omit its plan
