@@ -117,13 +117,24 @@ def test_malformed_files_are_reported_with_their_position(tmp_path: Path, text: 
     assert d.code == code and d.span is not None and d.span.line == line and d.file == str(path)
 
 
-def test_days_with_different_numbers_of_periods_are_refused(tmp_path: Path) -> None:
-    text = TINY.read_text(encoding="utf-8").replace("02:06:2026, 16:00:00, 120, 5\n", "").replace(
+def test_days_with_fewer_periods_are_padded_and_closed(tmp_path: Path) -> None:
+    """Without the 90-minute period, day 0 has two periods (t0, t1) and day 1 three (t2, t3, t4): day 0's
+    period 2 is closed to every exam, and the period spread counts only the periods that exist."""
+    text = TINY.read_text(encoding="utf-8").replace("01:06:2026, 16:00:00, 90, 0\n", "").replace(
         "[Periods:6]", "[Periods:5]")
     path = tmp_path / "uneven.exam"
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(SchedcError, match="I969"):
-        import_paths("itc2007-exam", [path])
+    (instance,) = import_paths("itc2007-exam", [path])
+    closed = next(c for c in instance.constraints if c.id == "missing_periods")
+    assert [(r.agent, r.day, r.period, r.value) for r in closed.rows] == [("*", 0, 2, "*")]
+    spread = next(c for c in instance.constraints if c.id == "period_spread")
+    assert [(r.day, r.periods) for r in spread.lengths] == [(0, 2)]
+    verifier = Verifier(instance, load_family(instance.family))
+    report = verifier.check("E0|R0|0|0\nE1|R1|0|1\nE2|R0|1|0\nE3|R0|1|1\nE4|R0|0|2\n")
+    assert [v.constraint for v in report.violations] == ["missing_periods"]  # E4 in the closed slot
+    report = verifier.check("E0|R0|0|0\nE1|R1|0|1\nE2|R0|1|0\nE3|R0|1|1\nE4|R0|1|0\n")
+    # E0 (t0)–E1 (t1) |Δ| = 1 → 1; E0 (t0)–E2 (day 1 period 0 = t2) |Δ| = 2 ≤ 2 → 1 (3 if the closed slot counted)
+    assert report.feasible and report.components["period_spread"] == 2
 
 
 # ------------------------------------------------------------------ hand-computed costs

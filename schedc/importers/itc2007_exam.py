@@ -1,18 +1,20 @@
 """ITC-2007 examination track ``.exam`` → IR (family ``itc2007_exam``).
 
 Exams are the agents (``E0`` … in file order, 0-based as the format numbers them), rooms the values
-(``R0`` …); the file's periods become a calendar of days (one per distinct date, in date order) of equal
-numbers of periods. Students enter only through their counts: each exam's ``students`` attribute, and
-one ``overlap`` entity per pair of exams sharing students (``X<a>_<b>``, members the two exams,
-``students`` the number shared) — the compiled conflict table.
+(``R0`` …); the file's periods become a calendar of days (one per distinct date, in date order) with as
+many periods as the longest day: a shorter day's last periods are closed to every exam (hard
+``slot_cost missing_periods``) and the period spread skips them (``spacing`` day lengths). Students
+enter only through their counts: each exam's ``students`` attribute, and one ``overlap`` entity per pair
+of exams sharing students (``X<a>_<b>``, members the two exams, ``students`` the number shared) — the
+compiled conflict table.
 
 Hard rules: every exam once (``count_bounds``); conflicting exams in different periods
 (``slot_conflict`` over the overlaps); an exam only in a period at least as long as it
 (``unavailability`` rows for the shorter periods); the students of the exams in one room and period
 within its capacity, ROOM_EXCLUSIVE exams alone (``shared_capacity``); AFTER, EXCLUSION and
-EXAM_COINCIDENCE (``slot_order``). Soft costs with the file's weightings: TWOINAROW, TWOINADAY and
-PERIODSPREAD (``spacing`` within row, day and gap), NONMIXEDDURATIONS (``value_mix``), FRONTLOAD,
-period and room penalties (``slot_cost``). A component of weight 0 is left out.
+EXAM_COINCIDENCE (``slot_order``, repeated rows kept once). Soft costs with the file's weightings:
+TWOINAROW, TWOINADAY and PERIODSPREAD (``spacing`` within row, day and gap), NONMIXEDDURATIONS
+(``value_mix``), FRONTLOAD, period and room penalties (``slot_cost``). A component of weight 0 is left out.
 
 Front load: the ``n_largest`` exams by number of students (ties in file order) placed in one of the last
 ``n_last_periods`` periods cost the FRONTLOAD weight each.
@@ -29,6 +31,7 @@ from schedc.importers.itc2007_exam_reader import ExamData, read_exam
 from schedc.ir import Calendar, Entity, Instance, Objective
 from schedc.kinds import (
     CountBounds,
+    DayLength,
     OnePerSlot,
     OrderRow,
     SharedCapacity,
@@ -50,16 +53,20 @@ def import_itc2007_exam(path: str | Path, bks: dict[str, BksRow] | None = None) 
     return checked(exam_to_ir(data, Path(path), bks))
 
 
-def calendar_of(data: ExamData, path: Path) -> tuple[int, int]:
-    """(days, periods per day): one day per date; every day must have as many periods."""
-    per_day: dict[object, int] = {}
-    for p in data.periods:
-        per_day[p.date] = per_day.get(p.date, 0) + 1
-    counts = sorted(set(per_day.values()))
-    if len(counts) > 1:
-        raise SchedcError.at("I969", f"{path.name}: days with different numbers of periods ({counts}) are not "
-                             "supported: the calendar needs the same number of periods every day", file=str(path))
-    return len(per_day), counts[0] if counts else 1
+def calendar_of(data: ExamData) -> tuple[dict[int, tuple[int, int]], list[int]]:
+    """Period k → (day, period of the day), one day per date in date order; and each day's number of periods.
+
+    The calendar has as many periods a day as the longest day; on a shorter day the last periods do not
+    exist (no exam may use them, and the period spread does not count them)."""
+    dates = sorted({p.date for p in data.periods})
+    day_of = {date: d for d, date in enumerate(dates)}
+    lengths = [0] * len(dates)
+    slot = {}
+    for k, p in enumerate(data.periods):
+        d = day_of[p.date]
+        slot[k] = (d, lengths[d])
+        lengths[d] += 1
+    return slot, lengths
 
 
 def overlaps(data: ExamData) -> dict[tuple[int, int], int]:
@@ -77,8 +84,8 @@ def overlaps(data: ExamData) -> dict[tuple[int, int], int]:
 
 def exam_to_ir(data: ExamData, path: Path, bks: dict[str, BksRow] | None) -> Instance:
     """Convert a read ``.exam`` record into an ``itc2007_exam`` instance."""
-    days, per_day = calendar_of(data, path)
-    slot = {i: divmod(i, per_day) for i in range(len(data.periods))}
+    slot, lengths = calendar_of(data)
+    per_day = max(lengths, default=1)
     exclusive = set(data.exclusive)
     pairs = overlaps(data)
     entities = (
@@ -99,18 +106,23 @@ def exam_to_ir(data: ExamData, path: Path, bks: dict[str, BksRow] | None) -> Ins
         SharedCapacity(id="room_capacity", demand="students", capacity="capacity",
                        exclusive="exclusive" if exclusive else None),
     ]
+    missing = tuple(SlotCostRow(agent="*", day=d, period=p, value="*", cost=1)
+                    for d, n in enumerate(lengths) for p in range(n, per_day))
+    if missing:
+        constraints.append(SlotCost(id="missing_periods", rows=missing))
     if data.period_rules:
+        # the files repeat some rows: each is kept once
+        rows = dict.fromkeys((f"E{r.first}", r.relation, f"E{r.second}") for r in data.period_rules)
         constraints.append(SlotOrder(id="period_constraints", rows=tuple(
-            OrderRow(first=f"E{r.first}", relation=r.relation, second=f"E{r.second}")  # type: ignore[arg-type]
-            for r in data.period_rules)))
-    constraints += _soft(data, slot)
+            OrderRow(first=a, relation=rel, second=b) for a, rel, b in rows)))  # type: ignore[arg-type]
+    constraints += _soft(data, slot, tuple(DayLength(day=d, periods=n) for d, n in enumerate(lengths) if n < per_day))
     return Instance(name=path.stem, family="itc2007_exam",
                     meta=make_meta(path.stem, f"ITC-2007 examination {path.name}", bks),
-                    calendar=Calendar(days=days, periods_per_day=per_day), entities=tuple(entities),
+                    calendar=Calendar(days=len(lengths), periods_per_day=per_day), entities=tuple(entities),
                     constraints=tuple(constraints), objective=Objective(measure="penalty"))
 
 
-def _soft(data: ExamData, slot: dict[int, tuple[int, int]]) -> list[Constraint]:
+def _soft(data: ExamData, slot: dict[int, tuple[int, int]], short: tuple[DayLength, ...]) -> list[Constraint]:
     w = data.weightings
     out: list[Constraint] = []
     spacing = (("two_in_a_row", "row", w["TWOINAROW"][0], 1), ("two_in_a_day", "day", w["TWOINADAY"][0], 1),
@@ -118,7 +130,8 @@ def _soft(data: ExamData, slot: dict[int, tuple[int, int]]) -> list[Constraint]:
     for cid, within, weight, gap in spacing:
         if weight:
             out.append(Spacing(id=cid, hard=False, weight=weight, groups="overlap", size="students",
-                               within=within, gap=max(gap, 1)))  # type: ignore[arg-type]
+                               within=within, gap=max(gap, 1),  # type: ignore[arg-type]
+                               lengths=short if within == "gap" else ()))
     if w["NONMIXEDDURATIONS"][0]:
         out.append(ValueMix(id="mixed_durations", hard=False, weight=w["NONMIXEDDURATIONS"][0], attr="duration"))
     largest, last, weight = w["FRONTLOAD"]
@@ -137,3 +150,19 @@ def _soft(data: ExamData, slot: dict[int, tuple[int, int]]) -> list[Constraint]:
     if room_rows:
         out.append(SlotCost(id="room_penalty", hard=False, weight=1, rows=room_rows))
     return out
+
+
+def exam_solution_answer(data: ExamData, text: str, file: str = "<solution>") -> str:
+    """An ITC-2007 examination solution (one line ``period, room`` per exam, in exam order, 0-based) as an
+    answer of the imported instance (``E<i>|R<r>|<day>|<period>``)."""
+    slot, _ = calendar_of(data)
+    lines = [line for line in text.splitlines() if line.strip()]
+    out = []
+    for i, line in enumerate(lines):
+        parts = [p.strip() for p in line.split(",")]
+        if len(parts) != 2 or not all(p.isdigit() for p in parts) or int(parts[0]) not in slot:
+            raise SchedcError.at("I970", f"expected 'period, room' with a period below {len(slot)}, "
+                                 f"found {line.strip()!r}", file=file, line=i + 1, column=1)
+        day, period = slot[int(parts[0])]
+        out.append(f"E{i}|R{parts[1]}|{day}|{period}")
+    return "\n".join(out) + "\n"

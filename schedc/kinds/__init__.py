@@ -38,7 +38,16 @@ from schedc.kinds.sequences import ConsecutiveRunBounds, PatternCost, PatternPro
 from schedc.kinds.setup_times import Setup, SetupTimes
 from schedc.kinds.skills import SkillDemand, SkillEligibility, SkillNeed
 from schedc.kinds.slots import SlotConflict, Unavailability, Unavailable
-from schedc.kinds.spacing import OrderRow, SharedCapacity, SlotCost, SlotCostRow, SlotOrder, Spacing, ValueMix
+from schedc.kinds.spacing import (
+    DayLength,
+    OrderRow,
+    SharedCapacity,
+    SlotCost,
+    SlotCostRow,
+    SlotOrder,
+    Spacing,
+    ValueMix,
+)
 from schedc.kinds.timing import Downtime, DueDate, ResourceDowntime, Tardiness, TimeWindow, Window
 
 _ALL: tuple[type[Constraint], ...] = (
@@ -107,6 +116,6 @@ __all__ = [
     "ObjectiveBound", "Setup", "SetupTimes", "OptionalActivities", "Selection",
     "NoIdle", "Consecutive", "Pair", "ResourceTies", "Tie", "SameSequence", "Partner",
     "SkillDemand", "SkillEligibility", "SkillNeed",
-    "Spacing", "SlotOrder", "OrderRow", "SharedCapacity", "ValueMix", "SlotCost", "SlotCostRow",
+    "Spacing", "DayLength", "SlotOrder", "OrderRow", "SharedCapacity", "ValueMix", "SlotCost", "SlotCostRow",
     "DueDate", "Downtime", "ResourceDowntime", "Tardiness", "TimeWindow", "Window",
 ]

@@ -25,6 +25,15 @@ def _slot_index(ctx: EvalContext, day: int, period: int) -> int:
     return day * ctx.periods + period
 
 
+class DayLength(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
+    """Day ``day`` has only ``periods`` periods (its first ones)."""
+
+    day: int
+    periods: int
+
+    KEY: ClassVar[tuple[str, ...]] = ("day",)
+
+
 class Spacing(Constraint, frozen=True, kw_only=True, tag="spacing"):
     """Agents that share a group should not be placed close together in time.
 
@@ -36,11 +45,17 @@ class Spacing(Constraint, frozen=True, kw_only=True, tag="spacing"):
     - ``within=day``: d = d' and Δ ≥ 2 (two in a day, not adjacent);
     - ``within=gap``: 1 ≤ Δ ≤ ``gap`` (period spread, across days).
 
+    With a table of day lengths (rows ``day n``: that day has only its first n periods, as an examination
+    session whose days differ), t counts only the periods that exist: ``t(d, p) = Σ_{d' < d} n(d') + p``
+    with ``n(d') = P`` for a day not listed.
+
     Penalty: ``Σ_{a<b} Σ_{close (s, s')} w(a, b) · u[a,s] · u[b,s']`` (ITC-2007 examination
     TWOINAROW, TWOINADAY and PERIODSPREAD with groups = pairs of exams weighted by their
     shared students, or cohorts and curricula weighted 1 or by their head count).
 
     Counting rule (hard): one violation per close pair of assignments; amount = w(a, b).
+
+    Table rows (optional): ``day periods``.
     """
 
     COUNTS = "pairs of assignments of agents sharing a group placed close together"
@@ -51,6 +66,9 @@ class Spacing(Constraint, frozen=True, kw_only=True, tag="spacing"):
     size: str | None = None
     within: Literal["row", "day", "gap"] = "row"
     gap: NonNegative = 1
+    lengths: tuple[DayLength, ...] = ()
+
+    TABLE_FIELD = "lengths"
 
     def pair_weights(self, ctx: EvalContext) -> dict[tuple[str, str], int]:
         """(a, b) with a < b → w(a, b) > 0, over agents of the decision."""
@@ -63,9 +81,25 @@ class Spacing(Constraint, frozen=True, kw_only=True, tag="spacing"):
                 out[(a, b)] = out.get((a, b), 0) + weight
         return {pair: w for pair, w in out.items() if w > 0}
 
+    def index(self, ctx: EvalContext, day: int, period: int) -> int:
+        """t(d, p): the periods of the days before d that exist, plus p."""
+        short = {r.day: r.periods for r in self.lengths}
+        return sum(short.get(d, ctx.periods) for d in range(day)) + period
+
+    @classmethod
+    def parse_rows(cls, rows: Sequence[Row], params: dict[str, object], ctx: TableContext) -> tuple[DayLength, ...]:
+        out = []
+        for row in rows:
+            row.expect_len(2, "day periods")
+            out.append(DayLength(day=row.int(0, "a day"), periods=row.int(1, "a number of periods")))
+        return tuple(out)
+
+    def format_rows(self, ctx: TableContext) -> list[str]:
+        return [f"{r.day} {r.periods}" for r in self.lengths]
+
     def close(self, ctx: EvalContext, s: tuple[int, int], s2: tuple[int, int]) -> bool:
         """True when slots s and s2 are close in this rule's sense."""
-        delta = abs(_slot_index(ctx, *s) - _slot_index(ctx, *s2))
+        delta = abs(self.index(ctx, *s) - self.index(ctx, *s2))
         if self.within == "row":
             return s[0] == s2[0] and delta == 1
         if self.within == "day":
@@ -73,9 +107,9 @@ class Spacing(Constraint, frozen=True, kw_only=True, tag="spacing"):
         return 1 <= delta <= self.gap
 
     def check(self, ctx: EvalContext, view: View) -> list[Violation]:
-        slots: dict[str, list[tuple[int, int]]] = {}
+        slots: dict[str, set[tuple[int, int]]] = {}  # occupied slots: two values in one slot count once (u)
         for a in view.assignments:
-            slots.setdefault(a.agent, []).append((a.day, a.period))
+            slots.setdefault(a.agent, set()).add((a.day, a.period))
         out = []
         for (a, b), w in sorted(self.pair_weights(ctx).items()):
             for s in sorted(slots.get(a, ())):
@@ -284,7 +318,7 @@ class SlotCost(Constraint, frozen=True, kw_only=True, tag="slot_cost"):
             day = -1 if row.cells[1] == WILD else row.int(1, "a day")
             period = -1 if row.cells[2] == WILD else row.int(2, "a period")
             out.append(SlotCostRow(agent=row.cells[0], day=day, period=period, value=row.cells[3],
-                                   cost=row.int(4, "a cost")))
+                                   cost=row.int(4, "a cost", minimum=None)))
         return tuple(out)
 
     def format_rows(self, ctx: TableContext) -> list[str]:

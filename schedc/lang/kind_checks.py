@@ -540,6 +540,8 @@ def _spacing(ch: Checker, c: Spacing) -> None:
     _int_attr(ch, c, c.groups, c.size)
     if c.within == "gap" and c.gap < 1:
         ch.error("E210", f"{c.id}: within=gap needs gap= at least 1", c.span)
+    for index, r in enumerate(c.lengths):
+        ch.day(r.day, c, r.periods - 1 if r.periods else None, row_of(c, index))
 
 
 def _slot_order(ch: Checker, c: SlotOrder) -> None:

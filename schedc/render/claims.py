@@ -29,7 +29,7 @@ from schedc.render.templates import KindTemplates
 from schedc.render.themes import attribute_role, many, plural
 
 TABLE_PARAMS = frozenset({"requirements", "slots", "entries", "edges", "windows", "due_dates", "setups",
-                          "selections", "pairs", "ties", "needs", "rows"})
+                          "selections", "pairs", "ties", "needs", "rows", "lengths"})
 """Parameters that hold a table of data: stated by their own statements, not by the rule sentence."""
 
 
@@ -427,6 +427,8 @@ _DERIVED: dict[str, Callable[[dict[str, Any], Constraint, BuildContext], dict[st
     "spread": _spread_view,
     "skill_demand": _skill_demand_view,
     "slot_order": lambda p, c, ctx: _slot_order_view(p, ctx),
+    "spacing": lambda p, c, ctx: {"short": [f"day {day_number(ctx.family, ctx.instance, day)} has only {n} "
+                                            f"period{'s' if n != 1 else ''}" for day, n in p.get("lengths", [])]},
     "slot_cost": lambda p, c, ctx: _slot_cost_view(p, ctx),
 }
 """Kind → the wording facts its sentences need beyond the claim's parameters (a new kind adds one line)."""

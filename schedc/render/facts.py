@@ -392,7 +392,10 @@ def _skill_demand(c: SkillDemand, instance: Instance, out: Facts) -> None:
 
 
 def _spacing(c: Spacing, instance: Instance, out: Facts) -> None:
+    """The rule, and the day lengths it counts periods by (stated in the rule sentence itself)."""
     out[("rule", c.id)] = rule_values(c, c.gap if c.within == "gap" else None)
+    for r in c.lengths:
+        out[("day_length", c.id, r.day)] = (r.periods,)
 
 
 def _slot_order(c: SlotOrder, instance: Instance, out: Facts) -> None:
