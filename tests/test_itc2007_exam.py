@@ -19,7 +19,8 @@ period spread = Σ over pairs 1 ≤ |Δt| ≤ g (weight 1); mixed durations = w 
 
 from __future__ import annotations
 
-import shutil
+import csv
+import os
 import time
 from pathlib import Path
 
@@ -29,7 +30,7 @@ from schedc.backends import cpsat
 from schedc.backends import pyomo as milp
 from schedc.core.diagnostics import SchedcError
 from schedc.importers import import_paths
-from schedc.importers.itc2007_exam import overlaps
+from schedc.importers.itc2007_exam import exam_solution_answer, overlaps
 from schedc.importers.itc2007_exam_reader import read_exam
 from schedc.lang.family import load_family
 from schedc.lang.load import load_instance
@@ -38,8 +39,8 @@ from schedc.verify.verifier import Verifier
 from tests.conftest import DATA, ROOT
 
 TINY = DATA / "itc2007_exam" / "tiny.exam"
-#: a real competition set (not shipped: 129 KB, see the report); tests using it skip when absent
-SET4 = Path("/work/shared/data/itc2007_exam/exam_comp_set4.exam")
+SET4 = DATA / "itc2007_exam" / "exam_comp_set4.exam"
+SOLUTIONS = DATA / "itc2007_exam" / "solutions"
 
 
 def tiny():
@@ -200,13 +201,51 @@ def test_both_backends_solve_the_tiny_instance_to_the_same_verified_optimum(back
     assert report.feasible and report.objective == 3
 
 
-@pytest.mark.skipif(not SET4.exists(), reason="exam_comp_set4.exam is not shipped")
-def test_a_real_competition_set_solves_feasibly(tmp_path: Path) -> None:
-    shutil.copy(SET4, tmp_path / SET4.name)
-    (instance,) = import_paths("itc2007-exam", [tmp_path / SET4.name])
+def published_costs() -> dict[tuple[str, int], int]:
+    with (SOLUTIONS / "costs.csv").open(encoding="utf-8") as f:
+        return {(row["instance"], int(row["run"])): int(row["cost"]) for row in csv.DictReader(f)}
+
+
+def published_cases() -> list[tuple[Path, Path, int]]:
+    """(instance file, solution file, published cost): the shipped set-4 runs, and every run of every set
+    when ``$SCHEDC_EXAM_SETS`` and ``$SCHEDC_EXAM_RUNS`` hold the competition files and the cMA runs."""
+    costs = published_costs()
+    cases = [(SET4, SOLUTIONS / f"exam_comp_set4.run{r}.sol", costs[("exam_comp_set4", r)]) for r in range(1, 11)]
+    sets, runs = os.environ.get("SCHEDC_EXAM_SETS"), os.environ.get("SCHEDC_EXAM_RUNS")
+    if sets and runs:
+        cases += [(Path(sets) / f"{name}.exam", Path(runs) / f"run{r}_{name.split('_')[-1]}.sol", cost)
+                  for (name, r), cost in costs.items() if name != "exam_comp_set4"]
+    return cases
+
+
+def test_published_solutions_verify_with_their_published_costs() -> None:
+    """cMA-ETP-ITC2007 (Leite 2016) publishes ten solutions per competition set and their costs: every one
+    verifies feasible with exactly that cost (sets 1–12 agree, 120 of 120, when the files are at hand)."""
+    verifiers: dict[Path, tuple[Verifier, object]] = {}
+    for exam, solution, cost in published_cases():
+        if exam not in verifiers:
+            (instance,) = import_paths("itc2007-exam", [exam])
+            verifiers[exam] = (Verifier(instance, load_family(instance.family)), read_exam(exam))
+        verifier, data = verifiers[exam]
+        report = verifier.check(exam_solution_answer(data, solution.read_text(encoding="utf-8"), str(solution)))
+        assert report.feasible and report.objective == cost, (solution.name, report.objective, cost)
+
+
+def test_set4_components_of_a_published_solution() -> None:
+    """The per-component split of run 2 (published total 14302)."""
+    (instance,) = import_paths("itc2007-exam", [SET4])
+    verifier = Verifier(instance, load_family(instance.family))
+    report = verifier.check(exam_solution_answer(read_exam(SET4), (SOLUTIONS / "exam_comp_set4.run2.sol").read_text()))
+    assert {k: v for k, v in report.components.items() if v} == {
+        "two_in_a_row": 6345, "two_in_a_day": 3340, "period_spread": 3627, "front_load": 90, "period_penalty": 900}
+
+
+@pytest.mark.slow
+def test_a_real_competition_set_solves_feasibly() -> None:
+    (instance,) = import_paths("itc2007-exam", [SET4])
     family = load_family(instance.family)
     start = time.monotonic()
-    result = cpsat.solve(instance, family, cpsat.SolveOptions(time_limit=120, workers=2, seed=1))
+    result = cpsat.solve(instance, family, cpsat.SolveOptions(time_limit=300, workers=2, seed=1))
     assert result.solution is not None, time.monotonic() - start
     verifier = Verifier(instance, family)
     assert verifier.check(verifier.write(result.solution)).feasible
