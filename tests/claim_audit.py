@@ -1143,8 +1143,8 @@ def _slot_order(p: dict[str, Any], s: Schedule) -> int:
     broken = 0
     for first, relation, second in p.get("rows", []):
         ta, tb = times(first), times(second)
-        if ta and tb:
-            broken += not {"after": min(ta) > max(tb), "exclusion": not ta & tb, "coincidence": ta == tb}[relation]
+        after = not ta or not tb or min(ta) > max(tb)
+        broken += not {"after": after, "exclusion": not ta & tb, "coincidence": ta == tb}[relation]
     return broken
 
 

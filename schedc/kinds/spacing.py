@@ -28,8 +28,8 @@ def _slot_index(ctx: EvalContext, day: int, period: int) -> int:
 class DayLength(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
     """Day ``day`` has only ``periods`` periods (its first ones)."""
 
-    day: int
-    periods: int
+    day: NonNegative
+    periods: NonNegative
 
     KEY: ClassVar[tuple[str, ...]] = ("day",)
 
@@ -136,9 +136,10 @@ class SlotOrder(Constraint, frozen=True, kw_only=True, tag="slot_order"):
     """Relations between the slots of two agents.
 
     With T(e) the set of global slot indices ``t(d, p)`` of e's assignments, a row (a, r, b) holds when
-    either agent is unassigned, or ``r = after``: ``min T(a) > max T(b)`` (a strictly later);
-    ``r = exclusion``: ``T(a) ∩ T(b) = ∅``; ``r = coincidence``: ``T(a) = T(b)`` (ITC-2007
-    examination AFTER, EXCLUSION and EXAM_COINCIDENCE).
+    ``r = after``: every slot of a is strictly later than every slot of b (``min T(a) > max T(b)``, true
+    when either set is empty); ``r = exclusion``: ``T(a) ∩ T(b) = ∅``; ``r = coincidence``:
+    ``T(a) = T(b)`` (so an agent placed while the other is not breaks it) — ITC-2007 examination AFTER,
+    EXCLUSION and EXAM_COINCIDENCE.
 
     Counting rule: one violation per row that does not hold.
 
@@ -155,10 +156,8 @@ class SlotOrder(Constraint, frozen=True, kw_only=True, tag="slot_order"):
     @staticmethod
     def holds(relation: str, ta: set[int], tb: set[int]) -> bool:
         """Whether ``relation`` holds between the slot sets of the two agents."""
-        if not ta or not tb:
-            return True
         if relation == "after":
-            return min(ta) > max(tb)
+            return not ta or not tb or min(ta) > max(tb)
         if relation == "exclusion":
             return not ta & tb
         return ta == tb

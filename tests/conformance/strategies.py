@@ -1170,7 +1170,10 @@ def _spacing(d: Draw, roster: Roster, rules: Rules) -> None:
         params.append(f"within={within}")
     if within == "gap" or d.chance(0.1):
         params.append(f"gap={d.int(1, 3)}")
-    rules.add(d, "spacing", " ".join(params), hard=False if d.chance(0.8) else None)
+    rows = None
+    if roster.periods > 1 and d.chance(0.3):  # days with fewer periods (t counts only those)
+        rows = [f"{day} {d.int(1, roster.periods - 1)}" for day in d.subset(list(range(roster.days)), 1, 2)]
+    rules.add(d, "spacing", " ".join(params), rows, hard=False if d.chance(0.8) else None)
 
 
 def _slot_order(d: Draw, roster: Roster, rules: Rules) -> None:
