@@ -1139,6 +1139,84 @@ def _skill_requirements(p: dict[str, Any], s: Schedule) -> int:
     return total
 
 
+def _busy(s: Schedule, agent: str) -> set[tuple[int, int]]:
+    return {slot for slot, vals in s.held[agent].items() if vals}
+
+
+def _spacing(p: dict[str, Any], s: Schedule) -> int:
+    """Shared-group weight of every pair of busy slots of two agents that are close (row: adjacent periods of
+    a day; day: same day, not adjacent; gap: 1 to gap periods apart in time order)."""
+    w = s.world
+    agents = set(w.classes.get(w.agent_cls, []))
+    weight: Counter[tuple[str, str]] = Counter()
+    for g in w.classes.get(p["groups"], []):
+        attrs = w.attrs[(p["groups"], g)]
+        members = sorted({m for m in attrs.get(p.get("members", "members"), ()) if m in agents})
+        for i, a in enumerate(members):
+            for b in members[i + 1:]:
+                weight[(a, b)] += attrs.get(p["size"], 1) if "size" in p else 1
+    within, gap, total = p.get("within", "row"), p.get("gap", 1), 0
+    short = dict(map(tuple, p.get("lengths", [])))
+    start = [sum(short.get(e, w.periods) for e in range(d)) for d in range(w.days + 1)]  # periods before day d
+    for (a, b), n in weight.items():
+        for d1, q1 in _busy(s, a):
+            for d2, q2 in _busy(s, b):
+                apart = abs(start[d1] + q1 - start[d2] - q2)
+                close = {"row": d1 == d2 and apart == 1, "day": d1 == d2 and apart > 1, "gap": 0 < apart <= gap}
+                total += n if close[within] else 0
+    return total
+
+
+def _slot_order(p: dict[str, Any], s: Schedule) -> int:
+    """Rows whose relation fails between the busy slots (in time order) of its two agents."""
+    def times(agent: str) -> set[int]:
+        return {d * s.world.periods + q for d, q in _busy(s, agent)}
+    broken = 0
+    for first, relation, second in p.get("rows", []):
+        ta, tb = times(first), times(second)
+        after = not ta or not tb or min(ta) > max(tb)
+        broken += not {"after": after, "exclusion": not ta & tb, "coincidence": ta == tb}[relation]
+    return broken
+
+
+def _cells_held(s: Schedule) -> dict[tuple[int, int, str], list[str]]:
+    out: dict[tuple[int, int, str], list[str]] = defaultdict(list)
+    for agent, cells in s.held.items():
+        for (d, q), vals in cells.items():
+            for v in vals:
+                out[(d, q, v)].append(agent)
+    return out
+
+
+def _shared_capacity(p: dict[str, Any], s: Schedule) -> int:
+    """Demand over capacity per value and slot, plus one per agent sharing with an exclusive agent."""
+    w = s.world
+    value_cls = w.family.decision.value if w.family.decision else ""
+    total = 0
+    for (_, _, v), agents in _cells_held(s).items():
+        load = sum(w.attrs.get((w.agent_cls, a), {}).get(p["demand"], 0) for a in agents)
+        total += max(0, load - w.attrs.get((value_cls, v), {}).get(p["capacity"], 0))
+        if "exclusive" in p:
+            alone = [a for a in agents if w.attrs.get((w.agent_cls, a), {}).get(p["exclusive"], 0)]
+            total += len(alone) * (len(agents) - 1)
+    return total
+
+
+def _value_mix(p: dict[str, Any], s: Schedule) -> int:
+    w = s.world
+    return sum(len({w.attrs.get((w.agent_cls, a), {}).get(p["attr"]) for a in agents}) - 1
+               for agents in _cells_held(s).values())
+
+
+def _slot_cost(p: dict[str, Any], s: Schedule) -> int:
+    total = 0
+    for agent, day, period, value, cost in p.get("rows", []):
+        for (d, q, v), agents in _cells_held(s).items():
+            if day in (-1, d) and period in (-1, q) and value in ("*", v):
+                total += cost * sum(1 for a in agents if agent in ("*", a))
+    return total
+
+
 INTERPRETERS: dict[str, Callable[[dict[str, Any], Schedule], int]] = {
     "count_bounds": _count_bounds, "consecutive_run_bounds": _runs_bounds, "one_per_slot": _one_per_slot,
     "coverage": _coverage, "unavailability": _unavailability, "slot_conflict": _slot_conflict,
@@ -1149,7 +1227,8 @@ INTERPRETERS: dict[str, Callable[[dict[str, Any], Schedule], int]] = {
     "mode_choice": lambda p, s: s.bad_modes, "objective_bound": _objective_bound,
     "setup_times": _setup_times, "optional": _optional, "no_idle": _no_idle, "consecutive": _consecutive,
     "resource_ties": _ties, "same_sequence": _same_sequence, "skill_eligibility": _skill_eligibility,
-    "skill_demand": _skill_demand, "skill_requirements": _skill_requirements,
+    "skill_demand": _skill_demand, "skill_requirements": _skill_requirements, "spacing": _spacing,
+    "slot_order": _slot_order, "shared_capacity": _shared_capacity, "value_mix": _value_mix, "slot_cost": _slot_cost,
 }
 
 

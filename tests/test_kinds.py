@@ -1055,6 +1055,16 @@ hard skill_demand examiners table
   3 R1 exam - 1
   4 1 R2 lab 1 -
 end
+soft 1 spacing apart groups=team within=row
+hard slot_order order table
+  T1 exclusion T3
+end
+soft 1 shared_capacity shared demand=quota capacity=capacity
+soft 1 value_mix owners attr=owner
+soft 1 slot_cost priced table
+  * 0 0 * 2
+  T2 * * R1 1
+end
 hard objective_bound budget measure=penalty max=400
 minimize penalty
 """
@@ -1100,7 +1110,7 @@ def random_solution(ctx: EvalContext, rng: random.Random, fill: float = 1.0) -> 
 def test_complete_spec_uses_every_kind(complete_spec: list[Spec]) -> None:
     used = {kind_name(c) for spec in complete_spec for c in spec.instance.constraints}
     assert used == set(KINDS)
-    assert len(KINDS) == 31
+    assert len(KINDS) == 36
 
 
 @pytest.mark.parametrize("fill", [1.0, 0.5])

@@ -38,6 +38,7 @@ NATURAL = {
     "ft06": {"objective_bound"},
     "inrc2010_small": {"coverage"},
     "itc2007_small": {"objective_bound"},
+    "itc2007_exam_small": {"objective_bound"},
     "mrcpsp_small": {"nonrenewable_budget", "objective_bound"},
     "open_shop_small": {"objective_bound"},
     "operating_rooms": {"release", "objective_bound"},  # the emergency S4 arrives at 60

@@ -48,7 +48,7 @@ EXAMPLES = ROOT / "examples"
 INTERVAL_EXAMPLES = ("ft06", "fjsp_small", "rcpsp_small", "mrcpsp_small", "dfjsp_small", "single_machine_small",
                      "parallel_machines_small", "flow_shop_small", "open_shop_small", "permutation_flow_shop_small",
                      "operating_rooms", "mspsp_small")
-SLOT_EXAMPLES = ("itc2007_small", "inrc2010_small", "nsplib_small")
+SLOT_EXAMPLES = ("itc2007_small", "inrc2010_small", "nsplib_small", "itc2007_exam_small")
 INTERVAL_FORMATS = ("jsplib", "fjsp", "psplib-sm", "psplib-mm")
 INTERVAL_FAMILIES = ("jobshop", "fjsp", "rcpsp", "mrcpsp", "dfjsp")
 SOURCES = all_sources()

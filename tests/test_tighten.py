@@ -187,6 +187,17 @@ def _worse_neighbours(instance, solution: Solution):
                 changed[i], changed[j] = (msgspec.structs.replace(a, value=b.value),
                                           msgspec.structs.replace(b, value=a.value))
                 yield Solution(assignments=tuple(changed))
+    # one assignment moved to another slot or value (an exam timetable has few feasible swaps)
+    cal = instance.calendar
+    values = sorted({a.value for a in rows} | {e.name for e in instance.entities if e.cls == "room"})
+    for i, a in enumerate(rows):
+        for day in range(cal.days if cal else 0):
+            for period in range(cal.periods_per_day if cal else 0):
+                for value in values:
+                    if (day, period, value) != (a.day, a.period, a.value):
+                        changed = list(rows)
+                        changed[i] = msgspec.structs.replace(a, day=day, period=period, value=value)
+                        yield Solution(assignments=tuple(changed))
 
 
 @pytest.mark.parametrize("name", EXAMPLES)

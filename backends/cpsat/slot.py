@@ -13,6 +13,7 @@ from ortools.sat.python import cp_model
 from schedc.backends.base import unsupported
 from schedc.backends.cpsat.model import CpsatModel, encoder
 from schedc.backends.sequence_encoders import SHARED
+from schedc.backends.spacing_encoders import SPACING_ENCODERS
 from schedc.kinds import (
     CapacityOverflow,
     Compactness,
@@ -153,7 +154,7 @@ def unavailability(m: CpsatModel, c: Unavailability) -> None:
         m.penalize(c, cp_model.LinearExpr.sum(cells))
 
 
-for _kind, _encode in SHARED.items():  # sequence and cost kinds: one formulation for both backends
+for _kind, _encode in (SHARED | SPACING_ENCODERS).items():  # sequence and cost kinds: one formulation for both backends
     encoder(_kind)(_encode)
 
 

@@ -29,6 +29,7 @@ from schedc.backends.base import unsupported
 from schedc.backends.pyomo.linear import quicksum
 from schedc.backends.pyomo.model import PyomoModel, encoder
 from schedc.backends.sequence_encoders import SHARED
+from schedc.backends.spacing_encoders import SPACING_ENCODERS
 from schedc.kinds import (
     CapacityOverflow,
     Compactness,
@@ -163,7 +164,7 @@ def unavailability(m: PyomoModel, c: Unavailability) -> None:
                 m.penalize(c, var)
 
 
-for _kind, _encode in SHARED.items():  # sequence and cost kinds: one formulation for both backends
+for _kind, _encode in (SHARED | SPACING_ENCODERS).items():  # sequence and cost kinds: one formulation for both backends
     encoder(_kind)(_encode)
 
 

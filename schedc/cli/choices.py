@@ -78,6 +78,7 @@ class ImportFormat(StrEnum):
     psplib_sm_due = "psplib-sm-due"
     psplib_mm_due = "psplib-mm-due"
     itc2007 = "itc2007"
+    itc2007_exam = "itc2007-exam"
     inrc2010 = "inrc2010"
     mspsp = "mspsp"
     nsplib = "nsplib"

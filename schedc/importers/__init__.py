@@ -17,6 +17,7 @@ from schedc.core.diagnostics import SchedcError
 from schedc.importers.common import BksRow, read_bks, write_atomic
 from schedc.importers.inrc2010 import import_inrc2010
 from schedc.importers.itc2007 import import_itc2007
+from schedc.importers.itc2007_exam import import_itc2007_exam
 from schedc.importers.jobshop import import_fjsp, import_jsplib
 from schedc.importers.mspsp import import_mspsp
 from schedc.importers.nsplib import import_nsplib
@@ -38,6 +39,7 @@ FORMATS: dict[str, Importer] = {
     "psplib-sm-due": _psplib(False, project=True),  # with the project's due date and tardiness cost
     "psplib-mm-due": _psplib(True, project=True),
     "itc2007": import_itc2007,
+    "itc2007-exam": import_itc2007_exam,
     "inrc2010": import_inrc2010,
     "mspsp": import_mspsp,  # iMOPSE MS-RCPSP .def files (makespan; salaries left out)
 }

@@ -39,6 +39,16 @@ from schedc.kinds.setup_times import Setup, SetupTimes
 from schedc.kinds.skill_requirements import SkillNeedUnit, SkillRequirements
 from schedc.kinds.skills import SkillDemand, SkillEligibility, SkillNeed
 from schedc.kinds.slots import SlotConflict, Unavailability, Unavailable
+from schedc.kinds.spacing import (
+    DayLength,
+    OrderRow,
+    SharedCapacity,
+    SlotCost,
+    SlotCostRow,
+    SlotOrder,
+    Spacing,
+    ValueMix,
+)
 from schedc.kinds.timing import Downtime, DueDate, ResourceDowntime, Tardiness, TimeWindow, Window
 
 _ALL: tuple[type[Constraint], ...] = (
@@ -73,6 +83,11 @@ _ALL: tuple[type[Constraint], ...] = (
     SkillEligibility,
     SkillDemand,
     SkillRequirements,
+    Spacing,
+    SlotOrder,
+    SharedCapacity,
+    ValueMix,
+    SlotCost,
 )
 
 KINDS: dict[str, type[Constraint]] = {cls.__struct_config__.tag: cls for cls in _ALL}  # type: ignore[misc]
@@ -103,5 +118,6 @@ __all__ = [
     "ObjectiveBound", "Setup", "SetupTimes", "OptionalActivities", "Selection",
     "NoIdle", "Consecutive", "Pair", "ResourceTies", "Tie", "SameSequence", "Partner",
     "SkillDemand", "SkillEligibility", "SkillNeed", "SkillNeedUnit", "SkillRequirements",
+    "Spacing", "DayLength", "SlotOrder", "OrderRow", "SharedCapacity", "ValueMix", "SlotCost", "SlotCostRow",
     "DueDate", "Downtime", "ResourceDowntime", "Tardiness", "TimeWindow", "Window",
 ]

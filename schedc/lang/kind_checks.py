@@ -40,16 +40,21 @@ from schedc.kinds import (
     ResourceTies,
     Selector,
     SetupTimes,
+    SharedCapacity,
     SkillDemand,
     SkillEligibility,
     SkillRequirements,
     SlotConflict,
+    SlotCost,
+    SlotOrder,
+    Spacing,
     Spread,
     Stability,
     Tardiness,
     TimeWindow,
     UnaryNoOverlap,
     Unavailability,
+    ValueMix,
     WindowPatternCost,
     kind_name,
 )
@@ -522,6 +527,58 @@ def _compactness(ch: Checker, c: Compactness) -> None:
     ch.group_class(c.groups, c.members, c)
 
 
+def _int_attr(ch: Checker, c: Constraint, cls_name: str | None, attr: str | None) -> None:
+    """``attr`` is an int attribute of class ``cls_name`` (E209 otherwise)."""
+    if cls_name is None or attr is None:
+        return
+    cls = ch.family.entity_class(cls_name)
+    decl = cls.attribute(attr) if cls else None
+    if decl is None or decl.type != "int":
+        ch.error("E209", f"{c.id}: {cls_name} has no int attribute {attr!r}", c.span)
+
+
+def _spacing(ch: Checker, c: Spacing) -> None:
+    ch.group_class(c.groups, c.members, c)
+    _int_attr(ch, c, c.groups, c.size)
+    if c.within == "gap" and c.gap < 1:
+        ch.error("E210", f"{c.id}: within=gap needs gap= at least 1", c.span)
+    for index, r in enumerate(c.lengths):
+        ch.day(r.day, c, r.periods - 1 if r.periods else None, row_of(c, index))
+
+
+def _slot_order(ch: Checker, c: SlotOrder) -> None:
+    for index, r in enumerate(c.rows):
+        ch.agent(r.first, c, row_of(c, index))
+        ch.agent(r.second, c, row_of(c, index))
+
+
+def _shared_capacity(ch: Checker, c: SharedCapacity) -> None:
+    d = ch.family.decision
+    if d is not None:
+        _int_attr(ch, c, d.agent, c.demand)
+        _int_attr(ch, c, d.value, c.capacity)
+        _int_attr(ch, c, d.agent, c.exclusive)
+
+
+def _value_mix(ch: Checker, c: ValueMix) -> None:
+    d = ch.family.decision
+    cls = ch.family.entity_class(d.agent) if d else None
+    if d is not None and (cls is None or cls.attribute(c.attr) is None):
+        ch.error("E209", f"{c.id}: {d.agent} has no attribute {c.attr!r}", c.span)
+
+
+def _slot_cost(ch: Checker, c: SlotCost) -> None:
+    for index, r in enumerate(c.rows):
+        at = row_of(c, index)
+        if r.agent != "*":
+            ch.agent(r.agent, c, at)
+        ch.value(r.value, c, allow_any=True, at=at)
+        if r.day >= 0:
+            ch.day(r.day, c, r.period if r.period >= 0 else None, at)
+        elif r.period >= 0:
+            ch.day(0, c, r.period, at)
+
+
 def _skill_list(ch: Checker, c: Constraint, role: str, attr: str, what: str) -> bool:
     """The decision's ``role`` class (agent or value) lists skills in its ``names`` attribute ``attr``;
     False (reported E209) when it has no such attribute."""
@@ -681,4 +738,9 @@ CONSTRAINT_CHECKS: dict[type, Callable[[Checker, Any], None]] = {
     SkillEligibility: _skill_eligibility,
     SkillDemand: _skill_demand,
     SkillRequirements: _skill_requirements,
+    Spacing: _spacing,
+    SlotOrder: _slot_order,
+    SharedCapacity: _shared_capacity,
+    ValueMix: _value_mix,
+    SlotCost: _slot_cost,
 }

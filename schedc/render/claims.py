@@ -30,7 +30,7 @@ from schedc.render.templates import KindTemplates
 from schedc.render.themes import attribute_role, many, plural
 
 TABLE_PARAMS = frozenset({"requirements", "slots", "entries", "edges", "windows", "due_dates", "setups",
-                          "selections", "pairs", "ties", "needs"})
+                          "selections", "pairs", "ties", "needs", "rows", "lengths"})
 """Parameters that hold a table of data: stated by their own statements, not by the rule sentence."""
 
 
@@ -139,7 +139,7 @@ def _shown(key: str, value: Any, ctx: BuildContext, verbatim: list[str]) -> Any:
         return shown
     if key in ("over", "windows") and isinstance(value, dict):
         return {**value, "days": weekend_days(value.get("weekend"))}
-    if key in ("groups", "by", "demand", "capacity", "members", "skills", "requires"):
+    if key in ("groups", "by", "demand", "capacity", "members", "skills", "requires", "attr", "exclusive"):
         return {"name": value, "one": _role(ctx, value), "many": _roles(ctx, value)}
     return value
 
@@ -449,8 +449,36 @@ _DERIVED: dict[str, Callable[[dict[str, Any], Constraint, BuildContext], dict[st
     "spread": _spread_view,
     "skill_demand": _skill_demand_view,
     "skill_requirements": _skill_requirements_view,
+    "slot_order": lambda p, c, ctx: _slot_order_view(p, ctx),
+    "spacing": lambda p, c, ctx: {"short": [f"day {day_number(ctx.family, ctx.instance, day)} has only {n} "
+                                            f"period{'s' if n != 1 else ''}" for day, n in p.get("lengths", [])]},
+    "slot_cost": lambda p, c, ctx: _slot_cost_view(p, ctx),
 }
 """Kind → the wording facts its sentences need beyond the claim's parameters (a new kind adds one line)."""
+
+
+def _slot_order_view(params: dict[str, Any], ctx: BuildContext) -> dict[str, Any]:
+    """``listed``: one clause per row ("A later than B", "A apart from B", "A together with B")."""
+    words = {"after": "later than", "exclusion": "apart from", "coincidence": "together with"}
+    rows = params.get("rows", [])
+    return {"listed": [f"{ctx.show(a)} {words[rel]} {ctx.show(b)}" for a, rel, b in rows],
+            "names": list(dict.fromkeys(ctx.show(x) for a, _, b in rows for x in (a, b)))}
+
+
+def _slot_cost_view(params: dict[str, Any], ctx: BuildContext) -> dict[str, Any]:
+    """``listed``: one clause per row ("any exam in period 2 of day 1 in any room: 50")."""
+    r = words_for(ctx)
+    decision = ctx.family.decision
+    listed, names = [], []
+    for agent, day, period, value, cost in params.get("rows", []):
+        who = f"any {r['agent']}" if agent == "*" else ctx.show(agent)
+        when = ("any " + r["slot"] if period < 0 else f"{r['slot']} {period}") + (
+            "" if day < 0 else f" of day {day_number(ctx.family, ctx.instance, day)}")
+        where = f"any {r['value']}" if value == "*" else labelled(ctx.show(value, decision.value if decision else None),
+                                                                   r["value"])
+        listed.append(f"{who} in {when} in {where}: {cost}")
+        names += [x for x in (agent, value) if x != "*"]
+    return {"listed": listed, "names": list(dict.fromkeys(ctx.show(n) for n in names))}
 
 
 def _relation_words(a: str, b: str, lag: int, relation: str) -> str:

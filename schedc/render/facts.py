@@ -45,16 +45,21 @@ from schedc.kinds import (
     SameSequence,
     Selector,
     SetupTimes,
+    SharedCapacity,
     SkillDemand,
     SkillEligibility,
     SkillRequirements,
     SlotConflict,
+    SlotCost,
+    SlotOrder,
+    Spacing,
     Spread,
     Stability,
     Tardiness,
     TimeWindow,
     UnaryNoOverlap,
     Unavailability,
+    ValueMix,
     WindowPatternCost,
     kind_name,
 )
@@ -393,6 +398,25 @@ def _skill_requirements(c: SkillRequirements, instance: Instance, out: Facts) ->
     out[("rule", c.id)] = rule_values(c) + selector_values(c.workers)
     for r in c.needs:
         out[("skill_unit", c.id, r.activity, r.skill)] = (r.count,)
+def _spacing(c: Spacing, instance: Instance, out: Facts) -> None:
+    """The rule, and the day lengths it counts periods by (stated in the rule sentence itself)."""
+    out[("rule", c.id)] = rule_values(c, c.gap if c.within == "gap" else None)
+    for r in c.lengths:
+        out[("day_length", c.id, r.day)] = (r.periods,)
+
+
+def _slot_order(c: SlotOrder, instance: Instance, out: Facts) -> None:
+    """The rule, and one fact per row (stated in the rule sentence itself)."""
+    out[("rule", c.id)] = rule_values(c)
+    for r in c.rows:
+        out[("slot_relation", c.id, r.first, r.relation, r.second)] = ()
+
+
+def _slot_cost(c: SlotCost, instance: Instance, out: Facts) -> None:
+    """The rule, and one fact per row (stated in the rule sentence itself)."""
+    out[("rule", c.id)] = rule_values(c)
+    for r in c.rows:
+        out[("slot_cost_row", c.id, r.agent, r.day, r.period, r.value)] = (r.cost,)
 
 
 CONSTRAINT_FACTS: dict[type[Constraint], Callable[..., None]] = {
@@ -427,6 +451,11 @@ CONSTRAINT_FACTS: dict[type[Constraint], Callable[..., None]] = {
     SkillEligibility: _skill_eligibility,
     SkillDemand: _skill_demand,
     SkillRequirements: _skill_requirements,
+    Spacing: _spacing,
+    SlotOrder: _slot_order,
+    SharedCapacity: _rule,
+    ValueMix: _rule,
+    SlotCost: _slot_cost,
 }
 """Constraint class → the function adding its facts (a new kind adds one line)."""
 

@@ -30,7 +30,7 @@ ROW_HOMES: dict[str, str] = {"release": "releases", "deadline": "releases", "lat
 """Fact kind of a hard rule's row → the plan category that states it (when the plan has it)."""
 
 SENTENCE_FACTS = ("rule", "pattern_cost", "unary", "setup", "window_due", "relation", "soft", "skill_need",
-                  "skill_unit")
+                  "skill_unit", "slot_relation", "slot_cost_row", "day_length")
 """Fact kinds a rule sentence always states itself: the rule, a weekend cost table, machines it quantifies,
 setup rows, the due dates and weights a time window carries for the objective, the relations other than
 end-before-start, every row of a soft rule, and the rows of a skill demand or of skill requirements."""

@@ -16,7 +16,7 @@ category                       what falls into it
                                ``conflicting_duplicate`` and ``out_of_domain`` issues, and
                                violations of the kinds in :data:`STRUCTURAL_KINDS` (one value per
                                agent and slot, a mode the activity does not have)
-``budget_threshold_near_miss`` a violation of a kind in :data:`THRESHOLD_KINDS` (a capacity, budget,
+``budget_threshold_near_miss`` a violation of a kind in :data:`THRESHOLD_KINDS` (a capacity (also shared), budget,
                                count, run-length, coverage or skill demand, deadline, horizon or objective
                                bound) whose amount is at most :data:`NEAR_MISS_UNITS`: the bound is exceeded
                                or missed by one unit
@@ -36,7 +36,7 @@ CATEGORIES = ("structural_misunderstanding", "entity_hallucination", "unparseabl
 NEAR_MISS_UNITS = 1
 THRESHOLD_KINDS = frozenset({"cumulative_renewable", "nonrenewable_budget", "count_bounds", "consecutive_run_bounds",
                              "coverage", "skill_demand", "capacity_overflow", "spread", "stability",
-                             "time_window", "objective_bound", "horizon"})
+                             "time_window", "objective_bound", "horizon", "shared_capacity"})
 STRUCTURAL_KINDS = frozenset({"one_per_slot", "mode_choice"})
 ISSUE_CATEGORIES = {"unknown_entity": "entity_hallucination", "format": "unparseable",
                     "missing": "structural_misunderstanding", "duplicate": "structural_misunderstanding",

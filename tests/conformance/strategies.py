@@ -787,6 +787,7 @@ class Roster:
     name_attr: str | None = None  # a name attribute of the agent class (for by= and where selectors)
     value_int: str | None = None  # an int attribute of the value class (capacity)
     agent_int: str | None = None  # an int attribute of the agent class (demand)
+    group_int: str | None = None  # an int attribute of the group class (a weight)
 
     def working(self) -> list[str]:
         return [v for v in self.values if v != self.free]
@@ -831,7 +832,7 @@ def slot_specs(draw: Callable[[st.SearchStrategy[Any]], Any], user: bool | None 
 ALL_SLOT_KINDS = ("one_per_slot", "coverage", "count_bounds", "slot_conflict", "unavailability",
                   "consecutive_run_bounds", "pattern_prohibition", "window_pattern_cost", "assignment_cost",
                   "capacity_overflow", "spread", "stability", "compactness", "skill_eligibility", "skill_demand",
-                  "objective_bound")
+                  "spacing", "slot_order", "shared_capacity", "value_mix", "slot_cost", "objective_bound")
 SLOT_FAMILY_KINDS = {
     "itc2007": ("count_bounds", "one_per_slot", "slot_conflict", "unavailability", "capacity_overflow", "spread",
                 "compactness", "stability", "objective_bound"),
@@ -898,12 +899,13 @@ def _draw_roster(d: Draw, family: str, user: bool) -> tuple[Roster, list[str], s
         values[free] = {"room": 9, "skills": ()}
     groups = {f"g{k}": d.subset(list(agents), 1, 3) for k in range(1, d.int(1, 2) + 1)}
     roster = Roster("staff", "post", "unit", agents, values, groups, days, periods, free, weekday0,
-                    int_attrs=("load", "size"), name_attr="team", value_int="room", agent_int="size")
+                    int_attrs=("load", "size"), name_attr="team", value_int="room", agent_int="size",
+                    group_int="weight")
     tables = ["staff (team load size skills) table",
               *(f"  {a} {v['team']} {v['load']} {v['size']} {_cell(v['skills'])}" for a, v in agents.items()), "end",
               "post (room skills) table", *(f"  {p} {v['room']} {_cell(v['skills'])}" for p, v in values.items()),
               "end",
-              "unit (members) table", *(f"  {g} {','.join(m)}" for g, m in groups.items()), "end"]
+              "unit (members weight) table", *(f"  {g} {','.join(m)} {len(m)}" for g, m in groups.items()), "end"]
     start = ""
     if weekday0 is not None:
         start = f" start_date={START_DATES[weekday0]}" if d.chance(0.5) else f" start_weekday={weekday0}"
@@ -1002,7 +1004,8 @@ def _slot_rules(d: Draw, roster: Roster, rules: Rules, allowed: Sequence[str]) -
         ("window_pattern_cost", _window, 0.4), ("assignment_cost", _assignment_cost, 0.5),
         ("capacity_overflow", _capacity, 0.4), ("spread", _spread, 0.4), ("stability", _stability, 0.4),
         ("compactness", _compactness, 0.4), ("skill_eligibility", _skill_eligibility, 0.3),
-        ("skill_demand", _skill_demand, 0.3),
+        ("skill_demand", _skill_demand, 0.3), ("spacing", _spacing, 0.3), ("slot_order", _slot_order, 0.3),
+        ("shared_capacity", _shared_capacity, 0.3), ("value_mix", _value_mix, 0.3), ("slot_cost", _slot_cost, 0.3),
     ]
     for kind, make, p in table:
         # a kind added after the fixed-seed slices were tuned is drawn in its focused draws only, so that the
@@ -1222,6 +1225,61 @@ def _compactness(d: Draw, roster: Roster, rules: Rules) -> None:
     rules.add(d, "compactness", params, hard=False if d.chance(0.95) else True)
 
 
+def _spacing(d: Draw, roster: Roster, rules: Rules) -> None:
+    """``groups=CLASS [members=ATTR] [size=ATTR] [within=row|day|gap] [gap=N]``."""
+    if roster.group_cls is None:
+        return
+    params = [f"groups={roster.group_cls}"] + (["members=members"] if d.chance(0.3) else [])
+    if roster.group_int is not None and d.chance(0.5):
+        params.append(f"size={roster.group_int}")
+    within = d.pick(("row", "day", "gap", None))
+    if within is not None:
+        params.append(f"within={within}")
+    if within == "gap" or d.chance(0.1):
+        params.append(f"gap={d.int(1, 3)}")
+    rows = None
+    if roster.periods > 1 and d.chance(0.3):  # days with fewer periods (t counts only those)
+        rows = [f"{day} {d.int(1, roster.periods - 1)}" for day in d.subset(list(range(roster.days)), 1, 2)]
+    rules.add(d, "spacing", " ".join(params), rows, hard=False if d.chance(0.8) else None)
+
+
+def _slot_order(d: Draw, roster: Roster, rules: Rules) -> None:
+    """Rows ``agent after|exclusion|coincidence agent`` (distinct rows)."""
+    agents = list(roster.agents)
+    rows = list(dict.fromkeys(f"{d.pick(agents)} {d.pick(('after', 'exclusion', 'coincidence'))} {d.pick(agents)}"
+                              for _ in range(d.int(1, 3))))
+    rules.add(d, "slot_order", "", rows, hard=False if d.chance(0.5) else None)
+
+
+def _shared_capacity(d: Draw, roster: Roster, rules: Rules) -> None:
+    """``demand=ATTR capacity=ATTR [exclusive=ATTR]`` (an int attribute of the agents as the flag)."""
+    if roster.agent_int is None or roster.value_int is None:
+        return
+    params = f"demand={roster.agent_int} capacity={roster.value_int}"
+    if roster.int_attrs and d.chance(0.4):
+        params += f" exclusive={d.pick(roster.int_attrs)}"
+    rules.add(d, "shared_capacity", params, hard=False if d.chance(0.6) else None)
+
+
+def _value_mix(d: Draw, roster: Roster, rules: Rules) -> None:
+    """``attr=ATTR`` (a name or an int attribute of the agents)."""
+    attrs = [a for a in (roster.name_attr, *roster.int_attrs) if a is not None]
+    if attrs:
+        rules.add(d, "value_mix", f"attr={d.pick(attrs)}", hard=False if d.chance(0.8) else None)
+
+
+def _slot_cost(d: Draw, roster: Roster, rules: Rules) -> None:
+    """Rows ``agent|* day|* period|* value|* cost`` (distinct keys, costs possibly negative)."""
+    rows, keys = [], set()
+    for _ in range(d.int(1, 3)):
+        key = (d.pick(["*", *roster.agents]), "*" if d.chance(0.3) else str(d.int(0, roster.days - 1)),
+               "*" if d.chance(0.3) else str(d.int(0, roster.periods - 1)), d.pick(["*", *roster.working()]))
+        if key not in keys:
+            keys.add(key)
+            rows.append(" ".join(key) + f" {d.int(-2, 3) if d.chance(0.2) else d.int(0, 4)}")
+    rules.add(d, "slot_cost", "", rows, hard=False if d.chance(0.85) else None)
+
+
 def _has_skills(roster: Roster, agent: str, value: str) -> bool:
     return set(roster.values[value].get("skills", ())) <= set(roster.agents[agent].get("skills", ()))
 
@@ -1279,7 +1337,7 @@ def _slot_family_text(d: Draw, family: str, roster: Roster, kinds: set[str]) -> 
     return (f"family {family} {{\n  title \"{d.pick(('Call centre roster', 'Exam timetable', 'Theatre rota'))}\"\n"
             f"  structure slot\n  objective penalty\n  kinds [{kind_list}]\n"
             f"  class staff (team:name load:int size:int skills:names)\n  class post (room:int skills:names)\n"
-            f"  class unit (members:names)\n"
+            f"  class unit (members:names weight:int)\n"
             f"  decision agent=staff value=post grain={grain}{free}\n  answer \"{answer}\"\n{day_names}{rename}"
             f"  roles {roles}\n  background \"\"\"\n    Staff are given posts.\n  \"\"\"\n}}\n")
 
