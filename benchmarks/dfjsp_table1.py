@@ -69,10 +69,12 @@ SWEEPS = [EXAMPLES / f"dynasched_sweep_{n}.toml" for n in
 SCALES = [EXAMPLES / f"dynasched_scale_{n}.toml" for n in (200, 400, 800, 1600)]
 COMPLEXITY = [EXAMPLES / f"dynasched_complexity_{n}.toml" for n in
               ("baseline_static", "batch_only", "pm_only", "route_only", "full")]
-LONG_LABEL = {"sesc": "SESC", "moo": "MOO", "hybrid": "Hybrid", "dsbx": "dsbx 0.4.0"}
+LONG_LABEL = {"sesc": "SESC", "moo": "MOO", "hybrid": "Hybrid", "dsbx": "dsbx 0.4.0 SESC",
+              "dsbx_moo": "dsbx 0.4.0 MOO", "dsbx_hybrid": "dsbx 0.4.0 Hybrid"}
 GRID_CHUNK = 100
 DSBX_KEY = {"sesc": "dsbx", "moo": "dsbx_moo", "hybrid": "dsbx_hybrid"}
-METHOD_LABEL = {"sesc": "SESC", "moo": "MOO", "hybrid": "Hybrid", "dsbx": "SESC"}
+METHOD_LABEL = {"sesc": "SESC", "moo": "MOO", "hybrid": "Hybrid", "dsbx": "SESC", "dsbx_moo": "MOO",
+                "dsbx_hybrid": "Hybrid"}
 
 
 def rows_of(path: Path) -> list[dict[str, Any]]:
@@ -214,8 +216,22 @@ def fmt(q: tuple[float, float, float] | None, digits: int = 4) -> str:
     return " | ".join("—" for _ in range(3)) if q is None else " | ".join(f"{v:.{digits}f}" for v in q)
 
 
-def table1_section(work: Path, sample_size: int) -> list[str]:
-    grid_rows = [r for c in GRID for r in rows_of(work / "sesc" / f"{c.stem}.jsonl")]
+def sesc_grid_file(work: Path, config: Path, sample: list[int]) -> list[dict[str, Any]]:
+    """SESC's rows of one Grid seed file: the whole file when it is complete, else only the rows of the stratified
+    sample (a whole-file run proceeds in grid order, which sorts by ρ* first: its prefix is not balanced)."""
+    rows = rows_of(work / "sesc" / f"{config.stem}.jsonl")
+    if len(rows) >= len(points_of(config)):
+        return rows
+    keep = set(sample)
+    return [r for r in rows if int(r["instance"].rsplit("_", 1)[1]) in keep]
+
+
+def grid_rows_of(work: Path, sample: list[int]) -> list[dict[str, Any]]:
+    return [r for config in GRID for r in sesc_grid_file(work, config, sample)]
+
+
+def table1_section(work: Path, sample: list[int]) -> list[str]:
+    grid_rows = grid_rows_of(work, sample)
     nsga_rows = [r for c in GRID for r in rows_of(work / "nsga" / f"{c.stem}.jsonl")]
     out = ["## Table 1: calibration accuracy, seed variability and runtime", "",
            "Normalised L2 of the final world (median | P25 | P75); runtime in seconds per calibration, generation "
@@ -262,7 +278,7 @@ def table1_section(work: Path, sample_size: int) -> list[str]:
     return out
 
 
-def success_section(work: Path) -> list[str]:
+def success_section(work: Path, args: argparse.Namespace) -> list[str]:
     out = ["## Appendix E: success rates per configuration", "",
            "Relaxed (e-1): normalised L2 ≤ ε = 0.10; strict (e-2): relaxed and every driver metric within its θ_l "
            "(`schedc/dynamic/success.py`). Paper (§E.2.2): SESC relaxed 84 %, strict 48 %; Hybrid strict 49 %.", "",
@@ -272,7 +288,8 @@ def success_section(work: Path) -> list[str]:
     for config in GRID + SWEEPS + SCALES + COMPLEXITY:
         for folder, methods in (("sesc", ("sesc",)), ("nsga", ("moo", "hybrid")), ("dsbx", ("dsbx",)),
                                 ("dsbx_moo", ("dsbx_moo",)), ("dsbx_hybrid", ("dsbx_hybrid",))):
-            rows = rows_of(work / folder / f"{config.stem}.jsonl")
+            rows = (sesc_grid_file(work, config, grid_sample(args.grid_sample, args.sample_seed))
+                    if folder == "sesc" and config in GRID else rows_of(work / folder / f"{config.stem}.jsonl"))
             for method in methods:
                 reports = [r[method] for r in rows if method in r]
                 if not reports:
@@ -383,7 +400,8 @@ def write_report(args: argparse.Namespace) -> None:
     scaling = scaling_section(work)
     if args.out is not None and scaling_plot(work, args.out.parent / "img" / "dfjsp_scaling.svg"):
         scaling += ["", "![SESC across the scaling levels](img/dfjsp_scaling.svg)"]
-    parts = [table1_section(work, args.grid_sample), success_section(work), scaling, ablation_section(work),
+    parts = [table1_section(work, grid_sample(args.grid_sample, args.sample_seed)), success_section(work, args),
+             scaling, ablation_section(work),
              effort_section(work)]
     text = "\n\n".join("\n".join(p) for p in parts) + "\n"
     if args.out is None:

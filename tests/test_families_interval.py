@@ -124,9 +124,12 @@ def test_grammars_and_verifier_agree_on_omitted_optional_lines() -> None:
     compiled = {form: engine.compile(form, schedc.grammar(OPTIONAL, format=form)) for form in ("lark", "gbnf")}
     compiled["json"] = engine.compile("json", schema)
     solved = schedc.solve(OPTIONAL, time_limit=10)
-    assert solved.objective == 2 and "Job 2" not in solved.answer  # J3 (shorter) is chosen, J2 left out
+    # J2 (4 units, ending at 9) and J3 (2 units) are both optimal choices: tardiness 2, J1's alone
+    chosen = [j for j in ("Job 2", "Job 3") if j in solved.answer]
+    assert solved.objective == 2 and len(chosen) == 1
     lines = solved.answer.strip().splitlines()
-    both = "\n".join([*lines, "Job 2 step 1: start=7"])  # exactly_one broken: both optional jobs performed
+    other = "Job 3" if chosen == ["Job 2"] else "Job 2"
+    both = "\n".join([*lines, f"{other} step 1: start=11"])  # exactly_one broken: both optional jobs performed
     mandatory_missing = "\n".join(line for line in lines if not line.startswith("Job 1 step 2"))
     for text, feasible in ((solved.answer, True), (both, False), (mandatory_missing, False)):
         for form in ("lark", "gbnf"):  # the line grammars check the format; the rules are the verifier's

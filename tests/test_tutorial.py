@@ -39,11 +39,12 @@ def _is_instance(path: Path) -> bool:
 EXAMPLES = ROOT / "examples"
 # the tutorial's own folder, and the examples of built-in families it walks through
 INSTANCES = sorted([*(str(p.relative_to(EXAMPLES)) for p in TUTORIAL.glob("*.sched") if _is_instance(p)),
-                    "operating_rooms.sched", "mspsp_small.sched"])
+                    "operating_rooms.sched", "mspsp_small.sched", "exams/exams_small.sched"])
 # the other library's model of each instance, and the package it needs
 OTHER_MODELS = {"tutorial/call_centre_2w.sched": ("call_centre_cpmpy.py", "cpmpy"),
                 "operating_rooms.sched": ("operating_rooms_pyjobshop.py", "pyjobshop"),
-                "mspsp_small.sched": ("mspsp_cpmpy.py", "cpmpy")}
+                "mspsp_small.sched": ("mspsp_cpmpy.py", "cpmpy"),
+                "exams/exams_small.sched": ("exams_cpmpy.py", "cpmpy")}
 
 
 @cache
@@ -59,7 +60,8 @@ def rendered(name: str, variant: str, seed: int = 42) -> Rendering:
 
 
 def test_the_tutorial_has_its_problems() -> None:
-    assert {"tutorial/call_centre_2w.sched", "operating_rooms.sched", "mspsp_small.sched"} <= set(INSTANCES)
+    assert {"tutorial/call_centre_2w.sched", "operating_rooms.sched", "mspsp_small.sched",
+            "exams/exams_small.sched"} <= set(INSTANCES)
 
 
 @pytest.mark.parametrize("name", INSTANCES)
