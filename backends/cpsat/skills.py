@@ -26,12 +26,8 @@ def skill_requirements(m: CpsatModel, c: SkillRequirements) -> None:
         raise unsupported("cpsat", c, form="soft")
     staff = c.staff(m.ctx)
     rows = c.by_activity()
-    pairs: dict[tuple[str, str], list[str]] = {k: v for k, v in c.eligible(m.ctx).items() if k[0] in m.start}
     fixed = m.fixed.workers if m.fixed is not None else {}
-    for activity, team in fixed.items():  # a named member without a required skill still occupies the worker
-        for w in team:
-            if w in staff and activity in m.start:
-                pairs.setdefault((activity, w), [])
+    pairs = c.candidate_pairs(m.ctx, m.start, fixed)
     z: dict[tuple[str, str, str], Any] = {}
     team_of: dict[str, list[tuple[str, Any]]] = m.__dict__.setdefault("teams", {})
     by_worker: dict[str, list[Any]] = {}

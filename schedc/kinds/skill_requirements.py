@@ -16,7 +16,7 @@ verifier can find, a maximum bipartite matching of the team onto the units.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
@@ -94,6 +94,19 @@ class SkillRequirements(Constraint, frozen=True, kw_only=True, tag="skill_requir
                 if r.skill in has:
                     out.setdefault((r.activity, worker), []).append(r.skill)
         return out
+
+    def candidate_pairs(self, ctx: EvalContext, placed: Collection[str],
+                        fixed: Mapping[str, Sequence[str]]) -> dict[tuple[str, str], list[str]]:
+        """The (activity, worker) pairs a solver model decides on, with the skills the worker may fill there: the
+        eligible pairs of the activities it places, and every selected member a fixed answer names for a placed
+        activity (a member without a needed skill fills nothing but still occupies the worker)."""
+        pairs = {k: v for k, v in self.eligible(ctx).items() if k[0] in placed}
+        staff = set(self.staff(ctx))
+        for activity, team in fixed.items():
+            for w in team:
+                if w in staff and activity in placed:
+                    pairs.setdefault((activity, w), [])
+        return pairs
 
     def makespan_bound(self, ctx: EvalContext) -> int:
         """A lower bound on the makespan of every schedule this rule accepts: at any time the running activities

@@ -310,12 +310,6 @@ BUILDERS: dict[str, Builder] = {
 def builder(step: PlanStep, family: Family) -> Builder | None:
     """The builder of a plan step: a fixed category, or an entity class the family declares (the workers of
     ``skill_requirements``), stated one entity each when the step may be shuffled."""
-    found = BUILDERS.get(step.category)
-    if found is not None:
-        return found
-    from schedc.render.slot import entity_builder  # the entity statements are shared with the slot families
+    from schedc.render.slot import class_builder  # the entity statements are shared with the slot families
 
-    for cls in family.classes:
-        if step.category in (cls.name, plural(cls.name)):
-            return entity_builder(cls.name, each=step.shuffle)
-    return None
+    return BUILDERS.get(step.category) or class_builder(step, family)

@@ -293,9 +293,12 @@ BUILDERS: dict[str, Builder] = {
 
 def builder(step: PlanStep, family: Family) -> Builder | None:
     """The builder of a plan step: a fixed category, or an entity class named by the category."""
-    found = BUILDERS.get(step.category)
-    if found is not None:
-        return found
+    return BUILDERS.get(step.category) or class_builder(step, family)
+
+
+def class_builder(step: PlanStep, family: Family) -> Builder | None:
+    """The statements of the entity class a plan step names (singular or plural), one entity each when the step
+    may be shuffled; None when it names no class of the family."""
     for cls in family.classes:
         if step.category in (cls.name, plural(cls.name)):
             return entity_builder(cls.name, each=step.shuffle)
