@@ -194,6 +194,34 @@ def test_annealing_penalty_equals_the_evaluator_after_every_move(comp01: Instanc
             assert search.solution() == before and search.cost == cost
 
 
+def test_kempe_exchanges_keep_every_hard_rule_and_the_evaluators_penalty(comp01: Instance, best: Solution) -> None:
+    """A Kempe exchange moves a set of lectures closed under conflicts between two slots: every
+    one made verifies with the penalty the kernel claims, one not made changes nothing, and the
+    undo restores the timetable; some chains are longer than the lecture picked."""
+    problem = ctt_search.search_problem(comp01, load_family("itc2007"))
+    assert problem is not None
+    search = ctt_search.Search(problem, best)
+    rng = random.Random(8)
+    made, longer = 0, 0
+    for _ in range(400):
+        before, cost = search.solution(), search.cost
+        k, slot = rng.randrange(len(search.lecture_agent)), rng.randrange(problem.slots)
+        moved = search.try_kempe(k, slot)
+        if moved is None:
+            assert search.solution() == before and search.cost == cost
+            continue
+        delta, length = moved
+        made += 1
+        longer += length > 1
+        result = evaluate(problem.ctx, search.solution())
+        assert result.feasible and result.objective == search.cost == cost + delta
+        assert search.lecture_slot[k] == slot
+        if rng.random() < 0.5:
+            search.undo_kempe(length)
+            assert search.solution() == before and search.cost == cost
+    assert made > 100 and longer > 20
+
+
 def test_annealing_is_deterministic_and_never_worse(comp01: Instance, best: Solution) -> None:
     problem = ctt_search.search_problem(comp01, load_family("itc2007"))
     assert problem is not None

@@ -59,7 +59,7 @@ def _chunks(problem: ctt_search.Problem, start: Solution, seed: int, chunks: lis
     with np.errstate(over="ignore"):  # uncompiled, numpy warns where machine code wraps
         for iterations, temperature in chunks:
             ctt_kernel.anneal_chunk(search.data, search.state, rng, best_slot, best_room, best_cost, iterations,
-                                    temperature, 0.1, 0.05, search._steps)
+                                    temperature, 0.1, 0.05, search._steps, 0.1, search._chain)
     return search, rng, best_slot, best_room, best_cost
 
 
@@ -98,7 +98,7 @@ def test_annealing_cost_is_the_evaluators_and_every_best_verifies(problem: ctt_s
     for chunk in range(120):  # short calls at a falling temperature: each new best is looked at
         before = int(best_cost[0])
         ctt_kernel.anneal_chunk(search.data, search.state, rng, best_slot, best_room, best_cost, 50,
-                                5.0 * 0.97 ** chunk, 0.1, 0.05, search._steps)
+                                5.0 * 0.97 ** chunk, 0.1, 0.05, search._steps, 0.1, search._chain)
         if chunk % 20 == 0:  # the maintained cost of the current state
             current = evaluate(problem.ctx, search.solution())
             assert current.feasible and current.objective == search.cost

@@ -89,10 +89,11 @@ def _toy_arguments() -> dict[str, tuple[Any, ...]]:
     state = ctt_kernel.empty_state(data, pb.ctx.days, pb.slots, len(pb.rooms), len(pb.groups))
     rng = np.array([1], dtype=np.uint64)
     steps = np.zeros((max(pb.lectures), 2), np.int64)
+    chain = np.zeros((2 * len(pb.rooms), 3), np.int64)
     cells = np.zeros((pb.slots, 3), np.int64)
     return {"open_cells": (data, state, 0, cells), "place": (data, state, 0, 0, 0),
             "anneal_chunk": (data, state, rng, state.slot.copy(), state.room.copy(), state.cost.copy(), 1, 1.0, 0.0,
-                             0.0, steps)}
+                             0.0, steps, 0.0, chain)}
 
 
 def cached() -> bool | None:

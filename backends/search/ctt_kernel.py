@@ -323,6 +323,93 @@ def undo_agent_room(data: Data, st: State, steps: np.ndarray, n: int) -> None:
         try_move(data, st, k, lecture_slot[k], steps[s, 1])
 
 
+@_inlined
+def _in_chain(chain: np.ndarray, n: int, lecture: int) -> bool:
+    for c in range(n):
+        if chain[c, 0] == lecture:
+            return True
+    return False
+
+
+@_inlined
+def _closure(data: Data, st: State, k: int, target: int, chain: np.ndarray) -> int:
+    """The Kempe chain of lecture k between its slot and ``target``: rows (lecture, slot, room)
+    of ``chain``, k first; a lecture of either slot is in it when it conflicts with (or has the
+    agent of) a lecture of the chain in the other slot. Its number of rows."""
+    agents, conflict, room_at = data.lecture_agent, data.conflict, st.room_at
+    rooms = room_at.shape[1]
+    home = st.slot[k]
+    chain[0, 0], chain[0, 1], chain[0, 2] = k, home, st.room[k]
+    n, head = 1, 0
+    while head < n:
+        i, other = agents[chain[head, 0]], target if chain[head, 1] == home else home
+        head += 1
+        for r in range(rooms):
+            y = room_at[other, r]
+            if y >= 0 and (agents[y] == i or conflict[i, agents[y]] == 1) and not _in_chain(chain, n, y):
+                chain[n, 0], chain[n, 1], chain[n, 2] = y, other, r
+                n += 1
+    return n
+
+
+@_inlined
+def _free_room(data: Data, st: State, i: int, slot: int, room: int) -> int:
+    """``room`` when it is free in ``slot``, else the free room there of least overflow for agent i."""
+    room_at, overflow = st.room_at, data.overflow
+    if room_at[slot, room] < 0:
+        return room
+    chosen = -1
+    for r in range(room_at.shape[1]):
+        if room_at[slot, r] < 0 and (chosen < 0 or overflow[i, r] < overflow[i, chosen]):
+            chosen = r
+    return chosen
+
+
+@_compiled
+def try_kempe(data: Data, st: State, k: int, target: int, chain: np.ndarray) -> tuple[int, int]:
+    """Exchange the Kempe chain of lecture k (:func:`_closure`) between k's slot and ``target``:
+    its lectures of each slot move to the other, keeping their room when it is free there, else
+    taking the free room of least overflow. No conflict can arise (the chain is closed under
+    conflicts), so the move keeps every hard rule unless a lecture would land in an unavailable
+    slot or a slot has too few free rooms: then :data:`REJECTED` and nothing changed. Returns the
+    penalty change and the chain's number of rows n (``chain[:n]`` holds each lecture's old
+    (slot, room), what :func:`undo_kempe` restores)."""
+    home = st.slot[k]
+    if target == home:
+        return REJECTED, 0
+    n = _closure(data, st, k, target, chain)
+    agents, room_at = data.lecture_agent, st.room_at
+    leaving = 0  # chain lectures of k's slot (they move to the target)
+    for c in range(n):
+        moved_to = target if chain[c, 1] == home else home
+        if data.unavailable[agents[chain[c, 0]], moved_to] == 1:
+            return REJECTED, 0
+        leaving += 1 if chain[c, 1] == home else 0
+    free_home, free_target = 0, 0
+    for r in range(room_at.shape[1]):
+        free_home += 1 if room_at[home, r] < 0 else 0
+        free_target += 1 if room_at[target, r] < 0 else 0
+    if free_target + (n - leaving) < leaving or free_home + leaving < n - leaving:
+        return REJECTED, 0
+    before = st.cost[0]
+    for c in range(n):
+        remove(data, st, chain[c, 0])
+    for c in range(n):
+        lecture = chain[c, 0]
+        slot = target if chain[c, 1] == home else home
+        place(data, st, lecture, slot, _free_room(data, st, agents[lecture], slot, chain[c, 2]))
+    return st.cost[0] - before, n
+
+
+@_compiled
+def undo_kempe(data: Data, st: State, chain: np.ndarray, n: int) -> None:
+    """Put the n lectures of an applied :func:`try_kempe` back where ``chain`` says they were."""
+    for c in range(n):
+        remove(data, st, chain[c, 0])
+    for c in range(n):
+        place(data, st, chain[c, 0], chain[c, 1], chain[c, 2])
+
+
 @_compiled
 def open_cells(data: Data, st: State, k: int, out: np.ndarray) -> int:
     """For the unplaced lecture k: each slot where it keeps every hard rule, with the free room
@@ -375,13 +462,16 @@ def _rejected(rng: np.ndarray, delta: int, temperature: float) -> bool:
 @_compiled
 def anneal_chunk(data: Data, st: State, rng: np.ndarray, best_slot: np.ndarray, best_room: np.ndarray,
                  best_cost: np.ndarray, iterations: int, temperature: float, room_share: float,
-                 agent_share: float, steps: np.ndarray) -> None:
+                 agent_share: float, steps: np.ndarray, kempe_share: float, chain: np.ndarray) -> None:
     """``iterations`` annealing moves at a fixed temperature; the best state seen is copied into
     ``best_slot``, ``best_room`` and ``best_cost[0]`` whenever the cost falls below it.
 
     A move is, with probability ``agent_share``, all lectures of the agent of a random lecture
     into a random room; otherwise a random lecture to a random (slot, room) — its own slot with
-    probability ``room_share`` — swapping with the lecture there.
+    probability ``room_share`` — swapping with the lecture there. With probability
+    ``kempe_share`` (of the moves that are not agent moves) the move is instead the exchange of
+    the Kempe chain of a random lecture between its slot and a random other slot
+    (:func:`try_kempe`; ``chain`` is its work array of 2 × rooms rows).
     """
     agents, lecture_slot, lecture_room = data.lecture_agent, st.slot, st.room
     lectures = len(agents)
@@ -396,6 +486,15 @@ def anneal_chunk(data: Data, st: State, rng: np.ndarray, best_slot: np.ndarray, 
                 _keep_best(st, best_slot, best_room, best_cost)
             continue
         k = below(rng, lectures)
+        if kempe_share > 0.0 and uniform(rng) < kempe_share:
+            delta, n = try_kempe(data, st, k, below(rng, slots), chain)
+            if delta == REJECTED:
+                continue
+            if _rejected(rng, delta, temperature):
+                undo_kempe(data, st, chain, n)
+            else:
+                _keep_best(st, best_slot, best_room, best_cost)
+            continue
         home, home_room = lecture_slot[k], lecture_room[k]
         slot = home if uniform(rng) < room_share else below(rng, slots)
         room = below(rng, rooms)

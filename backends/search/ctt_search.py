@@ -15,6 +15,13 @@ lecture moves, otherwise the two lectures exchange their (slot, room). A target 
 slot is a room change. Some moves instead put all lectures of one agent into one room, each
 exchanging rooms within its slot with the lecture there (room stability cannot be repaired one
 lecture at a time when the rooms are full: every single exchange makes the partner less stable).
+Others exchange a *Kempe chain* between two slots: the lecture picked, the lectures of the other
+slot that conflict with it (or share its agent), the lectures of its own slot that conflict with
+those, and so on; the chain's lectures of each slot move to the other. The chain is closed under
+conflicts, so a move that a single lecture could not make (its target slot holds a conflicting
+lecture) becomes feasible, and curriculum compactness, which depends on whole groups of
+lectures being next to each other, can be repaired (Kempe-chain neighbourhoods are a standard
+tool of course timetabling since Thompson and Dowsland, Comput. Oper. Res. 25(7/8), 1998).
 
 **Incremental costs** (formal meanings in :mod:`schedc.kinds.costs`), kept exact after every
 change by the compiled kernel (:func:`schedc.backends.search.ctt_kernel.change`): capacity overflow per lecture;
@@ -173,6 +180,7 @@ class Search:
         self.data = data = kernel_data(pb)
         self.state = kernel.empty_state(data, pb.ctx.days, pb.slots, len(pb.rooms), len(pb.groups))
         self._steps = np.zeros((max(pb.lectures, default=0), 2), np.int64)
+        self._chain = np.zeros((2 * len(pb.rooms), 3), np.int64)  # a Kempe chain holds at most two slots' lectures
         agent_index = {e: k for k, e in enumerate(pb.agents)}
         room_index = {v: k for k, v in enumerate(pb.rooms)}
         nxt = data.lecture_start[:-1].astype(np.int64)  # each agent's next lecture to place
@@ -215,6 +223,16 @@ class Search:
         change and the (lecture, old room) steps that :meth:`undo_agent_room` reverses."""
         delta, n = self.kernel.try_agent_room(self.data, self.state, int(agent), int(room), self._steps)
         return int(delta), [(int(k), int(old)) for k, old in self._steps[:n]]
+
+    def try_kempe(self, k: int, slot: int) -> tuple[int, int] | None:
+        """Exchange the Kempe chain of lecture k between its slot and ``slot``: the penalty change
+        and the chain's length for :meth:`undo_kempe`, or None (nothing changed) when it cannot be made."""
+        delta, n = self.kernel.try_kempe(self.data, self.state, int(k), int(slot), self._chain)
+        return None if delta == kernel.REJECTED else (int(delta), int(n))
+
+    def undo_kempe(self, n: int) -> None:
+        """Reverse the last :meth:`try_kempe` (its length n)."""
+        self.kernel.undo_kempe(self.data, self.state, self._chain, n)
 
     def undo_agent_room(self, steps: list[tuple[int, int]]) -> None:
         rows = np.array(steps, dtype=np.int64).reshape(-1, 2)
@@ -278,7 +296,7 @@ CHUNK_SECONDS = 0.02
 
 def anneal(problem: Problem, start: Solution, seed: int, time_limit: float | None = None,
            iterations: int | None = None, t0: float = 4.0, t1: float = 0.05,
-           room_share: float = 0.0, agent_share: float = 0.05,
+           room_share: float = 0.0, agent_share: float = 0.05, kempe_share: float = 0.0,
            stop: threading.Event | None = None, floor: int | None = None,
            runs: ModuleType | Callable[[float], ModuleType] = kernel) -> AnnealResult:
     """Simulated annealing from the feasible ``start`` within a time and/or iteration budget;
@@ -314,7 +332,7 @@ def anneal(problem: Problem, start: Solution, seed: int, time_limit: float | Non
         n = chunk if iterations is None else min(chunk, iterations - done)
         with _wrapping(current):
             current.anneal_chunk(data, state, rng, best_slot, best_room, best_cost, n, t0 * (t1 / t0) ** share,
-                                 room_share, agent_share, search._steps)
+                                 room_share, agent_share, search._steps, kempe_share, search._chain)
         done += n
         if time_limit is not None:
             rate = (done - measured_done) / max(1e-6, time.perf_counter() - measured_from)
