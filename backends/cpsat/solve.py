@@ -95,7 +95,8 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     hint = better_start(m.ctx, m.hint, start) if options.hint else None
     built = time.perf_counter() - began
     hint = local_search_start(m, hint, options.local_search * options.time_limit, options.seed,
-                              stop.is_set if stop is not None else None)
+                              stop.is_set if stop is not None else None,
+                              left=options.time_limit - (time.perf_counter() - began))
     if hint is None and probe is not None:  # nothing shows the instance feasible yet
         probe.begin()
     if hint is not None:

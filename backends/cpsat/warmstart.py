@@ -8,6 +8,7 @@ be measured one at a time (``benchmarks/vs_pyjobshop.py``) and switched off thro
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
 
 def local_search_start(m: CpsatModel, start: Solution | None, seconds: float, seed: int,
-                       stop: Callable[[], bool] | None = None) -> Solution | None:
+                       stop: Callable[[], bool] | None = None, left: float | None = None) -> Solution | None:
     """``start`` improved by N5 tabu search (:mod:`schedc.backends.search.tabu`) for at most ``seconds`` when the
     instance is a pure job shop; ``start`` itself otherwise, or when the search finds nothing better.
 
@@ -37,12 +38,15 @@ def local_search_start(m: CpsatModel, start: Solution | None, seconds: float, se
     or when ``stop()`` turns true (the portfolio's other solver has proven its answer).
     Slot instances: ``start``, or for an open roster the greedy one of
     :mod:`~schedc.backends.cpsat.roster_start` improved by the roster LNS (which ``stop()`` ends
-    too), hints the assignment variables.
+    too) for :data:`ROSTER_LNS_SHARE` of ``left`` (the seconds left of the time limit; ``seconds``
+    when not given), hints the assignment variables.
     """
     if not m.instance.activities:
+        began = time.perf_counter()
         start = roster_start(m, start)
         if start is not None and seconds > 0 and is_roster(m.instance):
-            start = improve_roster(m, start, seconds * ROSTER_LNS_SHARE, seed, stop)
+            budget = (seconds if left is None else left) - (time.perf_counter() - began)
+            start = improve_roster(m, start, budget * ROSTER_LNS_SHARE, seed, stop)
         if start is not None:
             hint_slots(m, start)
         return start
