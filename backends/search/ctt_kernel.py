@@ -325,6 +325,7 @@ def undo_agent_room(data: Data, st: State, steps: np.ndarray, n: int) -> None:
 
 @_inlined
 def _in_chain(chain: np.ndarray, n: int, lecture: int) -> bool:
+    """Whether ``lecture`` is among the first n rows of ``chain`` (a chain holds at most 2 × rooms)."""
     for c in range(n):
         if chain[c, 0] == lecture:
             return True
