@@ -17,8 +17,10 @@ started on the first request of a process and kept for the next ones (one per re
 at a time); its start (about 0.2 s) and each request's trip count as MILP building, and HiGHS
 gets what is left of the budget. Without POSIX pipes (Windows) the MILP runs in a thread
 instead, and the budget loses the sum of the builds. When only one backend supports the instance
-it gets the whole budget and every worker. A ``start`` (``--hint``) goes to both: CP-SAT's solution hint, HiGHS's
-MIP start.
+it gets the whole budget and every worker, and so does CP-SAT on room-and-period timetables that
+it anneals (:func:`schedc.backends.cpsat.anneals`): there one annealing runs on each core, and HiGHS
+only probes for infeasibility while no timetable is known, as under ``--backend cpsat``. A
+``start`` (``--hint``) goes to both: CP-SAT's solution hint, HiGHS's MIP start.
 
 What is stopped when: as soon as one backend *proves* its result — an optimal answer, or
 infeasibility — the other is stopped, so the wall time is that of the faster proof (plus the
@@ -94,6 +96,14 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     names = supporting(instance) or ["cpsat"]  # none: CP-SAT names the unsupported kind in its error
     if len(names) == 1:
         return _run(names[0], instance, family, options.time_limit, options.workers, options.seed, progress, start)
+    if options.workers >= 2 and cpsat.anneals(instance, family):
+        # room-and-period timetables: every core anneals (HiGHS's answers and bounds were worse than
+        # CP-SAT's side on every ITC-2007 instance, docs/solving.md); HiGHS still probes while no
+        # timetable is known, so an infeasible one is proved as under --backend cpsat
+        alone = solve_cpsat(instance, family, cpsat.SolveOptions(time_limit=options.time_limit,
+                                                                 workers=options.workers, seed=options.seed),
+                            progress, start)
+        return msgspec.structs.replace(alone, backend=f"auto:{alone.backend}")
     began = time.perf_counter()
     if options.workers >= 2 and WORKER_PIPES:
         results, overlapping = _side_by_side(instance, family, options, progress, start), True

@@ -13,7 +13,10 @@
 from __future__ import annotations
 
 import itertools
+import math
 import random
+import threading
+from types import ModuleType
 
 import msgspec
 import pytest
@@ -21,7 +24,7 @@ from ortools.sat.python import cp_model
 
 from schedc.backends import cpsat
 from schedc.backends.cpsat import ctt_period
-from schedc.backends.search import ctt_search
+from schedc.backends.search import ctt_compile, ctt_kernel, ctt_search
 from schedc.core.solution import Assignment, Solution
 from schedc.importers import import_paths
 from schedc.importers.solutions import read_itc_solution
@@ -261,3 +264,35 @@ def test_an_infeasible_hint_is_ignored(comp01: Instance, best: Solution) -> None
     assert evaluate(ctt_period.room_relaxation(comp01, family).ctx, result.solution).feasible
     hinted = cpsat.solve(comp01, family, cpsat.SolveOptions(time_limit=3, workers=1, seed=0), start=best)
     assert hinted.objective is not None and hinted.objective <= 5  # the optimum as hint is kept or matched
+
+
+def test_each_worker_anneals_with_its_own_seed_and_start(comp01: Instance, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With two workers two annealings run side by side, in two threads with two seeds, the
+    second from its own greedy timetable; the answer is no worse than either of them."""
+    family = load_family("itc2007")
+    seen: list[tuple[int, int, Solution, int]] = []
+    anneal = ctt_search.anneal
+
+    def recorded(problem, start, seed, **options):  # noqa: ANN001, ANN003, ANN202
+        annealed = anneal(problem, start, seed, **options)
+        seen.append((seed, threading.get_ident(), start, annealed.cost))
+        return annealed
+
+    class Compiled:
+        """The kernel as when numba's cache has it (with numba absent, its plain walk: the same)."""
+
+        compiled, module = True, ctt_kernel
+
+        def __call__(self, left: float = math.inf) -> ModuleType:
+            return ctt_kernel
+
+    monkeypatch.setattr(ctt_search, "anneal", recorded)
+    monkeypatch.setattr(ctt_compile, "Kernels", Compiled)
+    result = cpsat.solve(comp01, family, cpsat.SolveOptions(time_limit=6, workers=2, seed=0))
+    seeds = [ctt_period.annealing_seed(0, j) for j in (0, 1)]
+    side_by_side = sorted((row for row in seen if row[0] in seeds), key=lambda row: row[0])
+    assert [seed for seed, *_ in side_by_side] == seeds
+    assert len({thread for _, thread, _, _ in side_by_side}) == 2
+    own = ctt_search.construct(ctt_search.search_problem(comp01, family), seeds[1])
+    assert side_by_side[1][2] == own != side_by_side[0][2]
+    assert result.objective is not None and result.objective <= min(cost for *_, cost in side_by_side)

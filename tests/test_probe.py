@@ -151,3 +151,25 @@ def test_a_point_found_by_the_probe_is_the_answer_when_cpsat_has_none(monkeypatc
     assert result.status == "feasible" and result.backend == "cpsat+probe:pyomo" and result.solution is not None
     check = evaluate(EvalContext(instance, family), result.solution)
     assert check.feasible and check.objective == result.objective
+
+
+def test_auto_on_a_timetable_it_anneals_is_cpsat_with_every_worker_and_still_proves_infeasibility(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--backend auto`` gives both cores to the timetable annealing (no HiGHS solve beside it);
+    a timetable with more lectures than open periods is still proved infeasible by the probe."""
+    calls: list[str] = []
+    solve = portfolio.solve_cpsat
+
+    def recorded(instance, family, options, progress=None, start=None):  # noqa: ANN001, ANN202
+        calls.append(f"cpsat with {options.workers} workers")
+        return solve(instance, family, options, progress, start)
+
+    monkeypatch.setattr(portfolio, "solve_cpsat", recorded)
+    monkeypatch.setattr(portfolio, "_side_by_side", lambda *_args: pytest.fail("HiGHS solved beside the annealing"))
+    text = (EXAMPLES / "itc2007_small.sched").read_text(encoding="utf-8").replace("Math t1 3 3 40", "Math t1 9 3 40")
+    (tmp_path / "itc2007_small.sched").write_text(text, encoding="utf-8")
+    instance, family, _ = resolve(tmp_path / "itc2007_small.sched")
+    assert cpsat.anneals(instance, family)
+    result = portfolio.solve(instance, family, portfolio.SolveOptions(time_limit=20, workers=2))
+    assert calls == ["cpsat with 2 workers"]
+    assert result.status == "infeasible" and result.backend.startswith("auto:cpsat")  # CP-SAT's proof or the probe's

@@ -13,8 +13,8 @@ from schedc.backends.cpsat import (  # noqa: F401  (registers the encoders)
     ties,
 )
 from schedc.backends.cpsat.model import ENCODERS, CpsatModel
-from schedc.backends.cpsat.solve import SolveOptions, solve
+from schedc.backends.cpsat.solve import SolveOptions, anneals, solve
 
 SUPPORTED_KINDS = frozenset(cls.__struct_config__.tag for cls in ENCODERS)
 
-__all__ = ["ENCODERS", "SUPPORTED_KINDS", "CpsatModel", "SolveOptions", "solve"]
+__all__ = ["ENCODERS", "SUPPORTED_KINDS", "CpsatModel", "SolveOptions", "anneals", "solve"]

@@ -49,6 +49,7 @@ import math
 import threading
 import time
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import msgspec
@@ -286,10 +287,14 @@ def assign_rooms(relax: RoomRelaxation, slots: dict[str, list[Slot]], seconds: f
 #: share of the budget (less the reserve) of the first CP-SAT phase when the annealing follows it:
 #: enough to prove small instances (on ITC-2007 its answers were far worse than the annealing's)
 PROBE = 0.08
-#: the annealing's share of what the probe leaves (less the reserve); the rest goes to CP-SAT
-SEARCH_SHARE = 0.85
-#: the annealing's temperatures: from T0 down to T1 (geometric in the elapsed share of its time)
-T0, T1 = 4.0, 0.05
+#: the annealing's share of what the probe leaves (less the reserve); the rest goes to CP-SAT (at
+#: 120 s on comp01, comp05 and comp07 CP-SAT's phase after the annealing improved neither the answer
+#: nor the bound: 0.85 before, docs/solving.md)
+SEARCH_SHARE = 0.95
+#: the annealing's temperatures: from T0 down to T1 (geometric in the elapsed share of its time);
+#: T1 0.15 against 0.05 / 0.1 / 0.3, 60 s, 4 seeds: better on comp07 and comp12, the same on comp05
+#: (docs/solving.md); at 0.3 comp07 never freezes (41–44 against 8–13)
+T0, T1 = 4.0, 0.15
 #: the start temperature of the last, cold annealing
 COLD_T0 = 1.0
 #: the share of annealing moves that put all lectures of an agent into one room
@@ -299,6 +304,11 @@ AGENT_SHARE = 0.02
 KEMPE_SHARE = 0.1
 
 
+def annealing_seed(seed: int, j: int) -> int:
+    """The seed of the j-th of the annealings run side by side (j = 0: the solve's own seed)."""
+    return seed + 1_000_003 * j
+
+
 def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit: float, workers: int,
           seed: int, start: Solution | None = None, search_share: float = SEARCH_SHARE,
           stop: threading.Event | None = None, probe: Probe | None = None) -> SolveResult:
@@ -306,12 +316,15 @@ def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit:
 
     1. First feasible: ``start`` when it verifies, else the greedy of
        :func:`schedc.backends.search.ctt_search.construct`.
-    2. CP-SAT hinted with it for :data:`PROBE` of the budget (less a reserve of 10 %, 0.5–3 s): on
-       the full model when it is small for the budget (:data:`FULL_CELLS`; rooms and periods then
-       move together), else on the period model followed by stage 2. Done if it meets its bound
-       (small instances), and its bound is the annealing's floor.
-    3. Simulated annealing of the best for ``search_share`` of what is left (when the instance has
-       the search's pattern and ``search_share > 0``), then stage 2 on its periods.
+    2. CP-SAT hinted with it for :data:`PROBE` of the budget (less a reserve of 10 %, 0.5–3 s):
+       on the full model when it is small for the budget
+       (:data:`FULL_CELLS`; rooms and periods then move together), else on the period model
+       followed by stage 2. Done if it meets its bound (small instances), and its bound is the
+       annealing's floor.
+    3. Simulated annealing for ``search_share`` of what is left (when the instance has the
+       search's pattern and ``search_share > 0``): one per worker side by side, each with its own
+       seed (:func:`annealing_seed`), the first from the best, the others from their own greedy
+       timetables; then stage 2 on the periods of the best of them.
     4. CP-SAT again, hinted with the best, until the reserve (the bound); a cold annealing in the reserve.
     CP-SAT's best bound is the reported lower bound. Once ``stop`` is set (by the portfolio,
     when HiGHS has proven its answer) the running phase ends within about 50 ms and no other
@@ -341,7 +354,8 @@ def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit:
         probe.begin()
     run.cp_phase(PROBE * run.left() if searching else None)
     if searching and problem is not None and run.open():
-        annealed = run.anneal(problem, search_share * run.left(), seed, t0=T0, t1=T1)
+        # from different timetables: on comp05 the start decides more than the seed (docs/solving.md)
+        annealed = run.anneal(problem, search_share * run.left(), seed, t0=T0, t1=T1, own_starts=True)
         if annealed is not None:
             rooms, _cost, _exact = assign_rooms(relax, _slots_of(annealed), min(run.reserve, 1.0), workers, seed,
                                                 stop)
@@ -403,18 +417,38 @@ class _Run:
         self.bound = max(self.bound, bound)
         self._tell_probe()
 
-    def anneal(self, problem: ctt_search.Problem, seconds: float, seed: int, t0: float, t1: float
-               ) -> Solution | None:
-        """Anneal the best for ``seconds``; its answer (checked against its own claimed cost) or None."""
+    def anneal(self, problem: ctt_search.Problem, seconds: float, seed: int, t0: float, t1: float,
+               own_starts: bool = False) -> Solution | None:
+        """Anneal for ``seconds``: one annealing per worker with its own seed, in threads (the
+        compiled kernel releases the interpreter lock), or one while the kernel is plain Python.
+        The first starts from the best; with ``own_starts`` each other one from its own greedy
+        timetable (:func:`ctt_search.construct` with its seed), else from the best too. Every
+        answer is checked against its own claimed cost and offered; the best of them, or None."""
         if self.best is None or self.stopped():
             return None
-        annealed = ctt_search.anneal(problem, self.best[0], seed=seed, time_limit=max(0.0, seconds), t0=t0, t1=t1,
-                                     agent_share=AGENT_SHARE, kempe_share=KEMPE_SHARE, stop=self.stop,
-                                     floor=math.ceil(self.bound - 1e-6) if math.isfinite(self.bound) else None,
-                                     runs=self.kernels or ctt_compile.Kernels())
-        checked = self.offer(annealed.solution)
-        check_agreement("ctt_search", annealed.cost, checked.objective, checked.feasible, checked.components)
-        return annealed.solution
+        kernels = self.kernels or ctt_compile.Kernels()
+        best, floor = self.best[0], math.ceil(self.bound - 1e-6) if math.isfinite(self.bound) else None
+        parallel = self.workers if kernels.compiled else 1  # plain Python holds the lock: one at a time
+        deadline = time.perf_counter() + max(0.0, seconds)
+
+        def one(j: int) -> ctt_search.AnnealResult:
+            start = best
+            if own_starts and j > 0:
+                start = ctt_search.construct(problem, annealing_seed(seed, j), runs=kernels.module) or best
+            return ctt_search.anneal(problem, start, seed=annealing_seed(seed, j),
+                                     time_limit=max(0.0, deadline - time.perf_counter()), t0=t0, t1=t1,
+                                     agent_share=AGENT_SHARE, kempe_share=KEMPE_SHARE, stop=self.stop, floor=floor,
+                                     runs=kernels)
+
+        if parallel <= 1:
+            results = [one(0)]
+        else:
+            with ThreadPoolExecutor(max_workers=parallel) as pool:
+                results = list(pool.map(one, range(parallel)))
+        for annealed in results:
+            checked = self.offer(annealed.solution)
+            check_agreement("ctt_search", annealed.cost, checked.objective, checked.feasible, checked.components)
+        return min(results, key=lambda annealed: annealed.cost).solution
 
     def result(self, instance: Instance, began: float, built: float) -> SolveResult:
         seconds = time.perf_counter() - began

@@ -22,6 +22,7 @@ from schedc.backends.base import (
 from schedc.backends.cpsat import ctt_period, warmstart
 from schedc.backends.cpsat.model import CpsatModel, extract_solution
 from schedc.backends.cpsat.warmstart import bound_makespan, local_search_start
+from schedc.backends.search import ctt_search
 from schedc.backends.search.heuristics import schedule_end
 from schedc.core.solution import Solution
 from schedc.ir import Family, Instance
@@ -71,6 +72,14 @@ def configured_solver(options: SolveOptions) -> cp_model.CpSolver:
     solver.parameters.num_workers = options.workers
     solver.parameters.random_seed = options.seed
     return solver
+
+
+def anneals(instance: Instance, family: Family, options: SolveOptions | None = None) -> bool:
+    """Whether :func:`solve` takes the room-and-period path with the timetable annealing
+    (:mod:`schedc.backends.cpsat.ctt_period`), which runs one annealing per worker."""
+    options = options or SolveOptions()
+    return (options.rooms and options.local_search > 0 and ctt_period.room_relaxation(instance, family) is not None
+            and ctt_search.search_problem(instance, family) is not None)
 
 
 def solve(instance: Instance, family: Family, options: SolveOptions | None = None,
