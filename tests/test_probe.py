@@ -173,3 +173,11 @@ def test_auto_on_a_timetable_it_anneals_is_cpsat_with_every_worker_and_still_pro
     result = portfolio.solve(instance, family, portfolio.SolveOptions(time_limit=20, workers=2))
     assert calls == ["cpsat with 2 workers"]
     assert result.status == "infeasible" and result.backend.startswith("auto:cpsat")  # CP-SAT's proof or the probe's
+
+
+@pytest.mark.parametrize("spec", sorted(EXAMPLES.glob("*.sched")), ids=lambda path: path.stem)
+def test_only_the_curriculum_timetable_is_annealed_on_every_core(spec: Path) -> None:
+    """``--backend auto`` leaves HiGHS out (but for the probe) only where CP-SAT anneals
+    timetables: of the bundled examples, the curriculum timetable alone (not the exam one)."""
+    instance, family, _ = resolve(spec)
+    assert cpsat.anneals(instance, family) == (spec.stem == "itc2007_small")
