@@ -97,9 +97,10 @@ def solve(instance: Instance, family: Family, options: SolveOptions | None = Non
     if len(names) == 1:
         return _run(names[0], instance, family, options.time_limit, options.workers, options.seed, progress, start)
     if options.workers >= 2 and cpsat.anneals(instance, family):
-        # room-and-period timetables: every core anneals (HiGHS's answers and bounds were worse than
-        # CP-SAT's side on every ITC-2007 instance, docs/solving.md); HiGHS still probes while no
-        # timetable is known, so an infeasible one is proved as under --backend cpsat
+        # room-and-period timetables: every core anneals (HiGHS's answers were worse than CP-SAT's
+        # side on every ITC-2007 instance; its lower bounds, better than CP-SAT's, are what this
+        # gives up: docs/solving.md); HiGHS still probes while no timetable is known, so an
+        # infeasible one is proved as under --backend cpsat
         alone = solve_cpsat(instance, family, cpsat.SolveOptions(time_limit=options.time_limit,
                                                                  workers=options.workers, seed=options.seed),
                             progress, start)

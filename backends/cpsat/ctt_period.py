@@ -288,8 +288,8 @@ def assign_rooms(relax: RoomRelaxation, slots: dict[str, list[Slot]], seconds: f
 #: enough to prove small instances (on ITC-2007 its answers were far worse than the annealing's)
 PROBE = 0.08
 #: the annealing's share of what the probe leaves (less the reserve); the rest goes to CP-SAT (at
-#: 120 s on comp01, comp05 and comp07 CP-SAT's phase after the annealing improved neither the answer
-#: nor the bound: 0.85 before, docs/solving.md)
+#: 120 s on comp01, comp05, comp07 and comp12 CP-SAT's phase after the annealing improved neither
+#: the answer nor the bound: 0.85 before, docs/solving.md)
 SEARCH_SHARE = 0.95
 #: the annealing's temperatures: from T0 down to T1 (geometric in the elapsed share of its time);
 #: T1 0.15 against 0.05 / 0.1 / 0.3, 60 s, 4 seeds: better on comp07 and comp12, the same on comp05
@@ -316,11 +316,10 @@ def solve(instance: Instance, family: Family, relax: RoomRelaxation, time_limit:
 
     1. First feasible: ``start`` when it verifies, else the greedy of
        :func:`schedc.backends.search.ctt_search.construct`.
-    2. CP-SAT hinted with it for :data:`PROBE` of the budget (less a reserve of 10 %, 0.5–3 s):
-       on the full model when it is small for the budget
-       (:data:`FULL_CELLS`; rooms and periods then move together), else on the period model
-       followed by stage 2. Done if it meets its bound (small instances), and its bound is the
-       annealing's floor.
+    2. CP-SAT hinted with it for :data:`PROBE` of the budget (less a reserve of 10 %, 0.5–3 s): on
+       the full model when it is small for the budget (:data:`FULL_CELLS`; rooms and periods then
+       move together), else on the period model followed by stage 2. Done if it meets its bound
+       (small instances), and its bound is the annealing's floor.
     3. Simulated annealing for ``search_share`` of what is left (when the instance has the
        search's pattern and ``search_share > 0``): one per worker side by side, each with its own
        seed (:func:`annealing_seed`), the first from the best, the others from their own greedy
