@@ -110,6 +110,28 @@ def test_annealing_cost_is_the_evaluators_and_every_best_verifies(problem: ctt_s
     assert int(best_cost[0]) < evaluate(problem.ctx, start).objective
 
 
+def test_after_annealing_every_count_is_the_one_of_the_timetable_built_afresh(problem: ctt_search.Problem) -> None:
+    """The kernel changes the occupancy the hard rules read (``at``, ``clash``) only for moves
+    it keeps, and undoes the rest on the penalty's counts alone: after thousands of moves of
+    every kind, kept and undone, every array of the state equals the one of a search built from
+    the same timetable, and so does the penalty."""
+    start = _start(problem)
+    for temperature in (5.0, 0.5):  # many worsening moves kept, then few
+        search, _rng, _slot, _room, _cost = _chunks(problem, start, 13, [(4000, temperature)] * 5)
+        afresh = ctt_search.Search(problem, search.solution())
+        # lectures of one agent may be numbered otherwise afresh: compare whose lecture is where
+        agents = search.data.lecture_agent
+        placed = [sorted(zip(agents.tolist(), state.slot.tolist(), state.room.tolist(), strict=True))
+                  for state in (search.state, afresh.state)]
+        assert placed[0] == placed[1]
+        whose = [np.where(state.room_at >= 0, agents[state.room_at], -1) for state in (search.state, afresh.state)]
+        assert np.array_equal(*whose)
+        for name, array in search.state._asdict().items():
+            if name not in ("slot", "room", "room_at"):
+                assert np.array_equal(array, getattr(afresh.state, name)), name
+        assert search.solution() != start
+
+
 def test_anneal_is_deterministic_per_seed_with_an_iteration_limit(problem: ctt_search.Problem) -> None:
     start = _start(problem)
     first = ctt_search.anneal(problem, start, seed=2, iterations=50_000)

@@ -214,17 +214,33 @@ def _group_change(data: Data, st: State, i: int, slot: int, sign: int) -> int:
 
 
 @_inlined
-def change(data: Data, st: State, k: int, slot: int, room: int, sign: int) -> None:
-    """Add (sign 1) or take away (sign −1) lecture k at (slot, room): counts and penalty."""
+def _recount(data: Data, st: State, k: int, slot: int, room: int, sign: int) -> None:
+    """Add (sign 1) or take away (sign −1) lecture k at (slot, room) in the room table and in
+    every count the penalty reads, and change the penalty; not in the occupancy that only the
+    hard rules read (:func:`_occupy`)."""
     i = data.lecture_agent[k]
     delta = sign * data.overflow[i, room] + _day_change(data, st, i, slot // data.periods, sign)
     delta += _room_change(data, st, i, room, sign) + _group_change(data, st, i, slot, sign)
+    st.room_at[slot, room] = k if sign > 0 else -1
+    st.cost[0] += delta
+
+
+@_inlined
+def _occupy(data: Data, st: State, i: int, slot: int, sign: int) -> None:
+    """Agent i gets (sign 1) or loses (sign −1) its lecture in ``slot`` in the occupancy the hard
+    rules read (:func:`allowed`): its own mark and the clash count of every agent conflicting
+    with it — the longest loop of a move, so the annealing makes it only for moves it keeps."""
     st.at[i, slot] = 1 if sign > 0 else 0
     clash, conflicts = st.clash, data.conflict_list
     for c in range(data.conflict_start[i], data.conflict_start[i + 1]):
         clash[conflicts[c], slot] += sign
-    st.room_at[slot, room] = k if sign > 0 else -1
-    st.cost[0] += delta
+
+
+@_inlined
+def change(data: Data, st: State, k: int, slot: int, room: int, sign: int) -> None:
+    """Add (sign 1) or take away (sign −1) lecture k at (slot, room): counts and penalty."""
+    _recount(data, st, k, slot, room, sign)
+    _occupy(data, st, data.lecture_agent[k], slot, sign)
 
 
 @_inlined
@@ -267,6 +283,54 @@ def allowed(data: Data, st: State, k: int, slot: int, other: int) -> bool:
     return _open(data, st, i, slot, linked) and _open(data, st, j, home, linked)
 
 
+@_inlined
+def _relocate(data: Data, st: State, k: int, slot: int, room: int) -> None:
+    """Lecture k, taken out of the counts, into them again at (slot, room) (not the occupancy)."""
+    st.slot[k] = slot
+    st.room[k] = room
+    _recount(data, st, k, slot, room, 1)
+
+
+@_inlined
+def _move_counts(data: Data, st: State, k: int, slot: int, room: int, other: int) -> int:
+    """The counts and penalty of the allowed move of lecture k to (slot, room), swapping with
+    ``other`` (−1: none) there; the occupancy is left to :func:`_move_occupancy`. The penalty change."""
+    before, home, home_room = st.cost[0], st.slot[k], st.room[k]
+    _recount(data, st, k, home, home_room, -1)
+    if other >= 0:
+        _recount(data, st, other, slot, room, -1)
+    _relocate(data, st, k, slot, room)
+    if other >= 0:
+        _relocate(data, st, other, home, home_room)
+    return st.cost[0] - before
+
+
+@_inlined
+def _move_occupancy(data: Data, st: State, k: int, other: int, home: int) -> None:
+    """The occupancy side of a move whose counts :func:`_move_counts` changed: k from ``home``
+    to its slot now, ``other`` (−1: none) the other way (first out of both slots, then in)."""
+    slot, agents = st.slot[k], data.lecture_agent
+    if slot == home:
+        return
+    _occupy(data, st, agents[k], home, -1)
+    if other >= 0:
+        _occupy(data, st, agents[other], slot, -1)
+    _occupy(data, st, agents[k], slot, 1)
+    if other >= 0:
+        _occupy(data, st, agents[other], home, 1)
+
+
+@_inlined
+def _unmove_counts(data: Data, st: State, k: int, slot: int, room: int, home: int, home_room: int) -> None:
+    """Reverse :func:`_move_counts` of lecture k from (home, home_room) to (slot, room)."""
+    other = st.room_at[home, home_room]
+    _recount(data, st, k, slot, room, -1)
+    if other >= 0:
+        _recount(data, st, other, home, home_room, -1)
+        _relocate(data, st, other, slot, room)
+    _relocate(data, st, k, home, home_room)
+
+
 @_compiled
 def try_move(data: Data, st: State, k: int, slot: int, room: int) -> int:
     """Move lecture k to (slot, room) — a swap of (slot, room) with the lecture there, if any:
@@ -274,16 +338,10 @@ def try_move(data: Data, st: State, k: int, slot: int, room: int) -> int:
     other = st.room_at[slot, room]
     if other == k or not allowed(data, st, k, slot, other):
         return REJECTED
-    cost, lecture_slot, lecture_room = st.cost, st.slot, st.room
-    before = cost[0]
-    home, home_room = lecture_slot[k], lecture_room[k]
-    remove(data, st, k)
-    if other >= 0:
-        remove(data, st, other)
-    place(data, st, k, slot, room)
-    if other >= 0:
-        place(data, st, other, home, home_room)
-    return cost[0] - before
+    home = st.slot[k]
+    delta = _move_counts(data, st, k, slot, room, other)
+    _move_occupancy(data, st, k, other, home)
+    return delta
 
 
 @_compiled
@@ -297,30 +355,52 @@ def undo(data: Data, st: State, k: int, slot: int, room: int, home: int, home_ro
     place(data, st, k, home, home_room)
 
 
+@_inlined
+def exchange_rooms(data: Data, st: State, k: int, room: int) -> int:
+    """Lecture k into ``room`` of its own slot, the lecture there (if any) into k's room: the
+    penalty change. No slot changes, so only capacity overflow and room stability can change
+    (spread and compactness count slots): a fraction of a move's work (:func:`change`)."""
+    slot, old, agents, overflow = st.slot[k], st.room[k], data.lecture_agent, data.overflow
+    if old == room:
+        return 0
+    before = st.cost[0]
+    i, other = agents[k], st.room_at[slot, room]
+    delta = overflow[i, room] - overflow[i, old] + _room_change(data, st, i, old, -1)
+    delta += _room_change(data, st, i, room, 1)
+    st.room[k], st.room_at[slot, room] = room, k
+    if other >= 0:
+        j = agents[other]
+        delta += overflow[j, old] - overflow[j, room] + _room_change(data, st, j, room, -1)
+        delta += _room_change(data, st, j, old, 1)
+        st.room[other] = old
+    st.room_at[slot, old] = other
+    st.cost[0] = before + delta
+    return delta
+
+
 @_compiled
 def try_agent_room(data: Data, st: State, agent: int, room: int, steps: np.ndarray) -> tuple[int, int]:
     """Every lecture of ``agent`` into ``room``, each exchanging rooms with the lecture holding it
-    in its slot (always allowed: no occupancy changes). Returns the penalty change and the
-    number n of steps written to ``steps[:n]`` as (lecture, old room) rows for the undo."""
-    cost, lecture_slot, lecture_room = st.cost, st.slot, st.room
-    before, n = cost[0], 0
+    in its slot (:func:`exchange_rooms`; always allowed: no occupancy changes). Returns the
+    penalty change and the number n of steps written to ``steps[:n]`` as (lecture, old room)
+    rows for the undo."""
+    lecture_room = st.room
+    delta, n = 0, 0
     for k in range(data.lecture_start[agent], data.lecture_start[agent + 1]):
         old = lecture_room[k]
         if old != room:
-            try_move(data, st, k, lecture_slot[k], room)
+            delta += exchange_rooms(data, st, k, room)
             steps[n, 0] = k
             steps[n, 1] = old
             n += 1
-    return cost[0] - before, n
+    return delta, n
 
 
 @_compiled
 def undo_agent_room(data: Data, st: State, steps: np.ndarray, n: int) -> None:
     """Reverse the n steps of a :func:`try_agent_room`, last first."""
-    lecture_slot = st.slot
     for s in range(n - 1, -1, -1):
-        k = steps[s, 0]
-        try_move(data, st, k, lecture_slot[k], steps[s, 1])
+        exchange_rooms(data, st, steps[s, 0], steps[s, 1])
 
 
 @_inlined
@@ -336,10 +416,14 @@ def _in_chain(chain: np.ndarray, n: int, lecture: int) -> bool:
 def _closure(data: Data, st: State, k: int, target: int, chain: np.ndarray) -> int:
     """The Kempe chain of lecture k between its slot and ``target``: rows (lecture, slot, room)
     of ``chain``, k first; a lecture of either slot is in it when it conflicts with (or has the
-    agent of) a lecture of the chain in the other slot. Its number of rows."""
-    agents, conflict, room_at = data.lecture_agent, data.conflict, st.room_at
+    agent of) a lecture of the chain in the other slot. Its number of rows, or −1 as soon as a
+    lecture of it is unavailable in the slot it would move to (the exchange is then not made:
+    most are not, and the rest of the chain need not be built)."""
+    agents, conflict, room_at, unavailable = data.lecture_agent, data.conflict, st.room_at, data.unavailable
     rooms = room_at.shape[1]
     home = st.slot[k]
+    if unavailable[agents[k], target] == 1:
+        return -1
     chain[0, 0], chain[0, 1], chain[0, 2] = k, home, st.room[k]
     n, head = 1, 0
     while head < n:
@@ -348,6 +432,8 @@ def _closure(data: Data, st: State, k: int, target: int, chain: np.ndarray) -> i
         for r in range(rooms):
             y = room_at[other, r]
             if y >= 0 and (agents[y] == i or conflict[i, agents[y]] == 1) and not _in_chain(chain, n, y):
+                if unavailable[agents[y], target if other == home else home] == 1:
+                    return -1
                 chain[n, 0], chain[n, 1], chain[n, 2] = y, other, r
                 n += 1
     return n
@@ -366,6 +452,66 @@ def _free_room(data: Data, st: State, i: int, slot: int, room: int) -> int:
     return chosen
 
 
+@_inlined
+def _kempe_counts(data: Data, st: State, home: int, target: int, chain: np.ndarray, n: int) -> int:
+    """The counts and penalty of the exchange of the n lectures of ``chain`` between ``home``
+    and ``target`` (each to a room by :func:`_free_room`); the occupancy is left to
+    :func:`_kempe_occupancy`. The penalty change."""
+    agents, before = data.lecture_agent, st.cost[0]
+    for c in range(n):
+        _recount(data, st, chain[c, 0], chain[c, 1], chain[c, 2], -1)
+    for c in range(n):
+        lecture = chain[c, 0]
+        slot = target if chain[c, 1] == home else home
+        _relocate(data, st, lecture, slot, _free_room(data, st, agents[lecture], slot, chain[c, 2]))
+    return st.cost[0] - before
+
+
+@_inlined
+def _kempe_occupancy(data: Data, st: State, chain: np.ndarray, n: int, home: int, target: int) -> None:
+    """The occupancy side of an exchange whose counts :func:`_kempe_counts` changed (first every
+    lecture out of its old slot, then into its new one: an agent may be in the chain twice)."""
+    agents = data.lecture_agent
+    for c in range(n):
+        _occupy(data, st, agents[chain[c, 0]], chain[c, 1], -1)
+    for c in range(n):
+        _occupy(data, st, agents[chain[c, 0]], target if chain[c, 1] == home else home, 1)
+
+
+@_inlined
+def _unkempe_counts(data: Data, st: State, chain: np.ndarray, n: int) -> None:
+    """Reverse :func:`_kempe_counts`: the n lectures back where ``chain`` says they were."""
+    for c in range(n):
+        k = chain[c, 0]
+        _recount(data, st, k, st.slot[k], st.room[k], -1)
+    for c in range(n):
+        _relocate(data, st, chain[c, 0], chain[c, 1], chain[c, 2])
+
+
+@_inlined
+def _kempe_chain(data: Data, st: State, k: int, target: int, chain: np.ndarray) -> int:
+    """The Kempe chain of lecture k and ``target`` (:func:`_closure`) when its exchange keeps
+    every hard rule: its number of rows; −1 when a lecture would land in an unavailable slot or
+    a slot has too few free rooms (or ``target`` is k's own slot)."""
+    home = st.slot[k]
+    if target == home:
+        return -1
+    n = _closure(data, st, k, target, chain)
+    if n < 0:
+        return -1
+    room_at = st.room_at
+    leaving = 0  # chain lectures of k's slot (they move to the target)
+    for c in range(n):
+        leaving += 1 if chain[c, 1] == home else 0
+    free_home, free_target = 0, 0
+    for r in range(room_at.shape[1]):
+        free_home += 1 if room_at[home, r] < 0 else 0
+        free_target += 1 if room_at[target, r] < 0 else 0
+    if free_target + (n - leaving) < leaving or free_home + leaving < n - leaving:
+        return -1
+    return n
+
+
 @_compiled
 def try_kempe(data: Data, st: State, k: int, target: int, chain: np.ndarray) -> tuple[int, int]:
     """Exchange the Kempe chain of lecture k (:func:`_closure`) between k's slot and ``target``:
@@ -376,30 +522,12 @@ def try_kempe(data: Data, st: State, k: int, target: int, chain: np.ndarray) -> 
     penalty change and the chain's number of rows n (``chain[:n]`` holds each lecture's old
     (slot, room), what :func:`undo_kempe` restores)."""
     home = st.slot[k]
-    if target == home:
+    n = _kempe_chain(data, st, k, target, chain)
+    if n < 0:
         return REJECTED, 0
-    n = _closure(data, st, k, target, chain)
-    agents, room_at = data.lecture_agent, st.room_at
-    leaving = 0  # chain lectures of k's slot (they move to the target)
-    for c in range(n):
-        moved_to = target if chain[c, 1] == home else home
-        if data.unavailable[agents[chain[c, 0]], moved_to] == 1:
-            return REJECTED, 0
-        leaving += 1 if chain[c, 1] == home else 0
-    free_home, free_target = 0, 0
-    for r in range(room_at.shape[1]):
-        free_home += 1 if room_at[home, r] < 0 else 0
-        free_target += 1 if room_at[target, r] < 0 else 0
-    if free_target + (n - leaving) < leaving or free_home + leaving < n - leaving:
-        return REJECTED, 0
-    before = st.cost[0]
-    for c in range(n):
-        remove(data, st, chain[c, 0])
-    for c in range(n):
-        lecture = chain[c, 0]
-        slot = target if chain[c, 1] == home else home
-        place(data, st, lecture, slot, _free_room(data, st, agents[lecture], slot, chain[c, 2]))
-    return st.cost[0] - before, n
+    delta = _kempe_counts(data, st, home, target, chain, n)
+    _kempe_occupancy(data, st, chain, n, home, target)
+    return delta, n
 
 
 @_compiled
@@ -474,9 +602,9 @@ def anneal_chunk(data: Data, st: State, rng: np.ndarray, best_slot: np.ndarray, 
     the Kempe chain of a random lecture between its slot and a random other slot
     (:func:`try_kempe`; ``chain`` is its work array of 2 × rooms rows).
     """
-    agents, lecture_slot, lecture_room = data.lecture_agent, st.slot, st.room
+    agents, lecture_slot, lecture_room, room_at = data.lecture_agent, st.slot, st.room, st.room_at
     lectures = len(agents)
-    slots, rooms = st.room_at.shape
+    slots, rooms = room_at.shape
     for _ in range(iterations):
         if uniform(rng) < agent_share:
             agent = agents[below(rng, lectures)]
@@ -487,22 +615,28 @@ def anneal_chunk(data: Data, st: State, rng: np.ndarray, best_slot: np.ndarray, 
                 _keep_best(st, best_slot, best_room, best_cost)
             continue
         k = below(rng, lectures)
+        home, home_room = lecture_slot[k], lecture_room[k]
+        # the occupancy (the longest loops) changes only for a move that is kept
         if kempe_share > 0.0 and uniform(rng) < kempe_share:
-            delta, n = try_kempe(data, st, k, below(rng, slots), chain)
-            if delta == REJECTED:
+            target = below(rng, slots)
+            n = _kempe_chain(data, st, k, target, chain)
+            if n < 0:
                 continue
+            delta = _kempe_counts(data, st, home, target, chain, n)
             if _rejected(rng, delta, temperature):
-                undo_kempe(data, st, chain, n)
+                _unkempe_counts(data, st, chain, n)
             else:
+                _kempe_occupancy(data, st, chain, n, home, target)
                 _keep_best(st, best_slot, best_room, best_cost)
             continue
-        home, home_room = lecture_slot[k], lecture_room[k]
         slot = home if uniform(rng) < room_share else below(rng, slots)
         room = below(rng, rooms)
-        delta = try_move(data, st, k, slot, room)
-        if delta == REJECTED:
+        other = room_at[slot, room]
+        if other == k or not allowed(data, st, k, slot, other):
             continue
+        delta = _move_counts(data, st, k, slot, room, other)
         if _rejected(rng, delta, temperature):
-            undo(data, st, k, slot, room, home, home_room)
+            _unmove_counts(data, st, k, slot, room, home, home_room)
         else:
+            _move_occupancy(data, st, k, other, home)
             _keep_best(st, best_slot, best_room, best_cost)
