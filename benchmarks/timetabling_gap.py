@@ -97,7 +97,7 @@ def main() -> None:
     parser.add_argument("--nsplib-cases", type=int, default=0, help="NSPLib: the first K case files (0: all)")
     parser.add_argument("--seed", type=int, action="append", help="solve each instance once per seed (default: 0)")
     args = parser.parse_args()
-    seeds = args.seed or [0]
+    seeds = list(dict.fromkeys(args.seed or [0]))  # a seed given twice is one seed
     seed_header = f"{'seed':>6}" if len(seeds) > 1 else ""
 
     def seed_column(seed: int) -> str:
