@@ -4,12 +4,15 @@ with the best proven bound, within one budget; and ``--hint`` starts."""
 from __future__ import annotations
 
 import json
+import os
+import tempfile
+from pathlib import Path
 
 import msgspec
 import pytest
 from typer.testing import CliRunner
 
-from schedc.backends import get_backend, portfolio
+from schedc.backends import get_backend, portfolio, pyomo
 from schedc.backends.base import SolveResult
 from schedc.cli import app
 from schedc.core.diagnostics import SchedcError
@@ -348,3 +351,36 @@ def test_without_worker_pipes_the_milp_runs_in_a_thread_with_the_hint(monkeypatc
     solved = portfolio.solve(instance, family, portfolio.SolveOptions(time_limit=2, workers=2), start=hint)
     assert received == {"cpsat": hint, "pyomo": hint}
     assert solved.build_seconds == pytest.approx(1.0)  # the two stand-ins' 0.5 s each
+
+
+def late_marker(served: int) -> Path:
+    """Where :func:`builds_past_the_budget` marks that it finished, for the process ``served``."""
+    return Path(tempfile.gettempdir()) / f"schedc-late-milp-{served}"
+
+
+def builds_past_the_budget(*_args, **_kwargs) -> object:  # noqa: ANN002, ANN003
+    """A MILP run (in the worker process) still building long after CP-SAT is done: no interrupt reaches it."""
+    import time
+
+    time.sleep(20.0)
+    late_marker(os.getppid()).write_text("replied", encoding="utf-8")
+    return pyomo.solve(*_args, **_kwargs)
+
+
+@pytest.mark.parametrize(("name", "time_limit"), [("ft06", 30.0), ("ta01", 2.0)])
+def test_a_milp_still_building_after_a_proof_or_the_budget_is_not_waited_for(
+        name: str, time_limit: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ft06: CP-SAT proves the optimum at once; ta01: CP-SAT ends its 2 s budget unproven. Either
+    way the portfolio answers with CP-SAT's result and ends the worker instead of waiting 20 s
+    for HiGHS's reply (the marker is written only by a run that was waited for)."""
+    marker = late_marker(os.getpid())
+    marker.unlink(missing_ok=True)
+    monkeypatch.setattr(portfolio.pyomo, "solve", builds_past_the_budget)
+    instance = jsplib(name)
+    solved = portfolio.solve(instance, load_family(instance.family),
+                             portfolio.SolveOptions(time_limit=time_limit, workers=2, seed=0))
+    assert solved.backend == "auto:cpsat" and solved.objective is not None
+    assert (solved.status == "optimal") == (name == "ft06")
+    assert not marker.exists()
+    again = portfolio.solve(jsplib("ft06"), load_family("jobshop"), portfolio.SolveOptions(time_limit=30, workers=2))
+    assert again.objective == 55  # a new worker serves the next request
