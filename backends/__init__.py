@@ -15,9 +15,29 @@ import importlib
 from types import ModuleType
 
 from schedc.core.diagnostics import SchedcError
-from schedc.core.extras import missing_extra
+from schedc.core.extras import installed, missing_extra
+from schedc.ir import Family
 
 BACKENDS = {"cpsat": "schedc.backends.cpsat", "pyomo": "schedc.backends.pyomo", "auto": "schedc.backends.portfolio"}
+
+
+def default_backend(family: Family, workers: int = 2) -> str:
+    """The backend a solve without ``--backend`` uses: ``auto`` (the portfolio) for slot models
+    (rosters, timetables, any family of ``structure slot``) when the ``milp`` extra is installed
+    and there are at least two workers to share; ``cpsat`` otherwise.
+
+    Why per structure (measured with ``benchmarks/default_backend.py``, docs/solving.md, "The
+    default backend"): on the INRC-2010 and NSPLib rosters HiGHS's MILP gives most of the best
+    answers and proofs, and the portfolio never lost to CP-SAT alone; on interval models
+    (job shops, RCPSP) the portfolio takes a search worker from CP-SAT for HiGHS, whose bounds and
+    answers there are weak, and it lost. On room-and-period timetables ``auto`` itself runs CP-SAT
+    alone with HiGHS's probe (:func:`schedc.backends.cpsat.anneals`), so both rules agree. With
+    one worker the portfolio halves each solver's budget, which was not measured, so CP-SAT
+    keeps the whole budget. The choice is the same for every instance of a family.
+    """
+    if family.structure == "slot" and workers >= 2 and installed("milp"):
+        return "auto"
+    return "cpsat"
 
 
 def get_backend(name: str) -> ModuleType:

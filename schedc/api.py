@@ -75,13 +75,15 @@ def load(source: Source, *, search: Search = ()) -> Instance:
     return pipeline.resolve(source, search).instance
 
 
-def solve(instance: Source, *, time_limit: float = 10.0, backend: str = "cpsat", workers: int = 2, seed: int = 0,
+def solve(instance: Source, *, time_limit: float = 10.0, backend: str | None = None, workers: int = 2, seed: int = 0,
           solver: str | None = None, variant: str | None = None, variant_seed: int = 42,
           explain: float | None = 10.0, search: Search = (), hint: str | os.PathLike[str] | None = None) -> Solved:
     """Solve an instance; the answer is written in the family's answer format and verified.
 
     ``backend`` is ``cpsat``, ``pyomo`` (``solver`` picks Pyomo's MILP solver) or ``auto`` (both
-    in one budget, the best verified answer: docs/solving.md); ``hint`` is an answer file that
+    in one budget, the best verified answer: docs/solving.md); None (the default) picks ``auto`` for
+    slot models (rosters, timetables) when the ``milp`` extra is installed and ``workers`` ≥ 2,
+    else ``cpsat`` (:func:`schedc.backends.default_backend`); ``hint`` is an answer file that
     seeds the search (cpsat, auto); with ``variant``
     the answer uses the names of that rendering (seed ``variant_seed``), as a model answering that
     prompt would. ``seed`` fixes the solver's randomness. An infeasible instance's ``conflict``

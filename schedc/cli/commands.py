@@ -195,7 +195,9 @@ def _check_batch(spec: Path | None, batch: Path, mapping: dict[str, str], out: P
 @reports_errors
 def solve_cmd(
     spec: Annotated[Path, typer.Argument(help="the .sched instance to solve")],
-    backend: Annotated[Backend, typer.Option(help="solver backend")] = Backend.cpsat,
+    backend: Annotated[Backend | None, typer.Option(help="solver backend; default: auto on slot models (rosters, "
+                                                    "timetables) when the milp extra is installed and --workers "
+                                                    "is 2 or more, else cpsat")] = None,
     time_limit: Annotated[float, typer.Option("--time-limit", help="wall-clock limit in seconds, counted from the "
                                               "command's start")] = 10.0,
     workers: Annotated[int, typer.Option(help="search workers")] = 2,
@@ -216,7 +218,8 @@ def solve_cmd(
     """Solve an instance; write the answer in the family's format, verified before it is reported.
 
     ``--backend auto`` runs CP-SAT and HiGHS side by side in one budget and keeps the best
-    verified answer with the best proven bound (docs/solving.md).
+    verified answer with the best proven bound (docs/solving.md); it is the default on slot models
+    (rosters, timetables) when the ``milp`` extra is installed, ``cpsat`` on interval models.
 
     An infeasible instance is explained: a small set of hard constraints that cannot hold together,
     each with its position in the file.
@@ -228,7 +231,8 @@ def solve_cmd(
     def progress(objective: int, bound: float, seconds: float) -> None:
         typer.echo(f"  {seconds:7.2f}s  objective {objective}  bound {_shown(integer_bound(bound))}", err=True)
 
-    result, answer = pipeline.solve_file(spec, str(backend.value), time_limit, workers, seed,
+    chosen = None if backend is None else str(backend.value)  # None: the default per model (default_backend)
+    result, answer = pipeline.solve_file(spec, chosen, time_limit, workers, seed,
                                     progress if show_progress else None, solver=solver, variant=choice_value(variant),
                                     variant_seed=variant_seed(rendering_seed, None), explain=explain_time,
                                     hint=hint, started=_STARTED)

@@ -34,3 +34,11 @@ def missing_extra(exc: ModuleNotFoundError, feature: str) -> SchedcError | None:
         return None
     return SchedcError.at("E010", f"{feature} needs the optional package {module!r}, which is not installed",
                           hint=f"pip install 'schedc[{extra}]' (or 'schedc[all]' for every feature)")
+
+
+def installed(extra: str) -> bool:
+    """Whether every package that ``extra`` provides (:data:`EXTRAS`) can be imported here."""
+    import importlib.util
+
+    modules = [module for module, owner in EXTRAS.items() if owner == extra]
+    return bool(modules) and all(importlib.util.find_spec(module) is not None for module in modules)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from schedc.backends.base import SolveResult
     from schedc.core.solution import Solution
 
-def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, workers: int = 2, seed: int = 0,
+def solve_file(spec: Source, backend: str | None = None, time_limit: float = 10.0, workers: int = 2, seed: int = 0,
                progress: Any = None, solver: str | None = None, variant: str | None = None,
                variant_seed: int = 42, search: Sequence[str | os.PathLike[str]] = (),
                explain: float | None = None,
@@ -33,6 +33,10 @@ def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, w
     command line passes its process's start), else from this call: what loading the spec and
     importing the backend took comes out of the backend's budget, down to half of it at most
     (:func:`backend_budget`).
+
+    ``backend`` None is the default of ``schedc solve``: ``auto`` for slot models when the
+    ``milp`` extra is installed and there are two workers or more, ``cpsat`` otherwise
+    (:func:`schedc.backends.default_backend`, measured in docs/solving.md).
 
     ``solver`` names the solver of a backend that offers a choice (pyomo: any installed
     Pyomo MILP solver, default HiGHS); a backend without a choice rejects it. With
@@ -46,10 +50,12 @@ def solve_file(spec: Source, backend: str = "cpsat", time_limit: float = 10.0, w
     (:func:`schedc.backends.portfolio.solve_cpsat`).
     """
     began = time.perf_counter() if started is None else started
-    from schedc.backends import get_backend
+    from schedc.backends import default_backend, get_backend
     from schedc.verify.verifier import Verifier
 
     instance, family, folders = resolve(spec, search)
+    if backend is None:
+        backend = default_backend(family, workers)
     module = get_backend(backend)
     start = None
     if hint is not None:
