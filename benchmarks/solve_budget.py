@@ -12,7 +12,10 @@ compile) and prints how long after the solve it ended. The load average (1 min) 
 before each run: on a shared machine every number moves with it.
 
     python benchmarks/solve_budget.py SPEC [--time-limit 10] [--cold 3] [--warm 1] [--plain 0] [--code CHECKOUT]
-        [--explain-time 0] [--backend cpsat] [--timeout 600]
+        [--explain-time 0] [--backend cpsat|pyomo|auto] [--timeout 600]
+
+Without ``--backend`` each run uses the default of the checkout that runs (``schedc solve`` with no
+``--backend``: since issue #29, ``auto`` on slot models when the ``milp`` extra is installed).
 
 The over-demanded roster of ``tests/data/callcentre`` (infeasible) measures the time to prove
 infeasibility: ``--cold 0 --warm 1 --no-fill --time-limit 60 --explain-time 10``.
@@ -68,7 +71,8 @@ def run(code: Path, spec: Path, cache: Path | None, args: argparse.Namespace, pl
     """One timed ``schedc solve``: wall seconds, the result's status, objective and own seconds,
     whether it printed the background-compile line."""
     command = [sys.executable, "-m", "schedc", "solve", str(spec), "--time-limit", str(args.time_limit),
-               "--backend", args.backend, "--explain-time", str(args.explain_time), "--json"]
+               *(["--backend", args.backend] if args.backend else []), "--explain-time", str(args.explain_time),
+               "--json"]
     load = os.getloadavg()[0]
     began = time.perf_counter()
     try:
@@ -98,14 +102,14 @@ def main() -> None:
     parser.add_argument("--plain", type=int, default=0,
                         help="runs of the pure-Python path (NUMBA_DISABLE_JIT=1), interleaved with the cold ones")
     parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose code runs")
-    parser.add_argument("--backend", default="cpsat")
+    parser.add_argument("--backend", choices=("cpsat", "pyomo", "auto"), help="default: schedc solve's own")
     parser.add_argument("--explain-time", type=float, default=0.0)
     parser.add_argument("--timeout", type=float, default=600.0, help="a run still going after this is killed")
     parser.add_argument("--no-fill", action="store_true",
                         help="warm runs use numba's default cache as it is (no timetable kernel needed)")
     args = parser.parse_args()
     code, spec = args.code.resolve(), args.spec.resolve()
-    print(f"{spec.name}, --time-limit {args.time_limit:g}, backend {args.backend}, code {code}")
+    print(f"{spec.name}, --time-limit {args.time_limit:g}, backend {args.backend or 'default'}, code {code}")
     print(f"{'run':<8} {'load':>5} {'wall s':>8} {'solve s':>8}  {'status':<11} {'objective':>9}  notes")
     with tempfile.TemporaryDirectory(prefix="schedc-numba-") as folder:
         warm_cache = Path(folder) / "warm"
