@@ -345,8 +345,6 @@ def _run(name: str, instance: Instance, family: Family, time_limit: float, worke
                        progress, start=start, stop=stop)
 
 
-
-
 class InfeasibilityProbe:
     """HiGHS looking for any feasible point of the MILP (:func:`schedc.backends.pyomo.probe`:
     the objective left out) beside a CP-SAT run that has no verified start — the
